@@ -1,0 +1,44 @@
+"""Typed errors raised at the edges (sources, CLI arguments) and their exit codes.
+
+Exit codes (documented in the README and ``deploysheet --help``):
+
+* 0 — success
+* 2 — bad input: a missing or unreadable file, invalid JSON, a config with missing, absurd or
+  inconsistent dimensions, an unknown GPU or precision, an oversize file, a bad argument
+* 3 — Hub or network failure: repository or revision not found, gated or private repository
+  the token cannot read, the Hub unreachable or answering with an error
+* 1 — an internal error (a bug): reported in one line; ``DEPLOYSHEET_DEBUG=1`` shows the traceback
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_BAD_INPUT = 2
+EXIT_HUB = 3
+
+
+class DeploysheetError(Exception):
+    """Base class: ``str(err)`` is the one-line message shown to the user."""
+
+    exit_code = EXIT_INTERNAL
+
+    def __init__(self, message: str):
+        # keep messages on one line whatever the cause carried
+        super().__init__(" ".join(str(message).split()))
+
+
+class BadInputError(DeploysheetError):
+    """The user's input (file, JSON, config values, arguments) is unusable. Exit code 2."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+class ConfigError(BadInputError):
+    """A config.json whose dimensions are missing, absurd or inconsistent. Exit code 2."""
+
+
+class HubError(DeploysheetError):
+    """The Hub refused or could not answer (not found, gated, network). Exit code 3."""
+
+    exit_code = EXIT_HUB

@@ -1,0 +1,218 @@
+"""The GEMM inventory: every linear layer of the model as (name, K, N, count, active count).
+
+This inventory is the single input for FLOPs, weight bytes, alignment and quantization checks
+(DESIGN principle 3), so they cannot disagree. Names follow vLLM's fused modules (``qkv_proj``,
+``gate_up_proj``, MLA's ``fused_qkv_a_proj``) because those are the GEMMs engines run and shard.
+
+Shapes: K = in_features, N = out_features of ``y[M, N] = x[M, K] · W[K, N]``. ``count`` is the
+number of weight matrices of that shape in the model (layers x experts); ``active`` is how many
+of them one token uses (top_k per MoE layer instead of all experts).
+
+Tensor parallelism (vLLM conventions, hardware-fit-rules §3 Q): column-parallel layers split N,
+row-parallel layers split K; fused outputs (q|k|v, gate|up) split part by part; K/V parts are
+replicated when TP exceeds the KV heads (rule T2); replicated layers (MLA's latent down
+projections, routers) are not split. Experts split like dense layers under TP and are
+distributed whole under EP.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from .architecture import (AttentionSpec, DenseMLP, GatedDeltaNetSpec, LayerSpec, LinearMixerSpec, Mamba2Spec,
+                           MLASpec, ModelArch, MoEMLP)
+
+
+class Gemm(BaseModel):
+    name: str = Field(description="module name, vLLM naming, e.g. attn.qkv_proj, mlp.gate_up_proj")
+    component: str = Field(description="attention, mlp, routed_experts, shared_experts, router, recurrent, lm_head, "
+                                       "vision")
+    k: int = Field(description="in_features")
+    n: int = Field(description="out_features")
+    count: int = Field(description="matrices of this shape in the model")
+    active: float = Field(description="matrices of this shape one token uses")
+    shard: Literal["column", "row", "replicated"]
+    expert: bool = False
+    parts: list[int] = Field(default_factory=list, description="fused output parts (q, k, v or gate, up)")
+    kv_parts: list[int] = Field(default_factory=list, description="indices of parts holding K/V heads")
+    head_dim: int = 0
+    kv_heads: int = 0
+    quantizable: bool = Field(True, description="conventionally quantized (routers, lm_head and tiny gates are not)")
+    layers: list[int] = Field(default_factory=list)
+
+    @property
+    def params(self) -> int:
+        return self.k * self.n * self.count
+
+    @property
+    def active_params(self) -> float:
+        return self.k * self.n * self.active
+
+
+class ShardShape(BaseModel):
+    k: int
+    n: int
+    parts: list[int]
+    divisible: bool = Field(description="every split dimension divides evenly by the TP degree")
+    reason: str | None = None
+
+
+def shard(g: Gemm, tp: int, ep: bool = False) -> ShardShape:
+    """Per-GPU (K, N) of ``g`` at a TP degree (``ep=True``: experts are whole on each rank)."""
+    if tp <= 1 or g.shard == "replicated" or (g.expert and ep):
+        return ShardShape(k=g.k, n=g.n, parts=list(g.parts) or [g.n], divisible=True)
+    if g.shard == "row":
+        ok = g.k % tp == 0
+        return ShardShape(k=g.k // tp if ok else -(-g.k // tp), n=g.n, parts=list(g.parts) or [g.n], divisible=ok,
+                          reason=None if ok else f"K={g.k} not divisible by TP {tp}")
+    parts = g.parts or [g.n]
+    out = []
+    ok = True
+    reason = None
+    for i, p in enumerate(parts):
+        if i in g.kv_parts and g.kv_heads and tp > g.kv_heads:
+            if tp % g.kv_heads:
+                ok, reason = False, f"TP {tp} is not a multiple of {g.kv_heads} KV heads"
+            out.append(g.head_dim)  # one replicated KV head per rank
+        else:
+            if p % tp:
+                ok, reason = False, f"N part {p} not divisible by TP {tp}"
+            out.append(-(-p // tp))
+    return ShardShape(k=g.k, n=sum(out), parts=out, divisible=ok, reason=reason)
+
+
+def _attn(prefix: str, a: AttentionSpec | MLASpec, h: int) -> list[Gemm]:
+    if isinstance(a, MLASpec):
+        qk = a.qk_nope_head_dim + a.qk_rope_head_dim
+        latent = a.kv_lora_rank + a.qk_rope_head_dim
+        out = []
+        if a.q_lora_rank:
+            out.append(Gemm(name=f"{prefix}.fused_qkv_a_proj", component="attention", k=h, n=a.q_lora_rank + latent,
+                            count=1, active=1, shard="replicated", parts=[a.q_lora_rank, latent]))
+            out.append(Gemm(name=f"{prefix}.q_b_proj", component="attention", k=a.q_lora_rank, n=a.num_heads * qk,
+                            count=1, active=1, shard="column"))
+        else:
+            out.append(Gemm(name=f"{prefix}.q_proj", component="attention", k=h, n=a.num_heads * qk, count=1,
+                            active=1, shard="column"))
+            out.append(Gemm(name=f"{prefix}.kv_a_proj_with_mqa", component="attention", k=h, n=latent, count=1,
+                            active=1, shard="replicated"))
+        out.append(Gemm(name=f"{prefix}.kv_b_proj", component="attention", k=a.kv_lora_rank,
+                        n=a.num_heads * (a.qk_nope_head_dim + a.v_head_dim), count=1, active=1, shard="column"))
+        out.append(Gemm(name=f"{prefix}.o_proj", component="attention", k=a.num_heads * a.v_head_dim, n=h, count=1,
+                        active=1, shard="row"))
+        return out
+    q = a.num_heads * a.head_dim * (2 if a.output_gate else 1)
+    kk = a.num_kv_heads * a.head_dim
+    v = a.num_kv_heads * a.v_head_dim
+    return [
+        Gemm(name=f"{prefix}.qkv_proj", component="attention", k=h, n=q + kk + v, count=1, active=1, shard="column",
+             parts=[q, kk, v], kv_parts=[1, 2], head_dim=a.head_dim, kv_heads=a.num_kv_heads),
+        Gemm(name=f"{prefix}.o_proj", component="attention", k=a.num_heads * a.v_head_dim, n=h, count=1, active=1,
+             shard="row"),
+    ]
+
+
+def _mlp(prefix: str, m: DenseMLP, h: int, component: str = "mlp") -> list[Gemm]:
+    if m.replace_with_linear:
+        return [Gemm(name=f"{prefix}.linear", component="recurrent", k=h, n=h, count=1, active=1,
+                     shard="replicated")]
+    if m.gated:
+        up = Gemm(name=f"{prefix}.gate_up_proj", component=component, k=h, n=2 * m.intermediate, count=1, active=1,
+                  shard="column", parts=[m.intermediate, m.intermediate])
+    else:
+        up = Gemm(name=f"{prefix}.up_proj", component=component, k=h, n=m.intermediate, count=1, active=1,
+                  shard="column")
+    down = Gemm(name=f"{prefix}.down_proj", component=component, k=m.intermediate, n=h, count=1, active=1, shard="row")
+    return [up, down]
+
+
+def _layer(layer: LayerSpec, h: int, prefix: str = "") -> list[Gemm]:
+    out: list[Gemm] = []
+    m = layer.mixer
+    if isinstance(m, (AttentionSpec, MLASpec)):
+        out += _attn(f"{prefix}attn", m, h)
+    elif isinstance(m, Mamba2Spec):
+        out.append(Gemm(name=f"{prefix}mamba.in_proj", component="recurrent", k=h, n=m.in_proj_width, count=1,
+                        active=1, shard="column"))
+        out.append(Gemm(name=f"{prefix}mamba.out_proj", component="recurrent", k=m.d_inner, n=h, count=1, active=1,
+                        shard="row"))
+    elif isinstance(m, GatedDeltaNetSpec):
+        out.append(Gemm(name=f"{prefix}linear_attn.in_proj_qkvz", component="recurrent", k=h,
+                        n=2 * m.key_dim + 2 * m.value_dim, count=1, active=1, shard="column"))
+        out.append(Gemm(name=f"{prefix}linear_attn.in_proj_ba", component="recurrent", k=h, n=2 * m.num_v_heads,
+                        count=1, active=1, shard="column", quantizable=False))
+        out.append(Gemm(name=f"{prefix}linear_attn.out_proj", component="recurrent", k=m.value_dim, n=h, count=1,
+                        active=1, shard="row"))
+    elif isinstance(m, LinearMixerSpec):
+        out.append(Gemm(name=f"{prefix}attn.linear", component="recurrent", k=h, n=h, count=1, active=1,
+                        shard="replicated"))
+    if layer.cross_attention is not None:
+        out += _attn(f"{prefix}cross_attn", layer.cross_attention, h)
+    f = layer.ffn
+    if isinstance(f, DenseMLP):
+        out += _mlp(f"{prefix}mlp", f, h)
+    elif isinstance(f, MoEMLP):
+        i = f.expert_intermediate
+        e, k = f.num_experts, f.top_k
+        up_n = (2 if f.gated else 1) * i
+        out.append(Gemm(name=f"{prefix}moe.experts.{'gate_up_proj' if f.gated else 'up_proj'}",
+                        component="routed_experts", k=h, n=up_n, count=e, active=k, shard="column", expert=True,
+                        parts=[i, i] if f.gated else []))
+        out.append(Gemm(name=f"{prefix}moe.experts.down_proj", component="routed_experts", k=i, n=h, count=e,
+                        active=k, shard="row", expert=True))
+        out.append(Gemm(name=f"{prefix}moe.router", component="router", k=h, n=e, count=1, active=1,
+                        shard="replicated", quantizable=False))
+        if f.shared is not None:
+            out += _mlp(f"{prefix}moe.shared_expert", f.shared, h, component="shared_experts")
+        if f.shared_gate:
+            out.append(Gemm(name=f"{prefix}moe.shared_expert_gate", component="router", k=h, n=1, count=1, active=1,
+                            shard="replicated", quantizable=False))
+    return out
+
+
+def _merge(items: list[tuple[int, Gemm]]) -> list[Gemm]:
+    merged: dict[tuple, Gemm] = {}
+    for idx, g in items:
+        key = (g.name, g.k, g.n, g.shard, tuple(g.parts), g.kv_heads, g.count, g.active)
+        if key in merged:
+            cur = merged[key]
+            cur.layers.append(idx)
+        else:
+            merged[key] = g.model_copy(update={"layers": [idx]})
+    out = []
+    for g in merged.values():
+        n = len(g.layers)
+        out.append(g.model_copy(update={"count": g.count * n, "active": g.active * n}))
+    return out
+
+
+def inventory(arch: ModelArch, include_lm_head: bool = True) -> list[Gemm]:
+    """Every linear layer of the language model, grouped by identical shape (see module docstring)."""
+    h = arch.hidden_size
+    items: list[tuple[int, Gemm]] = []
+    for lay in arch.encoder_layers:
+        items += [(lay.index, g) for g in _layer(lay, h, "encoder.")]
+    for lay in arch.layers:
+        items += [(lay.index, g) for g in _layer(lay, h)]
+    out = _merge(items)
+    if include_lm_head and arch.kind != "encoder":
+        out.append(Gemm(name="lm_head", component="lm_head", k=h, n=arch.vocab_size, count=1, active=1,
+                        shard="column", quantizable=False))
+    return out
+
+
+def vision_inventory(arch: ModelArch) -> list[Gemm]:
+    """Linear layers of the vision tower (component ``vision``), when the tower is known."""
+    if arch.vision is None:
+        return []
+    v = arch.vision
+    items = [(lay.index, g.model_copy(update={"component": "vision"})) for lay in v.layers
+             for g in _layer(lay, v.hidden_size, "vision.")]
+    return _merge(items)
+
+
+def flops_per_token(gemms: list[Gemm]) -> float:
+    """Dense GEMM FLOPs per token (2 * K * N per active matrix), excluding attention scores."""
+    return 2.0 * sum(g.k * g.n * g.active for g in gemms)

@@ -1,0 +1,116 @@
+"""GPU catalog and precision table (``data/gpus.json``, ``data/precisions.json``).
+
+Units: ``tflops`` dense TFLOP/s (1e12), ``memory_gb`` vendor GB (1e9 bytes), ``mem_bw_tbps``
+TB/s (1e12 B/s), ``scaleup_gbps`` unidirectional GB/s per GPU. Each value carries source tags.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import BaseModel, Field
+
+from .errors import BadInputError
+from .resources import load_json
+
+GIB = 1024 ** 3
+
+
+class Price(BaseModel):
+    low: float
+    high: float
+    tier: str
+    src: str
+
+    @property
+    def mid(self) -> float:
+        return (self.low + self.high) / 2
+
+
+class GPU(BaseModel):
+    id: str
+    aliases: list[str] = Field(default_factory=list)
+    vendor: str
+    name: str
+    arch: str
+    compute_capability: str | None
+    tflops: dict[str, float]
+    mamf_tflops: dict[str, float] = Field(default_factory=dict)
+    memory_gb: float
+    mem_bw_tbps: float
+    sms: int
+    l2_mb: float | None = None
+    scaleup_gbps: float
+    scaleup: str
+    node_gpus: int = 8
+    tdp_w: float | None = None
+    usd_per_hour: Price | None = None
+    formats: list[str]
+    notes: list[str] = Field(default_factory=list)
+    src: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def memory_bytes(self) -> float:
+        return self.memory_gb * 1e9
+
+    @property
+    def bw_bytes_per_s(self) -> float:
+        return self.mem_bw_tbps * 1e12
+
+    def peak_flops(self, dtype: str) -> float:
+        """Dense peak FLOP/s for a tensor-core dtype (falls back to bf16)."""
+        return self.tflops.get(dtype, self.tflops.get("bf16", 0.0)) * 1e12
+
+    def supports(self, fmt: str) -> bool:
+        return fmt in self.formats
+
+
+class Precision(BaseModel):
+    id: str
+    weight_bytes: float = Field(description="bytes per weight element, scales included")
+    compute: str
+    fallback: str
+    native: list[str]
+    min_cc: str
+    label: str
+
+
+@lru_cache(maxsize=None)
+def catalog() -> dict[str, GPU]:
+    return {g["id"]: GPU(**g) for g in load_json("gpus.json")["gpus"]}
+
+
+def gpu_sources() -> dict[str, str]:
+    return dict(load_json("gpus.json")["sources"])
+
+
+def get_gpu(name: str) -> GPU:
+    """Look a GPU up by id or alias, case-insensitively. Raises BadInputError naming the known ids."""
+    key = name.strip().lower()
+    for g in catalog().values():
+        if key == g.id.lower() or key in (a.lower() for a in g.aliases):
+            return g
+    raise BadInputError(f"unknown GPU {name!r}; known: {', '.join(catalog())}")
+
+
+@lru_cache(maxsize=None)
+def precisions() -> dict[str, Precision]:
+    return {k: Precision(id=k, **v) for k, v in load_json("precisions.json")["precisions"].items()}
+
+
+def get_precision(name: str) -> Precision:
+    """Look a weight precision up by id or alias. Raises BadInputError naming the known ids."""
+    key = name.strip().lower()
+    key = load_json("precisions.json")["aliases"].get(key, key)
+    p = precisions().get(key)
+    if p is None:
+        raise BadInputError(f"unknown precision {name!r}; known: {', '.join(precisions())}")
+    return p
+
+
+def compute_dtype(prec: Precision, gpu: GPU) -> str:
+    """Tensor-core dtype the GEMMs run at for a precision on a GPU (weight-only fallback otherwise)."""
+    if any(gpu.supports(f) for f in prec.native):
+        if prec.compute in gpu.tflops:
+            return prec.compute
+    return prec.fallback

@@ -1,0 +1,190 @@
+"""KV cache and recurrent-state sizes, in bytes, under a named runtime allocation policy.
+
+Per attention layer and token (K and V):
+
+* softmax attention: ``num_kv_heads * (head_dim + v_head_dim) * dtype_bytes``
+  (hardware-fit-rules R3: 2 * n_kv * head_dim * bytes when v_head_dim = head_dim);
+* MLA: ``(kv_lora_rank + qk_rope_head_dim) * dtype_bytes`` — the compressed latent plus the
+  decoupled rope key (R3; FlashMLA's 576 = 512 + 64).
+
+Recurrent layers hold a fixed per-sequence state: Mamba2 ``conv_dim*(conv_kernel-1)`` conv values
+plus ``n_heads*head_dim*d_state`` SSM values; gated delta-net ``conv_dim*(conv_kernel-1)`` plus
+``num_v_heads*head_k_dim*head_v_dim``. The state dtype is float32 when the config says so
+(``mamba_ssm_cache_dtype``), else the KV dtype.
+
+Policies (:data:`POLICIES`):
+
+* ``vllm`` (default): every attention layer, sliding and chunked ones included, allocates
+  pages for every token of the context — full pages for sliding layers, as vLLM's paged
+  allocator does when a model mixes layer kinds;
+* ``window``: sliding-window and chunked layers keep at most ``window`` tokens (llama.cpp's
+  SWA cache); only full-attention layers grow with the context.
+
+Tensor parallelism: with TP <= num_kv_heads each GPU holds num_kv_heads/TP heads; with TP >
+num_kv_heads every GPU keeps one KV head (vLLM ``QKVParallelLinear`` replication, rule T2), so the
+cache is replicated TP/num_kv_heads times. MLA's latent is replicated on every TP rank.
+Recurrent state is split by heads across TP.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch
+
+DTYPE_BYTES = {"fp32": 4.0, "float32": 4.0, "bf16": 2.0, "fp16": 2.0, "float16": 2.0, "bfloat16": 2.0,
+               "fp8": 1.0, "fp8_e4m3": 1.0, "fp8_e5m2": 1.0, "int8": 1.0, "nvfp4": 0.5625, "fp4": 0.5625}
+KV_DTYPES = ("bf16", "fp16", "fp8", "fp32", "nvfp4")
+
+POLICIES = {
+    "vllm": "vLLM paged KV cache: every attention layer (sliding and chunked included) holds pages for the whole "
+            "context; recurrent layers hold one fixed state per sequence.",
+    "window": "window-capped (llama.cpp SWA cache): sliding-window and chunked layers keep at most their window "
+              "of tokens; full-attention layers grow with the context; recurrent state fixed.",
+}
+
+
+class KVLayerKind(BaseModel):
+    kind: str = Field(description="full, sliding, chunked, mla, mamba2, gated_deltanet")
+    layers: int
+    bytes_per_token_per_layer: int = Field(description="K+V bytes per token in one layer (0 for recurrent)")
+    window: int | None = None
+    state_bytes_per_sequence_per_layer: int = 0
+
+
+class KVCache(BaseModel):
+    policy: str
+    policy_description: str
+    dtype: str
+    bytes_per_token: int = Field(description="all layers, one sequence: bytes added by each context token (under "
+                                             "'window', tokens beyond every window)")
+    bytes_per_token_all_layers: int = Field(description="K+V bytes per token summed over every attention layer")
+    fixed_bytes_per_sequence: int = Field(description="window-capped layers at full window + recurrent state")
+    by_kind: list[KVLayerKind]
+    per_sequence_bytes: dict[int, int] = Field(description="context length (tokens) -> bytes for one sequence")
+    per_gpu_bytes_per_token: dict[int, int] = Field(description="TP degree -> per-GPU bytes per token (vllm policy "
+                                                                "slope), with KV-head replication")
+    kv_replication: dict[int, float] = Field(description="TP degree -> copies of each KV head across the TP group")
+    notes: list[str] = Field(default_factory=list)
+
+
+def _layer_bytes(mixer, b: float) -> int:
+    if isinstance(mixer, MLASpec):
+        return int((mixer.kv_lora_rank + mixer.qk_rope_head_dim) * b)
+    if isinstance(mixer, AttentionSpec):
+        return int(mixer.num_kv_heads * (mixer.head_dim + mixer.v_head_dim) * b)
+    return 0
+
+
+def _state_bytes(mixer, b: float) -> int:
+    if isinstance(mixer, Mamba2Spec):
+        return int((mixer.conv_dim * (mixer.conv_kernel - 1) + mixer.n_heads * mixer.head_dim * mixer.d_state) * b)
+    if isinstance(mixer, GatedDeltaNetSpec):
+        return int((mixer.conv_dim * (mixer.conv_kernel - 1)
+                    + mixer.num_v_heads * mixer.head_k_dim * mixer.head_v_dim) * b)
+    return 0
+
+
+def kv_heads_per_gpu(num_kv_heads: int, tp: int) -> int:
+    """KV heads each GPU holds at a TP degree (>= 1: heads are replicated when TP > num_kv_heads)."""
+    return max(1, num_kv_heads // tp)
+
+
+def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", policy: str = "vllm",
+                       tp: int = 1, state_dtype: str | None = None) -> int:
+    """Bytes of KV cache plus recurrent state that one sequence of ``context`` tokens holds on one GPU."""
+    b = DTYPE_BYTES[kv_dtype]
+    sb = DTYPE_BYTES[state_dtype or kv_dtype]
+    total = 0.0
+    for lay in arch.layers:
+        m = lay.mixer
+        if isinstance(m, AttentionSpec):
+            heads = kv_heads_per_gpu(m.num_kv_heads, tp)
+            per_tok = heads * (m.head_dim + m.v_head_dim) * b
+            tokens = context
+            if policy == "window" and m.span != "full" and m.window:
+                tokens = min(context, m.window)
+            total += per_tok * tokens
+        elif isinstance(m, MLASpec):
+            tokens = min(context, m.window) if policy == "window" and m.span != "full" and m.window else context
+            total += (m.kv_lora_rank + m.qk_rope_head_dim) * b * tokens
+        elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec)):
+            total += _state_bytes(m, sb) / tp
+    return int(total)
+
+
+def state_dtype_of(arch_raw_dtype: str | None, kv_dtype: str) -> str:
+    return "fp32" if arch_raw_dtype in ("float32", "fp32") else kv_dtype
+
+
+def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", contexts: tuple[int, ...] = (
+        4096, 32768, 131072), tps: tuple[int, ...] = (1, 2, 4, 8, 16), ssm_state_dtype: str | None = None) -> KVCache:
+    """Summarize the KV cache of ``arch`` for a KV dtype and a policy (see module docstring).
+
+    Raises:
+        ValueError: unknown policy or dtype (the CLI validates both first).
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"unknown KV policy {policy!r}")
+    b = DTYPE_BYTES[kv_dtype]
+    sdt = ssm_state_dtype or kv_dtype
+    sb = DTYPE_BYTES[sdt]
+    kinds: dict[tuple, KVLayerKind] = {}
+    slope = all_layers = fixed = 0
+    notes = []
+    for lay in arch.layers:
+        m = lay.mixer
+        if m is None or m.kind == "linear":
+            continue
+        per_tok = _layer_bytes(m, b)
+        state = _state_bytes(m, sb)
+        label = "mla" if isinstance(m, MLASpec) else (m.span if isinstance(m, AttentionSpec) else m.kind)
+        window = getattr(m, "window", None) if label in ("sliding", "chunked") else None
+        key = (label, per_tok, window, state)
+        if key not in kinds:
+            kinds[key] = KVLayerKind(kind=label, layers=0, bytes_per_token_per_layer=per_tok, window=window,
+                                     state_bytes_per_sequence_per_layer=state)
+        kinds[key].layers += 1
+        all_layers += per_tok
+        fixed += state
+        if policy == "window" and window:
+            fixed += per_tok * window
+        else:
+            slope += per_tok
+    per_seq = {c: per_sequence_bytes(arch, c, kv_dtype, policy, 1, sdt) for c in contexts}
+    per_gpu = {}
+    repl = {}
+    att = [lay.mixer for lay in arch.layers if isinstance(lay.mixer, (AttentionSpec, MLASpec))]
+    for tp in tps:
+        tot = 0.0
+        copies = []
+        for m in att:
+            if isinstance(m, MLASpec):
+                tot += (m.kv_lora_rank + m.qk_rope_head_dim) * b
+                copies.append(float(tp))
+            else:
+                h = kv_heads_per_gpu(m.num_kv_heads, tp)
+                tot += h * (m.head_dim + m.v_head_dim) * b
+                copies.append(h * tp / m.num_kv_heads)
+        per_gpu[tp] = int(tot)
+        repl[tp] = max(copies) if copies else 1.0
+    if any(isinstance(m, MLASpec) for m in att):
+        notes.append("MLA latent cache is replicated on every TP rank (it has a single shared head).")
+    if any(k.kind in ("sliding", "chunked") for k in kinds.values()) and policy == "vllm":
+        notes.append("Sliding-window/chunked layers are counted for the whole context (vLLM policy); "
+                     "--kv-policy window caps them at their window.")
+    if any(k.state_bytes_per_sequence_per_layer for k in kinds.values()):
+        notes.append(f"Recurrent layers keep a fixed per-sequence state ({sdt}).")
+    return KVCache(policy=policy, policy_description=POLICIES[policy], dtype=kv_dtype, bytes_per_token=int(slope),
+                   bytes_per_token_all_layers=int(all_layers), fixed_bytes_per_sequence=int(fixed),
+                   by_kind=list(kinds.values()), per_sequence_bytes=per_seq, per_gpu_bytes_per_token=per_gpu,
+                   kv_replication=repl, notes=notes)
+
+
+def max_sequences(free_bytes_per_gpu: float, arch: ModelArch, context: int, kv_dtype: str = "bf16",
+                  policy: str = "vllm", tp: int = 1, ssm_state_dtype: str | None = None) -> int:
+    """Concurrent sequences of ``context`` tokens whose cache fits in ``free_bytes_per_gpu`` bytes on each GPU."""
+    per = per_sequence_bytes(arch, context, kv_dtype, policy, tp, ssm_state_dtype)
+    if per <= 0:
+        return 0
+    return max(0, int(free_bytes_per_gpu // per))

@@ -1,0 +1,115 @@
+"""What-if recommendations: for a misaligned or costly width, the nearest sizes that pass, with the
+parameter change, the quantization formats it unlocks and the cost-model change in throughput
+and latency (the "change X to Y, gain Z%" line the sheet leads with).
+
+Candidate sizes round *up* (keeping capacity) to multiples of 64 (G2), 128 (G3), 256 and
+128 x 8 = 1024 (every TP-8 shard a multiple of 128, Q2/Q3), within a bounded growth.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from pydantic import BaseModel, Field
+
+from .architecture import DenseMLP, ModelArch, MoEMLP
+from .gemms import inventory
+from .params import count_params
+from .quant import readiness
+
+MAX_GROWTH = {"intermediate_size": 0.06, "moe_intermediate_size": 0.10, "vocab_size": 0.02, "hidden_size": 0.10}
+MULTIPLES = (64, 128, 256, 1024)
+
+
+class Recommendation(BaseModel):
+    key: str
+    old: int
+    new: int
+    multiple: int = Field(description="the multiple the new size reaches")
+    param_delta: int
+    param_delta_pct: float
+    unlocks: list[str] = Field(default_factory=list, description="format at TP that move to ready")
+    throughput_change_pct: float | None = Field(None, description="throughput regime tokens/s/GPU, same layout")
+    tpot_change_pct: float | None = Field(None, description="latency regime TPOT, same layout (negative = faster)")
+    rules: list[str]
+    summary: str
+
+
+def round_up(x: int, m: int) -> int:
+    return -(-x // m) * m
+
+
+def modify(arch: ModelArch, key: str, old: int, new: int) -> ModelArch:
+    """A copy of ``arch`` with one width changed everywhere it appears."""
+    if key in ("vocab_size", "hidden_size"):
+        return arch.model_copy(update={key: new})
+    layers = []
+    for lay in arch.layers:
+        f = lay.ffn
+        if key == "intermediate_size" and isinstance(f, DenseMLP) and f.intermediate == old and \
+                not f.replace_with_linear:
+            lay = lay.model_copy(update={"ffn": f.model_copy(update={"intermediate": new})})
+        elif key == "moe_intermediate_size" and isinstance(f, MoEMLP) and f.expert_intermediate == old:
+            lay = lay.model_copy(update={"ffn": f.model_copy(update={"expert_intermediate": new})})
+        layers.append(lay)
+    return arch.model_copy(update={"layers": layers})
+
+
+def candidates(key: str, value: int) -> list[tuple[int, int]]:
+    """(new size, multiple) pairs above ``value`` within the growth bound, nearest first."""
+    out: dict[int, int] = {}
+    for m in MULTIPLES:
+        new = round_up(value, m)
+        if new != value and (new - value) / value <= MAX_GROWTH[key]:
+            out[new] = max(out.get(new, 0), m)
+    return sorted(out.items())
+
+
+def _ready_set(arch: ModelArch) -> set[tuple[str, int]]:
+    q = readiness(arch, inventory(arch))
+    return {(e.format, e.tp) for e in q.matrix if e.status == "ready"}
+
+
+def recommend(arch: ModelArch, dims: dict[str, int], perf: Callable[[ModelArch], tuple[float | None, float | None]]
+              ) -> list[Recommendation]:
+    """Recommendations for the widths in ``dims`` that miss a multiple of 128 or block TP-8 quantization.
+
+    ``perf(arch) -> (throughput tokens/s/GPU, TPOT ms)`` evaluates the cost model on a fixed layout.
+    """
+    base_params = count_params(arch).total
+    base_ready = _ready_set(arch)
+    base_thr, base_tpot = perf(arch)
+    out = []
+    for key in ("intermediate_size", "moe_intermediate_size", "hidden_size", "vocab_size"):
+        value = dims.get(key)
+        if not value:
+            continue
+        blocks_tp8 = ("fp8_block", 8) not in base_ready or ("int4", 8) not in base_ready
+        needs = value % 128 != 0 or (key in ("intermediate_size", "moe_intermediate_size") and value % 1024 != 0
+                                     and blocks_tp8)
+        if not needs:
+            continue
+        for new, mult in candidates(key, value):
+            alt = modify(arch, key, value, new)
+            p = count_params(alt).total
+            unlocked = sorted(_ready_set(alt) - base_ready, key=lambda x: (x[0], x[1]))
+            thr, tpot = perf(alt)
+            thr_pct = round((thr / base_thr - 1) * 100, 1) if thr and base_thr else None
+            tpot_pct = round((tpot / base_tpot - 1) * 100, 1) if tpot and base_tpot else None
+            unl = [f"{f} TP{tp}" for f, tp in unlocked]
+            rules_ = ["G3" if mult >= 128 else "G2"] + (["G6"] if key == "intermediate_size" else []) + \
+                (["T5"] if key == "vocab_size" else []) + (["Q2"] if any(u.startswith("fp8_block") for u in unl)
+                                                           else [])
+            gain = []
+            if thr_pct is not None:
+                gain.append(f"throughput {thr_pct:+.1f}%")
+            if tpot_pct is not None:
+                gain.append(f"TPOT {tpot_pct:+.1f}%")
+            summary = (f"{key} {value:,} -> {new:,} (x{mult}; {p - base_params:+,} params, "
+                       f"{(p - base_params) / base_params:+.2%})" + (f"; unlocks {', '.join(unl)}" if unl else "") +
+                       (f"; predicted {', '.join(gain)}" if gain else ""))
+            out.append(Recommendation(key=key, old=value, new=new, multiple=mult, param_delta=p - base_params,
+                                      param_delta_pct=round((p - base_params) / base_params * 100, 3), unlocks=unl,
+                                      throughput_change_pct=thr_pct, tpot_change_pct=tpot_pct, rules=rules_,
+                                      summary=summary))
+    return out

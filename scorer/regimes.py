@@ -1,0 +1,169 @@
+"""Serving predictions: one workload (ISL, OSL, concurrency) on one layout, and the four regimes.
+
+Continuous-batching model (steady state, closed loop of C users):
+
+* decode step ``t_dec(C, c̄)`` at the mean context c̄ = ISL + OSL/2 (:meth:`CostModel.decode_step`);
+* each step also absorbs the prefills of the other users: (C − 1)/OSL prefills of ISL tokens
+  per step (chunked-prefill interference), so TPOT = t_dec + (C − 1)/OSL · t_prefill;
+* TTFT = t_prefill plus half a step of waiting plus M/D/1 queueing behind other prefills,
+  t_prefill · ρ / (2(1 − ρ)) with ρ the fraction of time spent prefilling;
+* tokens/s/user = 1000 / TPOT[ms]; output tokens/s/GPU = C / TPOT / GPUs;
+* memory fit: weights + C sequences of ISL + OSL tokens of KV ≤ GPU memory × utilization − reserve;
+* $ per 1M output tokens = $/GPU-hour / (tokens/s/GPU · 3600) · 1e6.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from .costmodel import CostModel, Layout, bound_of
+from .hardware import GIB
+from .resources import load_json
+
+
+class Prediction(BaseModel):
+    layout: str
+    tp: int
+    pp: int = 1
+    ep: int = 1
+    num_gpus: int
+    isl: int
+    osl: int
+    concurrency: int
+    fits: bool
+    memory_per_gpu_gib: float = Field(description="weights + KV for the concurrency + runtime reserve, GiB")
+    weights_per_gpu_gib: float
+    kv_per_gpu_gib: float
+    ttft_ms: float | None
+    tpot_ms: float | None
+    tokens_per_s_per_user: float | None
+    output_tokens_per_s_per_gpu: float | None
+    bound: str | None
+    usd_per_1m_output_tokens: float | None = None
+    max_concurrency: int = Field(description="sequences of ISL+OSL tokens that fit on this layout")
+
+
+class RegimeResult(BaseModel):
+    id: str
+    title: str
+    why: str
+    isl: int
+    osl: int
+    concurrency: str = Field(description="as requested: a number or 'max'")
+    gpu: str
+    precision: str
+    prediction: Prediction | None
+    note: str | None = None
+    candidates: list[Prediction] = Field(default_factory=list, description="best prediction per TP degree tried")
+
+
+def regime_defs() -> list[dict]:
+    return list(load_json("regimes.json")["regimes"])
+
+
+def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"],
+            usd_per_gpu_hour: float | None = None) -> Prediction:
+    """Predict TTFT, TPOT, tokens/s for one workload on the layout of ``cm`` (see module docstring)."""
+    ctx = isl + osl
+    cap = int(load_json("regimes.json")["max_concurrency_cap"])
+    max_c = cm.max_concurrency(ctx)
+    if concurrency == "max":
+        if max_c < 1:
+            return _no_fit(cm, isl, osl, 1, max_c)
+        candidates = sorted({c for c in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024) if c <= min(max_c, cap)}
+                            | {min(max_c, cap)})
+        best = None
+        for c in candidates:
+            p = _predict_one(cm, isl, osl, c, max_c, usd_per_gpu_hour)
+            if best is None or (p.output_tokens_per_s_per_gpu or 0) > 1.01 * (best.output_tokens_per_s_per_gpu or 0):
+                best = p
+        return best  # type: ignore[return-value]
+    return _predict_one(cm, isl, osl, int(concurrency), max_c, usd_per_gpu_hour)
+
+
+def _no_fit(cm: CostModel, isl: int, osl: int, c: int, max_c: int) -> Prediction:
+    w = cm.weights_per_gpu()
+    kv = c * cm.kv_bytes_per_sequence(isl + osl)
+    mem = (w + kv) / GIB + cm.p["runtime_reserve_gib"]
+    lay = cm.layout
+    return Prediction(layout=lay.label, tp=lay.tp, pp=lay.pp, ep=lay.ep, num_gpus=lay.num_gpus, isl=isl, osl=osl,
+                      concurrency=c, fits=False, memory_per_gpu_gib=round(mem, 2), weights_per_gpu_gib=round(w / GIB, 2),
+                      kv_per_gpu_gib=round(kv / GIB, 2), ttft_ms=None, tpot_ms=None, tokens_per_s_per_user=None,
+                      output_tokens_per_s_per_gpu=None, bound=None, max_concurrency=max(0, max_c))
+
+
+def _predict_one(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None) -> Prediction:
+    if c > max_c:
+        return _no_fit(cm, isl, osl, c, max_c)
+    lay = cm.layout
+    pre = cm.prefill(1, isl)
+    dec = cm.decode_step(c, isl + osl / 2)
+    t_pre = pre["total"]
+    tpot = dec["total"] + (c - 1) / max(osl, 1) * t_pre
+    rho = min(0.95, (c - 1) / max(osl, 1) * t_pre / tpot) if c > 1 else 0.0
+    ttft = t_pre + (tpot / 2 if c > 1 else 0.0) + t_pre * rho / (2 * (1 - rho))
+    tps_gpu = c / tpot / lay.num_gpus
+    w = cm.weights_per_gpu()
+    kv = c * cm.kv_bytes_per_sequence(isl + osl)
+    mem = (w + kv) / GIB + cm.p["runtime_reserve_gib"]
+    usd = price / (tps_gpu * 3600) * 1e6 if price else None
+    return Prediction(layout=lay.label, tp=lay.tp, pp=lay.pp, ep=lay.ep, num_gpus=lay.num_gpus, isl=isl, osl=osl,
+                      concurrency=c, fits=True, memory_per_gpu_gib=round(mem, 2),
+                      weights_per_gpu_gib=round(w / GIB, 2), kv_per_gpu_gib=round(kv / GIB, 3),
+                      ttft_ms=round(ttft * 1e3, 3), tpot_ms=round(tpot * 1e3, 3),
+                      tokens_per_s_per_user=round(1.0 / tpot, 2), output_tokens_per_s_per_gpu=round(tps_gpu, 2),
+                      bound=bound_of(dec), usd_per_1m_output_tokens=round(usd, 4) if usd else None,
+                      max_concurrency=max_c)
+
+
+def valid_tp(arch, tp: int) -> bool:
+    """TP degrees engines accept: heads % TP (T1) and KV heads divisible or replicable (T2)."""
+    att = arch.first_attention()
+    if att is None:
+        return True
+    if att.num_heads % tp:
+        return False
+    kv = att.num_kv_heads
+    if getattr(att, "kind", "") == "mla":
+        return True
+    return kv % tp == 0 or tp % kv == 0
+
+
+def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: float | None,
+                tp_fixed: int | None = None) -> list[RegimeResult]:
+    """Evaluate every regime of ``data/regimes.json``, choosing the best valid TP per regime.
+
+    ``make_cm(Layout) -> CostModel`` builds a cost model for a layout.
+    """
+    doc = load_json("regimes.json")
+    tps = [tp_fixed] if tp_fixed else [t for t in doc["tp_degrees"] if valid_tp(arch, t)]
+    models = {tp: make_cm(Layout(tp=tp)) for tp in tps}
+    if not tp_fixed and not any(m.max_concurrency(2048) >= 1 for m in models.values()):
+        for t in doc["tp_degrees_multinode"]:
+            if valid_tp(arch, t):
+                models[t] = make_cm(Layout(tp=t))
+    out = []
+    for r in doc["regimes"]:
+        isl, osl = r["isl"], r["osl"]
+        note = None
+        if arch.max_positions and isl + osl > arch.max_positions:
+            out.append(RegimeResult(id=r["id"], title=r["title"], why=r["why"], isl=isl, osl=osl,
+                                    concurrency=str(r["concurrency"]), gpu=gpu_id, precision=precision,
+                                    prediction=None, note=f"context {isl + osl:,} exceeds max_position_embeddings "
+                                                          f"{arch.max_positions:,}: not applicable"))
+            continue
+        cands = [predict(cm, isl, osl, r["concurrency"], usd_per_gpu_hour) for cm in models.values()]
+        fitting = [p for p in cands if p.fits]
+        if not fitting:
+            note = "does not fit at any layout tried (TP " + ", ".join(str(t) for t in models) + ")"
+            best = None
+        elif r["objective"] == "min_tpot":
+            best = min(fitting, key=lambda p: p.tpot_ms)
+        else:
+            best = max(fitting, key=lambda p: p.output_tokens_per_s_per_gpu)
+        out.append(RegimeResult(id=r["id"], title=r["title"], why=r["why"], isl=isl, osl=osl,
+                                concurrency=str(r["concurrency"]), gpu=gpu_id, precision=precision, prediction=best,
+                                note=note, candidates=cands))
+    return out

@@ -1,0 +1,116 @@
+"""Render a :class:`~scorer.sheet.Sheet` as Markdown, HTML (jinja2 templates) or JSON.
+
+Escaping: every ``{{ expression }}`` in a Markdown template passes through :func:`md_escape`
+(the environment's ``finalize``), so strings that come from a model's config — names,
+model_type, architectures, auto_map keys, quantization patterns — cannot inject Markdown, HTML,
+links or @mentions. Values the templates build themselves and mark safe (``Markup``) are left
+as they are. HTML templates use jinja2's autoescaping.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+import jinja2
+from markupsafe import Markup
+
+from .resources import templates_dir
+from .sheet import Sheet
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#|~>])")
+
+
+def md_escape(value) -> str:
+    """Neutralize Markdown/HTML control characters, @mentions and autolinks in a value."""
+    if value is None:
+        return ""
+    if isinstance(value, Markup):
+        return str(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return str(value)
+    s = " ".join(str(value).split())  # one line: no table breaks, no headings
+    s = s.replace("&", "&amp;").replace("<", "&lt;")
+    s = _MD_SPECIAL.sub(r"\\\1", s)
+    s = s.replace("@", "@\u200b").replace("://", ":\u200b//").replace("www.", "www\u200b.")
+    return s
+
+
+def _n(x) -> str:
+    return "–" if x is None else f"{int(x):,}"
+
+
+def _f(x, digits: int = 1) -> str:
+    return "–" if x is None else f"{x:,.{digits}f}"
+
+
+def _gib(b) -> str:
+    return "–" if b is None else f"{b / 1024 ** 3:,.2f} GiB"
+
+
+def _human_b(b) -> str:
+    if b is None:
+        return "–"
+    b = float(b)
+    for unit, scale in (("GiB", 1024 ** 3), ("MiB", 1024 ** 2), ("KiB", 1024)):
+        if b >= scale:
+            return f"{b / scale:,.2f} {unit}"
+    return f"{int(b):,} B"
+
+
+def _billions(x) -> str:
+    return "–" if x is None else (f"{x / 1e9:,.2f} B" if x >= 1e8 else f"{x / 1e6:,.1f} M")
+
+
+def _mark(ok: bool | None) -> Markup:
+    return Markup("✔" if ok else ("✘" if ok is not None else "–"))
+
+
+def _status(s: str) -> Markup:
+    return Markup({"ready": "✔ ready", "padded": "◐ padded", "not_ready": "✘ not ready"}.get(s, s))
+
+
+def _align(mult: int) -> Markup:
+    if mult >= 128:
+        return Markup(f"✔ {mult}")
+    if mult >= 8:
+        return Markup(f"◐ {mult}")
+    return Markup(f"✘ {mult}")
+
+
+@lru_cache(maxsize=4)
+def _env(kind: str) -> jinja2.Environment:
+    loader = jinja2.FileSystemLoader(str(templates_dir()))
+    if kind == "html":
+        env = jinja2.Environment(loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                                 undefined=jinja2.StrictUndefined)
+    else:
+        env = jinja2.Environment(loader=loader, autoescape=False, finalize=md_escape, trim_blocks=True,
+                                 lstrip_blocks=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters.update(n=_n, f=_f, gib=_gib, hb=_human_b, bn=_billions, mark=_mark, status=_status, align=_align,
+                       md=lambda v: Markup(md_escape(v)), trusted=lambda v: Markup(" ".join(str(v).split())))
+    return env
+
+
+def render_markdown(sheet: Sheet) -> str:
+    return _env("md").get_template("sheet.md.j2").render(s=sheet)
+
+
+def render_html(sheet: Sheet) -> str:
+    return _env("html").get_template("sheet.html.j2").render(s=sheet)
+
+
+def render_json(sheet: Sheet) -> str:
+    data = sheet.model_dump(mode="json")
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def render(sheet: Sheet, fmt: str) -> str:
+    if fmt == "json":
+        return render_json(sheet)
+    if fmt == "html":
+        return render_html(sheet)
+    return render_markdown(sheet)

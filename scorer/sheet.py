@@ -1,0 +1,294 @@
+"""The deployment sheet: one pydantic object every output format renders (DESIGN principle 5).
+
+:func:`build_sheet` runs the analyses in order — normalize, parameters, KV cache, GEMM inventory,
+hardware fit, quantization readiness, serving regimes, findings, score, recommendations — and
+collects the assumptions and sources behind every number.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from . import SCHEMA_VERSION, __version__
+from .architecture import AttentionSpec, MLASpec, ModelArch, MoEMLP, normalize
+from .costmodel import CostModel, Layout, excluded_components, load_calibration
+from .errors import BadInputError
+from .fit import HardwareFit, hardware_fit
+from .gemms import Gemm, inventory, vision_inventory
+from .hardware import GIB, catalog, get_gpu, get_precision, gpu_sources, precisions
+from .kvcache import DTYPE_BYTES, KV_DTYPES, POLICIES, KVCache, kv_cache
+from .params import ParamCounts, count_params
+from .quant import QuantReadiness, readiness
+from .recommend import Recommendation, recommend
+from .regimes import RegimeResult, run_regimes, valid_tp
+from .score import Finding, Score, compute_score, findings
+from .sources import Provenance, RawModel
+
+DEFAULT_GPU = "H100-SXM"
+#: checkpoint quantization formats the cost model can run as-is
+CHECKPOINT_PRECISIONS = {"fp8": "fp8", "fp8_channel": "fp8_channel", "fp8_block": "fp8_block", "nvfp4": "nvfp4",
+                         "mxfp4": "mxfp4", "int4": "int4", "int8": "int8"}
+
+
+class Options(BaseModel):
+    gpus: list[str] = Field(default_factory=lambda: [DEFAULT_GPU])
+    precision: str | None = Field(None, description="weight precision; None = the checkpoint's own (bf16 if none)")
+    kv_dtype: str = "bf16"
+    kv_policy: str = "vllm"
+    tp: int | None = None
+    framework: str = "vllm"
+    usd_per_gpu_hour: float | None = None
+    calibration: str | None = None
+    recommendations: bool = True
+
+
+class ModelSummary(BaseModel):
+    name: str
+    provenance: Provenance
+    model_type: str
+    family: str
+    architectures: list[str]
+    config_class: str | None
+    kind: str
+    hidden_size: int
+    num_layers: int
+    layer_kinds: dict[str, int]
+    num_heads: int | None
+    num_kv_heads: int | None
+    head_dim: int | None
+    vocab_size: int
+    max_positions: int | None
+    tie_word_embeddings: bool
+    moe: dict[str, Any] | None
+    mla: dict[str, Any] | None
+    quantization: dict[str, Any] | None
+    custom_code: bool
+    dtype: str | None
+    rope: str | None
+    vision_note: str | None
+    guesses: list[str]
+    arch: ModelArch
+
+
+class WeightMemory(BaseModel):
+    precision: str
+    label: str
+    bytes: int
+    gib: float
+
+
+class Source(BaseModel):
+    id: str
+    text: str
+
+
+class Sheet(BaseModel):
+    schema_version: str = SCHEMA_VERSION
+    generator: dict[str, str]
+    options: Options
+    model: ModelSummary
+    params: ParamCounts
+    weights: list[WeightMemory]
+    kv_cache: KVCache
+    gemms: list[Gemm]
+    vision_gemms: list[Gemm] = Field(default_factory=list)
+    hardware_fit: HardwareFit
+    quantization: QuantReadiness
+    regimes: dict[str, list[RegimeResult]] = Field(description="GPU id -> regime results")
+    score: Score
+    findings: list[Finding]
+    recommendations: list[Recommendation]
+    assumptions: list[str]
+    sources: list[Source]
+
+    @property
+    def primary_gpu(self) -> str:
+        return self.options.gpus[0]
+
+
+def _model_name(prov: Provenance) -> str:
+    if prov.kind == "hub":
+        return prov.repo_id or prov.source
+    if prov.kind == "example":
+        return prov.source
+    return prov.path or prov.source
+
+
+def _summary(arch: ModelArch, prov: Provenance) -> ModelSummary:
+    kinds: dict[str, int] = {}
+    for lay in arch.layers:
+        k = lay.kind_label
+        if isinstance(lay.ffn, MoEMLP):
+            k += "+moe"
+        kinds[k] = kinds.get(k, 0) + 1
+    att = arch.first_attention()
+    moe = next((lay.ffn for lay in arch.layers if isinstance(lay.ffn, MoEMLP)), None)
+    moe_d = None
+    if moe is not None:
+        moe_d = {"experts": moe.num_experts, "top_k": moe.top_k, "expert_intermediate": moe.expert_intermediate,
+                 "shared_intermediate": moe.shared.intermediate if moe.shared else 0,
+                 "moe_layers": sum(isinstance(lay.ffn, MoEMLP) for lay in arch.layers)}
+    mla = None
+    if isinstance(att, MLASpec):
+        mla = {"q_lora_rank": att.q_lora_rank, "kv_lora_rank": att.kv_lora_rank,
+               "qk_nope_head_dim": att.qk_nope_head_dim, "qk_rope_head_dim": att.qk_rope_head_dim,
+               "v_head_dim": att.v_head_dim}
+    return ModelSummary(
+        name=_model_name(prov), provenance=prov, model_type=arch.model_type, family=arch.family,
+        architectures=arch.architectures, config_class=arch.config_class, kind=arch.kind,
+        hidden_size=arch.hidden_size, num_layers=arch.num_layers, layer_kinds=kinds,
+        num_heads=att.num_heads if att else None,
+        num_kv_heads=(att.num_kv_heads if isinstance(att, AttentionSpec) else None) if att else None,
+        head_dim=att.head_dim if att else None, vocab_size=arch.vocab_size, max_positions=arch.max_positions,
+        tie_word_embeddings=arch.tie_word_embeddings, moe=moe_d, mla=mla,
+        quantization=arch.quantization.model_dump() if arch.quantization else None, custom_code=arch.custom_code,
+        dtype=arch.dtype, rope=arch.rope, vision_note=arch.vision_note, guesses=arch.guesses, arch=arch)
+
+
+def default_precision(arch: ModelArch) -> str:
+    q = arch.quantization
+    if q is not None and q.format in CHECKPOINT_PRECISIONS:
+        return CHECKPOINT_PRECISIONS[q.format]
+    return "bf16"
+
+
+def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm]) -> list[WeightMemory]:
+    out = []
+    gemm_q = sum(g.params for g in gemms if g.quantizable)
+    rest = params.total - gemm_q
+    if arch.tie_word_embeddings:
+        rest = params.total - gemm_q  # lm_head GEMM is the embedding table: counted once in params.total
+    for pid in ("bf16", "fp8", "nvfp4", "mxfp4", "int4"):
+        p = precisions()[pid]
+        b = gemm_q * p.weight_bytes + rest * 2.0
+        out.append(WeightMemory(precision=pid, label=p.label, bytes=int(b), gib=round(b / GIB, 2)))
+    return out
+
+
+def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
+    """Run every analysis on a loaded config and assemble the sheet.
+
+    Raises:
+        ConfigError / BadInputError: unusable config, unknown GPU, precision, KV dtype or policy.
+    """
+    opts = opts or Options()
+    gpus = [get_gpu(g) for g in (opts.gpus or [DEFAULT_GPU])]
+    opts = opts.model_copy(update={"gpus": [g.id for g in gpus]})
+    if opts.kv_dtype not in KV_DTYPES:
+        raise BadInputError(f"unknown KV dtype {opts.kv_dtype!r}; known: {', '.join(KV_DTYPES)}")
+    if opts.kv_policy not in POLICIES:
+        raise BadInputError(f"unknown KV policy {opts.kv_policy!r}; known: {', '.join(POLICIES)}")
+    if opts.tp is not None and not 1 <= opts.tp <= 1024:
+        raise BadInputError(f"--tp must be between 1 and 1024, got {opts.tp}")
+    calibration = load_calibration(opts.calibration)
+
+    arch = normalize(raw.config, raw.quant_config)
+    prec_id = opts.precision or default_precision(arch)
+    prec = get_precision(prec_id)
+    opts = opts.model_copy(update={"precision": prec.id})
+    params = count_params(arch)
+    gemms = inventory(arch)
+    kv = kv_cache(arch, opts.kv_dtype, opts.kv_policy,
+                  ssm_state_dtype="fp32" if _ssm_fp32(raw.config) else None)
+    fit = hardware_fit(arch, gemms, gpus[0], list(catalog().values()))
+    quant = readiness(arch, gemms, valid_tp=fit.parallelism.valid_tp)
+    unq = excluded_components(arch.quantization.excluded) if (
+        arch.quantization is not None and arch.quantization.format == prec.id) else set()
+    if opts.tp is not None and not valid_tp(arch, opts.tp):
+        raise BadInputError(f"--tp {opts.tp} is not valid for this model: {arch.first_attention().num_heads} heads"
+                            f" / {getattr(arch.first_attention(), 'num_kv_heads', '?')} KV heads (rules T1, T2)")
+
+    def make_cm(gpu):
+        return lambda layout: CostModel(arch, params, gpu, prec, layout, opts.kv_dtype, opts.framework,
+                                        calibration, unq, gemms)
+
+    regimes: dict[str, list[RegimeResult]] = {}
+    if arch.kind == "decoder":
+        for gpu in gpus:
+            price = opts.usd_per_gpu_hour or (gpu.usd_per_hour.mid if gpu.usd_per_hour else None)
+            regimes[gpu.id] = run_regimes(make_cm(gpu), arch, gpu.id, prec.id, price, opts.tp)
+    prim = regimes.get(gpus[0].id, [])
+    fnd = findings(arch, params, fit, quant, kv, prim, gpus[0].id)
+    from .hardware import compute_dtype
+    score = compute_score(arch, params, fit, quant, kv, prim, gpus[0].peak_flops(compute_dtype(prec, gpus[0])))
+
+    recs: list[Recommendation] = []
+    if opts.recommendations and arch.kind == "decoder":
+        thr = next((r for r in prim if r.id == "throughput" and r.prediction), None)
+        lat = next((r for r in prim if r.id == "latency" and r.prediction), None)
+
+        def perf(alt: ModelArch) -> tuple[float | None, float | None]:
+            from .regimes import predict
+            alt_params = count_params(alt)
+            alt_gemms = inventory(alt)
+            t = l_ = None
+            if thr is not None:
+                p = thr.prediction
+                cm = CostModel(alt, alt_params, gpus[0], prec, Layout(tp=p.tp), opts.kv_dtype, opts.framework,
+                               calibration, unq, alt_gemms)
+                t = predict(cm, p.isl, p.osl, p.concurrency).output_tokens_per_s_per_gpu
+            if lat is not None:
+                p = lat.prediction
+                cm = CostModel(alt, alt_params, gpus[0], prec, Layout(tp=p.tp), opts.kv_dtype, opts.framework,
+                               calibration, unq, alt_gemms)
+                l_ = predict(cm, p.isl, p.osl, 1).tpot_ms
+            return t, l_
+
+        recs = recommend(arch, fit.dims, perf)
+
+    assumptions = _assumptions(arch, opts, kv, calibration, prec.id, unq, gpus)
+    sources = [Source(id=k, text=v) for k, v in gpu_sources().items()]
+    sources += [Source(id="rules", text="data/rules.json (from ../shared/reference/hardware-fit-rules.md)"),
+                Source(id="calibration", text=f"{calibration.path}" + (
+                    f" fitted {calibration.fit_date}" if calibration.fit_date else " (uncalibrated defaults)")),
+                Source(id="params", text="parameter layout of transformers' modeling code; checked against models "
+                                         "instantiated on torch's meta device (scripts/meta_oracle.py)")]
+    return Sheet(generator={"name": "deploysheet", "version": __version__,
+                            "date": datetime.date.today().isoformat()},
+                 options=opts, model=_summary(arch, raw.provenance), params=params,
+                 weights=_weights_table(arch, params, gemms), kv_cache=kv, gemms=gemms,
+                 vision_gemms=vision_inventory(arch), hardware_fit=fit, quantization=quant, regimes=regimes,
+                 score=score, findings=fnd, recommendations=recs, assumptions=assumptions, sources=sources)
+
+
+def _ssm_fp32(config: dict) -> bool:
+    v = config.get("mamba_ssm_cache_dtype")
+    return isinstance(v, str) and v in ("float32", "fp32")
+
+
+def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, unq: set[str], gpus) -> list[str]:
+    out = [
+        f"Weights at {prec} ({precisions()[prec].label}); routers, lm_head and embeddings kept in BF16 (rule Q7)"
+        + (f"; the checkpoint also leaves {', '.join(sorted(unq))} unquantized" if unq else "") + ".",
+        f"KV cache {opts.kv_dtype}, policy '{kv.policy}': {kv.policy_description}",
+        f"Serving framework profile: {opts.framework}. GPU memory utilization "
+        f"{cal.params['gpu_mem_util']:.0%}, runtime reserve {cal.params['runtime_reserve_gib']:g} GiB per GPU.",
+        "Cost model: roofline per operator with efficiencies from " + cal.path +
+        (f" (fitted {cal.fit_date})" if cal.fit_date else " — uncalibrated defaults; predictions carry no validated "
+                                                          "error bar yet") + ".",
+        "Continuous batching steady state: TPOT includes other users' prefills (chunked prefill); TTFT includes "
+        "queueing behind prefills (M/D/1).",
+        "Parameter counts follow transformers' module layout; bytes use 1 GiB = 2^30 B and GPU memory in vendor GB "
+        "(1e9 B).",
+    ]
+    if arch.mtp is not None:
+        out.append(f"{arch.mtp.num_layers} MTP (next-n) layer(s) counted apart and not used for serving predictions.")
+    if arch.vision is not None:
+        out.append("Vision tower counted apart; serving predictions cover the language model only.")
+    if arch.vision_note:
+        out.append(arch.vision_note + ".")
+    for g in arch.guesses:
+        out.append("Guess: " + g + ".")
+    for gpu in gpus:
+        if gpu.usd_per_hour is None and opts.usd_per_gpu_hour is None:
+            out.append(f"No cited price for {gpu.id}: $/1M tokens not computed (pass --usd-per-gpu-hour).")
+        elif opts.usd_per_gpu_hour is None and gpu.usd_per_hour is not None:
+            pr = gpu.usd_per_hour
+            out.append(f"{gpu.id} price ${pr.mid:.2f}/GPU-hour: midpoint of ${pr.low:.2f}-{pr.high:.2f} ({pr.tier}, "
+                       f"source {pr.src}).")
+        for note in gpu.notes:
+            out.append(f"{gpu.id}: {note}.")
+    return out

@@ -1,0 +1,313 @@
+"""Read a model's configuration from a local path, a bundled example, or the Hugging Face Hub.
+
+This is the only module of ``scorer`` that does I/O. Nothing here executes repository code: a
+``config.json`` is parsed as JSON data, ``auto_map`` entries are recorded (so the sheet can say
+the model needs custom code to run) and never imported.
+
+SOURCE forms accepted by :func:`load_source`:
+
+* a path to a ``config.json`` file, or to a folder holding one (``hf_quant_config.json`` beside
+  it is read too);
+* ``example:NAME`` — a config bundled in ``data/examples/NAME/config.json`` (``deploysheet
+  examples`` lists them); the CLI uses :data:`DEFAULT_EXAMPLE` when no SOURCE is given;
+* a Hub repo id ``org/name`` (optionally ``org/name@revision`` or a ``https://huggingface.co/org/name``
+  URL). The revision is resolved to a commit sha first and every file is read at that sha.
+  ``HF_ENDPOINT`` and ``HF_TOKEN`` are honoured (read at call time).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any, Callable, Literal, TypeVar
+
+from pydantic import BaseModel, Field
+
+from . import __version__
+from .errors import BadInputError, HubError
+from .resources import data_dir
+
+#: Largest config file read, in bytes. Real config.json files are a few KiB; the largest in the
+#: wild (with big id2label tables) stay well under 1 MiB.
+MAX_CONFIG_BYTES = 2 * 1024 * 1024
+#: Example used when the CLI gets no SOURCE.
+DEFAULT_EXAMPLE = "llama-3.1-8b"
+
+_REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}$")
+_HUB_URL = re.compile(r"^https?://(?:www\.)?huggingface\.co/([^/]+/[^/@?#]+)(?:/tree/([^/?#]+))?/?$")
+
+
+class Provenance(BaseModel):
+    """Where a config came from; every field is shown in the sheet's sources section."""
+
+    kind: Literal["local", "example", "hub"]
+    source: str = Field(description="the SOURCE string the user gave")
+    path: str | None = Field(None, description="local file read (local/example)")
+    repo_id: str | None = None
+    revision: str | None = Field(None, description="revision requested (branch, tag or sha)")
+    commit_sha: str | None = Field(None, description="commit the files were read at")
+    endpoint: str | None = None
+    files: list[str] = Field(default_factory=list, description="files read")
+    safetensors_parameters: dict[str, int] | None = Field(
+        None, description="element counts per stored dtype from the Hub's safetensors metadata")
+    safetensors_total: int | None = None
+    weight_formats: list[str] = Field(default_factory=list,
+                                      description="weight file formats present: safetensors, pytorch-pickle, gguf, ...")
+    gated: str | None = Field(None, description="gating mode ('auto', 'manual') or None")
+    private: bool | None = None
+    license: str | None = None
+    tags: list[str] = Field(default_factory=list)
+
+
+class RawModel(BaseModel):
+    """A parsed config plus optional quantization sidecar and its provenance."""
+
+    config: dict[str, Any]
+    quant_config: dict[str, Any] | None = Field(None, description="hf_quant_config.json (ModelOpt), if present")
+    provenance: Provenance
+
+
+# --------------------------------------------------------------------------- local files
+
+def _read_json_file(path: Path, what: str) -> dict[str, Any]:
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise BadInputError(f"{what}: file not found: {path}") from None
+    except OSError as exc:
+        raise BadInputError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
+    if size > MAX_CONFIG_BYTES:
+        raise BadInputError(f"{what}: {path} is {size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap for config files")
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise BadInputError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
+    return parse_json_bytes(data, str(path))
+
+
+def parse_json_bytes(data: bytes, name: str) -> dict[str, Any]:
+    """Parse a config file's bytes into a dict.
+
+    Raises:
+        BadInputError: oversize, not UTF-8, not JSON, or not a JSON object.
+    """
+    if len(data) > MAX_CONFIG_BYTES:
+        raise BadInputError(f"{name} is over the {MAX_CONFIG_BYTES:,}-byte cap for config files")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"{name} is not UTF-8 text (byte {exc.start})") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInputError(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise BadInputError(f"{name} is not usable JSON: nesting too deep") from None
+    if not isinstance(obj, dict):
+        raise BadInputError(f"{name} must hold a JSON object, found {type(obj).__name__}")
+    return obj
+
+
+def _load_local(source: str, path: Path, kind: Literal["local", "example"]) -> RawModel:
+    if path.is_dir():
+        folder, cfg_path = path, path / "config.json"
+        if not cfg_path.exists():
+            raise BadInputError(f"{path} is a folder without a config.json")
+    else:
+        folder, cfg_path = path.parent, path
+    config = _read_json_file(cfg_path, "config")
+    files = [cfg_path.name]
+    quant = None
+    qpath = folder / "hf_quant_config.json"
+    if qpath.is_file() and qpath != cfg_path:
+        quant = _read_json_file(qpath, "hf_quant_config.json")
+        files.append(qpath.name)
+    return RawModel(config=config, quant_config=quant,
+                    provenance=Provenance(kind=kind, source=source, path=str(cfg_path), files=files))
+
+
+def list_examples() -> list[str]:
+    """Names of the example configs bundled in ``data/examples`` (sorted)."""
+    root = data_dir() / "examples"
+    return sorted(p.name for p in root.iterdir() if (p / "config.json").is_file())
+
+
+def load_example(name: str) -> RawModel:
+    """Load a bundled example config by name. Raises BadInputError for an unknown name."""
+    names = list_examples()
+    if name not in names:
+        raise BadInputError(f"unknown example {name!r}; available: {', '.join(names)}")
+    return _load_local(f"example:{name}", data_dir() / "examples" / name, "example")
+
+
+# --------------------------------------------------------------------------- the Hub
+
+def parse_hub_source(source: str) -> tuple[str, str | None] | None:
+    """Return (repo_id, revision) when SOURCE names a Hub repo, else None."""
+    m = _HUB_URL.match(source)
+    if m:
+        return m.group(1), m.group(2)
+    repo, _, rev = source.partition("@")
+    if _REPO_ID.match(repo):
+        return repo, (rev or None)
+    return None
+
+
+T = TypeVar("T")
+
+
+def with_backoff(call: Callable[[], T], *, attempts: int = 4, base_s: float = 0.5, max_s: float = 8.0,
+                 sleep: Callable[[float], None] = time.sleep) -> T:
+    """Run a Hub read, retrying 429 and 5xx answers with exponential backoff and full jitter.
+
+    Honours a numeric ``Retry-After`` header (capped at ``max_s`` seconds). Most huggingface_hub
+    calls (``model_info`` among them) make a single attempt in 2.4.0, hence this wrapper. Only
+    use it for idempotent reads.
+    """
+    from huggingface_hub.errors import HfHubHTTPError
+
+    for attempt in range(attempts):
+        try:
+            return call()
+        except HfHubHTTPError as exc:
+            status = getattr(getattr(exc, "response", None), "status_code", None)
+            if status not in (408, 429, 500, 502, 503, 504) or attempt == attempts - 1:
+                raise
+            wait = min(max_s, base_s * 2 ** attempt) * random.random()
+            retry_after = exc.response.headers.get("Retry-After") if exc.response is not None else None
+            if retry_after and retry_after.isdigit():
+                wait = min(max_s, float(retry_after))
+            sleep(wait)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _hub_error(exc: BaseException, repo_id: str, revision: str | None, endpoint: str) -> HubError | BadInputError:
+    """Map a huggingface_hub / network exception to a one-line typed error."""
+    from huggingface_hub import errors as e
+
+    rev = f"@{revision}" if revision else ""
+    if isinstance(exc, e.GatedRepoError):
+        return HubError(f"{repo_id} is gated: accept its conditions on the Hub and set HF_TOKEN to a token that may read it")
+    if isinstance(exc, e.RevisionNotFoundError):
+        return HubError(f"{repo_id}: revision {revision!r} not found on the Hub")
+    if isinstance(exc, e.DisabledRepoError):
+        return HubError(f"{repo_id} is disabled on the Hub")
+    if isinstance(exc, e.RepositoryNotFoundError):
+        return HubError(f"{repo_id}{rev} not found on the Hub (or private and HF_TOKEN cannot read it)")
+    if isinstance(exc, e.RemoteEntryNotFoundError):
+        return BadInputError(f"{repo_id}{rev} has no config.json (not a transformers model, or GGUF/adapter only)")
+    if isinstance(exc, e.OfflineModeIsEnabled):
+        return HubError(f"cannot reach the Hub for {repo_id}: HF_HUB_OFFLINE is set")
+    if isinstance(exc, e.LocalEntryNotFoundError):
+        return HubError(f"cannot reach the Hub at {endpoint} for {repo_id}")
+    if isinstance(exc, e.HfHubHTTPError):
+        status = getattr(getattr(exc, "response", None), "status_code", "?")
+        if status == 401:
+            return HubError(f"{repo_id}: the Hub refused the token (401); check HF_TOKEN")
+        if status == 403:
+            return HubError(f"{repo_id}: access forbidden (403); the token lacks permission")
+        return HubError(f"{repo_id}: the Hub answered HTTP {status}")
+    return HubError(f"cannot reach the Hub at {endpoint} for {repo_id}: {type(exc).__name__}")
+
+
+def _network_errors() -> tuple[type[BaseException], ...]:
+    from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError, OfflineModeIsEnabled
+
+    extra: list[type[BaseException]] = []
+    for mod in ("httpx2", "httpx"):
+        try:
+            extra.append(__import__(mod).HTTPError)
+        except (ImportError, AttributeError):
+            pass
+    return (HfHubHTTPError, LocalEntryNotFoundError, OfflineModeIsEnabled, ConnectionError, TimeoutError, OSError,
+            *extra)
+
+
+def _weight_formats(filenames: list[str]) -> list[str]:
+    fmts = []
+    checks = [("safetensors", (".safetensors",)), ("pytorch-pickle", (".bin", ".pt", ".pth", ".ckpt")),
+              ("gguf", (".gguf",)), ("onnx", (".onnx",))]
+    for name, suffixes in checks:
+        if any(f.endswith(suffixes) and not f.endswith("training_args.bin") for f in filenames):
+            fmts.append(name)
+    return fmts
+
+
+def load_hub(source: str, repo_id: str, revision: str | None = None, token: str | None = None) -> RawModel:
+    """Fetch ``config.json`` (and ``hf_quant_config.json``) of a Hub repo at a pinned commit.
+
+    Raises:
+        HubError: not found, gated, private, revision missing, Hub unreachable (exit code 3).
+        BadInputError: the repo has no config.json, or it is oversize or not JSON (exit code 2).
+    """
+    endpoint = (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
+    token = token or os.environ.get("HF_TOKEN") or None
+    from huggingface_hub import HfApi, get_hf_file_metadata, hf_hub_download, hf_hub_url
+
+    api = HfApi(endpoint=endpoint, token=token, library_name="deploysheet", library_version=__version__)
+    try:
+        info = with_backoff(lambda: api.model_info(
+            repo_id, revision=revision,
+            expand=["sha", "siblings", "safetensors", "gated", "private", "cardData", "tags"]))
+        sha = info.sha
+        if not sha:
+            raise HubError(f"{repo_id}: the Hub gave no commit sha for revision {revision or 'main'}")
+        names = [s.rfilename for s in (info.siblings or [])]
+        if names and "config.json" not in names:
+            raise BadInputError(f"{repo_id}@{sha[:7]} has no config.json (files: {', '.join(sorted(names)[:8])})")
+        wanted = ["config.json"] + (["hf_quant_config.json"] if "hf_quant_config.json" in names else [])
+        configs: dict[str, dict[str, Any]] = {}
+        for fname in wanted:
+            url = hf_hub_url(repo_id, fname, revision=sha, endpoint=endpoint)
+            meta = with_backoff(lambda: get_hf_file_metadata(url, token=token, endpoint=endpoint))
+            if meta.size is not None and meta.size > MAX_CONFIG_BYTES:
+                raise BadInputError(f"{repo_id}: {fname} is {meta.size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap")
+            local = hf_hub_download(repo_id, fname, revision=sha, token=token, endpoint=endpoint)
+            with open(local, "rb") as fh:
+                configs[fname] = parse_json_bytes(fh.read(MAX_CONFIG_BYTES + 1), f"{repo_id}/{fname}")
+    except (HubError, BadInputError):
+        raise
+    except _network_errors() as exc:
+        raise _hub_error(exc, repo_id, revision, endpoint) from None
+
+    st = info.safetensors
+    card = info.card_data
+    license_ = None
+    if card is not None:
+        license_ = getattr(card, "license", None) or (card.get("license") if hasattr(card, "get") else None)
+    gated = info.gated if isinstance(info.gated, str) else ("yes" if info.gated else None)
+    prov = Provenance(
+        kind="hub", source=source, repo_id=repo_id, revision=revision, commit_sha=sha, endpoint=endpoint,
+        files=list(configs),
+        safetensors_parameters=dict(st.parameters) if st is not None and st.parameters else None,
+        safetensors_total=st.total if st is not None else None,
+        weight_formats=_weight_formats(names), gated=gated, private=info.private,
+        license=str(license_) if license_ else None, tags=list(info.tags or []),
+    )
+    return RawModel(config=configs["config.json"], quant_config=configs.get("hf_quant_config.json"), provenance=prov)
+
+
+def load_source(source: str | None, revision: str | None = None, token: str | None = None) -> RawModel:
+    """Resolve SOURCE (path, ``example:NAME``, Hub id or URL; None = default example).
+
+    Raises:
+        BadInputError: missing file, invalid JSON, oversize file, unknown example (exit 2).
+        HubError: Hub failures (exit 3).
+    """
+    if source is None or source == "":
+        return load_example(DEFAULT_EXAMPLE)
+    if source.startswith("example:"):
+        return load_example(source[len("example:"):])
+    path = Path(source).expanduser()
+    if path.exists():
+        return _load_local(source, path, "local")
+    hub = parse_hub_source(source)
+    if hub is not None and not source.startswith((".", "/", "~")) and not source.endswith(".json"):
+        repo_id, rev = hub
+        return load_hub(source, repo_id, revision or rev, token)
+    raise BadInputError(f"{source}: no such file or folder (and not a Hub repo id of the form org/name)")
