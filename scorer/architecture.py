@@ -858,6 +858,12 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
 def _prevalidate(raw: dict[str, Any], text_raw: dict[str, Any], where: str) -> None:
     """Check the obvious dimensions on the raw keys first, so errors name the file's own key."""
     r = _Reader(text_raw, None, where)
+    for key in ("hidden_size", "num_layers", "num_heads", "vocab_size"):
+        # transformers would silently fill library defaults (e.g. hidden_size 4096): a config without
+        # its core dimensions is broken, not a default model
+        if r.get(key) is None and not (key == "num_layers" and isinstance(text_raw.get("block_configs"), list)):
+            raise ConfigError(f"{where}: missing {ALIASES[key][0]} (the {key.replace('_', ' ')}; also read as "
+                              f"{', '.join(ALIASES[key][1:4])})")
     for key in ("hidden_size", "num_layers", "num_heads", "vocab_size", "num_kv_heads", "head_dim",
                 "intermediate_size", "num_experts", "top_k", "expert_intermediate"):
         for name in ALIASES.get(key, [key]):

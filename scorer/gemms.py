@@ -77,7 +77,9 @@ def shard(g: Gemm, tp: int, ep: bool = False) -> ShardShape:
                 ok, reason = False, f"TP {tp} is not a multiple of {g.kv_heads} KV heads"
             out.append(g.head_dim)  # one replicated KV head per rank
         else:
-            if p % tp:
+            if i in g.kv_parts and g.kv_heads and g.kv_heads % tp:
+                ok, reason = False, f"{g.kv_heads} KV heads not divisible by TP {tp}"
+            elif p % tp:
                 ok, reason = False, f"N part {p} not divisible by TP {tp}"
             out.append(-(-p // tp))
     return ShardShape(k=g.k, n=sum(out), parts=out, divisible=ok, reason=reason)

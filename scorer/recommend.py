@@ -105,7 +105,7 @@ def recommend(arch: ModelArch, dims: dict[str, int], perf: Callable[[ModelArch],
                 gain.append(f"throughput {thr_pct:+.1f}%")
             if tpot_pct is not None:
                 gain.append(f"TPOT {tpot_pct:+.1f}%")
-            summary = (f"{key} {value:,} -> {new:,} (x{mult}; {p - base_params:+,} params, "
+            summary = (f"{key} {value:,} → {new:,} (x{mult}; {p - base_params:+,} params, "
                        f"{(p - base_params) / base_params:+.2%})" + (f"; unlocks {', '.join(unl)}" if unl else "") +
                        (f"; predicted {', '.join(gain)}" if gain else ""))
             out.append(Recommendation(key=key, old=value, new=new, multiple=mult, param_delta=p - base_params,

@@ -57,9 +57,11 @@ def rules() -> dict[str, Rule]:
     return {r["id"]: Rule(**r) for r in load_json("rules.json")["rules"]}
 
 
-def finding(rule_id: str, message: str) -> Finding:
+def finding(rule_id: str, message: str, severity: str | None = None) -> Finding:
+    """A finding citing ``rule_id``; ``severity`` overrides the rule's (a HARD rule met by padding is FALLBACK)."""
     r = rules()[rule_id]
-    return Finding(rule=rule_id, severity=r.severity, message=message, category=r.category, title=r.title)
+    return Finding(rule=rule_id, severity=severity or r.severity, message=message, category=r.category,
+                   title=r.title)
 
 
 SEVERITY_ORDER = {"HARD": 0, "FALLBACK": 1, "PERF": 2, "INFO": 3}
@@ -160,7 +162,7 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
                                                 f"{bad[0].reason}"))
         elif padded:
             out.append(finding(entries[0].rule, f"{fmt} needs padding at TP {_fmt_tps([e.tp for e in padded])}: "
-                                                f"{padded[0].reason}"))
+                                                f"{padded[0].reason}", severity="FALLBACK"))
     if quant.unquantized_share > 0.05:
         out.append(finding("Q7", f"{quant.unquantized_share:.1%} of GEMM weights (lm_head, routers, gates) stay in "
                                  "BF16 under every recipe"))
@@ -232,11 +234,11 @@ def compute_score(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant:
                                                            isinstance(arch.first_attention(), AttentionSpec)) \
             else pc["split"]
         vals.append(c)
-        det.append(f"TP{r.tp}: {'valid' if r.valid else 'invalid'}, KV {r.kv_mode} -> {c:g}")
+        det.append(f"TP{r.tp}: {'valid' if r.valid else 'invalid'}, KV {r.kv_mode} → {c:g}")
     v = sum(vals) / len(vals) if vals else 1.0
     if fit.parallelism.ep and not fit.parallelism.ep.get(8, True):
         v *= cfg["parallelism"]["moe_ep8_penalty"]
-        det.append(f"experts not divisible by EP 8 -> x{cfg['parallelism']['moe_ep8_penalty']}")
+        det.append(f"experts not divisible by EP 8 → x{cfg['parallelism']['moe_ep8_penalty']}")
     comps.append(Component(name="parallelism", weight=w["parallelism"], value=round(v, 4),
                            points=round(v * w["parallelism"], 2), details=det))
 
@@ -265,8 +267,8 @@ def compute_score(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant:
             (1.0 if att.fa4_blackwell.startswith("ok") else 0.8)
         group = 1.0 if att.flashinfer_group == "ok" else 0.5
         det.append(f"head_dim {att.head_dim}: FA2 {att.fa2}, FlashInfer {att.flashinfer_head_dim}, "
-                   f"FA4/Blackwell {att.fa4_blackwell} -> {head:.2f}")
-        det.append(f"GQA group {att.gqa_group}: {att.flashinfer_group} -> {group:g}")
+                   f"FA4/Blackwell {att.fa4_blackwell} → {head:.2f}")
+        det.append(f"GQA group {att.gqa_group}: {att.flashinfer_group} → {group:g}")
     kv_bf16 = kv.bytes_per_token_all_layers * (2.0 / _kv_b(kv.dtype))
     kib_per_b = kv_bf16 / 1024 / max(params.active / 1e9, 1e-9)
     full = cfg["attention_kv"]["kv_kib_per_billion_full_credit"]

@@ -250,6 +250,9 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
     from huggingface_hub import HfApi, get_hf_file_metadata, hf_hub_download, hf_hub_url
 
     api = HfApi(endpoint=endpoint, token=token, library_name="deploysheet", library_version=__version__)
+    # huggingface_hub reads its cache location at import time; honour the environment at call time
+    cache_dir = os.environ.get("HF_HUB_CACHE") or (
+        os.path.join(os.environ["HF_HOME"], "hub") if os.environ.get("HF_HOME") else None)
     try:
         info = with_backoff(lambda: api.model_info(
             repo_id, revision=revision,
@@ -267,7 +270,8 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
             meta = with_backoff(lambda: get_hf_file_metadata(url, token=token, endpoint=endpoint))
             if meta.size is not None and meta.size > MAX_CONFIG_BYTES:
                 raise BadInputError(f"{repo_id}: {fname} is {meta.size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap")
-            local = hf_hub_download(repo_id, fname, revision=sha, token=token, endpoint=endpoint)
+            local = hf_hub_download(repo_id, fname, revision=sha, token=token, endpoint=endpoint,
+                                    cache_dir=cache_dir)
             with open(local, "rb") as fh:
                 configs[fname] = parse_json_bytes(fh.read(MAX_CONFIG_BYTES + 1), f"{repo_id}/{fname}")
     except (HubError, BadInputError):

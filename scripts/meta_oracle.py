@@ -53,7 +53,7 @@ def count(config_path: Path) -> dict | None:
             vision += p.numel()
     emb = model.get_input_embeddings()
     out = model.get_output_embeddings()
-    untied = out is not None and out.weight.data_ptr() != emb.weight.data_ptr() and out.weight is not emb.weight
+    untied = out is not None and out.weight is not emb.weight  # meta tensors share data_ptr 0: compare objects
     return {
         "model_type": mt, "class": type(model).__name__, "total": total, "language_model": total - vision,
         "vision": vision, "embedding": emb.weight.numel(),

@@ -1,0 +1,131 @@
+"""A fake Hugging Face Hub on loopback that the real ``huggingface_hub`` client talks to.
+
+Serves the endpoints huggingface_hub 2.4 calls to read a model (hub-and-github.md §1.7):
+``GET /api/models/{repo}[/revision/{rev}]``, ``HEAD``/``GET /{repo}/resolve/{rev}/{file}`` (with
+``X-Repo-Commit`` and ``ETag``), and answers the side call ``/api/agent-harnesses`` with 404.
+Errors carry ``X-Error-Code`` as the real Hub does (RepoNotFound, GatedRepo, EntryNotFound,
+RevisionNotFound). Every request is logged in ``requests`` for assertions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from werkzeug import Request, Response
+
+
+@dataclass
+class FakeRepo:
+    repo_id: str
+    files: dict[str, bytes]
+    sha: str = ""
+    gated: bool = False
+    safetensors: dict[str, int] | None = None
+    extra_files: list[str] = field(default_factory=list)
+    card_data: dict[str, Any] | None = None
+    branches: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not self.sha:
+            self.sha = hashlib.sha1(self.repo_id.encode() + b"".join(self.files.values())).hexdigest()
+        self.branches.setdefault("main", self.sha)
+
+
+class FakeHub:
+    def __init__(self, httpserver):
+        self.server = httpserver
+        self.repos: dict[str, FakeRepo] = {}
+        self.requests: list[tuple[str, str]] = []
+        self.fail_next: list[int] = []  # status codes to answer before serving normally
+        httpserver.expect_request(re.compile(".*")).respond_with_handler(self.handle)
+
+    @property
+    def endpoint(self) -> str:
+        return self.server.url_for("").rstrip("/")
+
+    def add(self, repo_id: str, config: dict | bytes, **kw) -> FakeRepo:
+        body = config if isinstance(config, bytes) else json.dumps(config).encode()
+        files = {"config.json": body}
+        files.update(kw.pop("more_files", {}))
+        repo = FakeRepo(repo_id=repo_id, files=files, **kw)
+        self.repos[repo_id] = repo
+        return repo
+
+    # ------------------------------------------------------------------ handler
+    def handle(self, req: Request) -> Response:
+        path = req.path
+        self.requests.append((req.method, path))
+        if path.startswith("/api/agent-harnesses"):
+            return Response("{}", status=404)
+        if self.fail_next:
+            code = self.fail_next.pop(0)
+            return Response("busy", status=code, headers={"Retry-After": "0"})
+        m = re.match(r"^/api/models/([^/]+/[^/]+)(?:/revision/([^/]+))?$", path)
+        if m:
+            return self._info(m.group(1), m.group(2))
+        m = re.match(r"^/([^/]+/[^/]+)/resolve/([^/]+)/(.+)$", path)
+        if m:
+            return self._file(req, m.group(1), m.group(2), m.group(3))
+        return Response("not found", status=404)
+
+    def _repo(self, repo_id: str) -> FakeRepo | Response:
+        repo = self.repos.get(repo_id)
+        if repo is None:
+            return Response(json.dumps({"error": "Repository not found"}), status=404,
+                            headers={"X-Error-Code": "RepoNotFound", "Content-Type": "application/json"})
+        return repo
+
+    def _gate(self, repo: FakeRepo) -> Response | None:
+        if repo.gated:
+            return Response(json.dumps({"error": "Access to model is restricted"}), status=403,
+                            headers={"X-Error-Code": "GatedRepo", "Content-Type": "application/json"})
+        return None
+
+    def _resolve(self, repo: FakeRepo, rev: str | None) -> str | None:
+        if rev is None:
+            return repo.sha
+        if rev in repo.branches:
+            return repo.branches[rev]
+        if re.fullmatch(r"[0-9a-f]{40}", rev) and rev in repo.branches.values():
+            return rev
+        return None
+
+    def _info(self, repo_id: str, rev: str | None) -> Response:
+        repo = self._repo(repo_id)
+        if isinstance(repo, Response):
+            return repo
+        sha = self._resolve(repo, rev)
+        if sha is None:
+            return Response("{}", status=404, headers={"X-Error-Code": "RevisionNotFound"})
+        body = {
+            "_id": "x" * 24, "id": repo_id, "sha": sha, "private": False, "gated": "manual" if repo.gated else False,
+            "siblings": [{"rfilename": f} for f in [*repo.files, *repo.extra_files]],
+            "tags": ["transformers"], "lastModified": "2026-01-01T00:00:00.000Z",
+        }
+        if repo.safetensors:
+            body["safetensors"] = {"parameters": repo.safetensors, "total": sum(repo.safetensors.values())}
+        if repo.card_data is not None:
+            body["cardData"] = repo.card_data
+        return Response(json.dumps(body), status=200, content_type="application/json")
+
+    def _file(self, req: Request, repo_id: str, rev: str, fname: str) -> Response:
+        repo = self._repo(repo_id)
+        if isinstance(repo, Response):
+            return repo
+        gate = self._gate(repo)
+        if gate is not None:
+            return gate
+        sha = self._resolve(repo, rev)
+        if sha is None:
+            return Response("", status=404, headers={"X-Error-Code": "RevisionNotFound"})
+        data = repo.files.get(fname)
+        if data is None:
+            return Response("", status=404, headers={"X-Error-Code": "EntryNotFound", "X-Repo-Commit": sha})
+        etag = '"' + hashlib.sha1(data).hexdigest() + '"'
+        headers = {"X-Repo-Commit": sha, "ETag": etag}
+        # werkzeug sends headers only (Content-Length of the full body) when answering a HEAD request
+        return Response(data, status=200, headers=headers, content_type="application/json")

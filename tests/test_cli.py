@@ -1,0 +1,173 @@
+"""The CLI end to end: sheets in both formats, and one-line errors with documented exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import run_cli
+from scorer.cli import main
+
+LLAMA_LIKE = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 1024,
+              "intermediate_size": 2816, "num_hidden_layers": 4, "num_attention_heads": 8,
+              "num_key_value_heads": 2, "vocab_size": 32000, "max_position_embeddings": 4096}
+
+CONTRACT_KEYS = {"schema_version", "model", "params", "kv_cache", "gemms", "hardware_fit", "quantization", "regimes",
+                 "score", "findings", "assumptions"}
+
+
+def score_json(capsys, *args) -> dict:
+    assert main(["score", *args, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_default_example_markdown(capsys):
+    assert main(["score"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Deployment sheet — example:llama-3.1-8b")
+    for section in ("## Architecture", "## Memory and KV cache", "## Hardware fit", "## Quantization readiness",
+                    "## Serving regimes", "## Findings", "## Score", "## Assumptions and sources"):
+        assert section in out
+
+
+def test_json_contract(capsys, write_config):
+    sheet = score_json(capsys, str(write_config(LLAMA_LIKE)))
+    assert CONTRACT_KEYS <= set(sheet)
+    assert isinstance(sheet["params"]["total"], int) and isinstance(sheet["params"]["active"], int)
+    # 4 layers x 2 (K,V) x 2 KV heads x 128 head_dim x 2 bytes
+    assert sheet["kv_cache"]["bytes_per_token"] == 4 * 2 * 2 * 128 * 2
+    assert sheet["kv_cache"]["policy"] == "vllm"
+    assert 0 <= sheet["score"]["total"] <= 100
+    for f in sheet["findings"]:
+        assert {"rule", "severity", "message"} <= set(f)
+    rule_ids = {r["id"] for r in json.loads(json.dumps(__import__("scorer.score", fromlist=["x"]).load_json(
+        "rules.json")["rules"]))}
+    assert all(f["rule"] in rule_ids for f in sheet["findings"])
+
+
+def test_folder_source_and_output_file(tmp_path, write_config, capsys):
+    cfg = write_config(LLAMA_LIKE)
+    out = tmp_path / "sheet.md"
+    assert main(["score", str(cfg.parent), "-o", str(out), "--gpu", "B200", "--precision", "fp8"]) == 0
+    text = out.read_text()
+    assert "B200, fp8 weights" in text
+    assert capsys.readouterr().out == ""
+
+
+def test_kv_dtype_and_tp_options(capsys, write_config):
+    sheet = score_json(capsys, str(write_config(LLAMA_LIKE)), "--kv-dtype", "fp8", "--tp", "2")
+    assert sheet["kv_cache"]["bytes_per_token"] == 4 * 2 * 2 * 128 * 1
+    preds = [r["prediction"] for r in sheet["regimes"]["H100-SXM"] if r["prediction"]]
+    assert preds and all(p["tp"] == 2 for p in preds)
+
+
+def test_custom_code_is_read_as_data(capsys, write_config):
+    cfg = dict(LLAMA_LIKE, auto_map={"AutoConfig": "configuration_evil.Cfg", "AutoModelForCausalLM": "modeling_evil.M"})
+    sheet = score_json(capsys, str(write_config(cfg)))
+    assert sheet["model"]["custom_code"] is True
+    assert any(f["rule"] == "S1" for f in sheet["findings"])
+
+
+def test_unknown_model_type_falls_back_with_guess(capsys, write_config):
+    cfg = dict(LLAMA_LIKE, model_type="my_new_arch", architectures=["MyNewArchForCausalLM"])
+    sheet = score_json(capsys, str(write_config(cfg)))
+    assert sheet["model"]["guesses"]
+    assert any(f["rule"] == "S2" for f in sheet["findings"])
+    assert sheet["params"]["total"] > 0
+
+
+def test_encoder_only_sheet_says_what_is_covered(capsys, write_config):
+    cfg = {"model_type": "bert", "architectures": ["BertForMaskedLM"], "hidden_size": 256, "num_hidden_layers": 2,
+           "num_attention_heads": 4, "intermediate_size": 1024, "vocab_size": 30522}
+    sheet = score_json(capsys, str(write_config(cfg)))
+    assert sheet["model"]["kind"] == "encoder"
+    assert sheet["regimes"] == {}
+    assert any(f["rule"] == "S3" for f in sheet["findings"])
+
+
+# ----------------------------------------------------------------------------- bad input
+
+BAD_CONFIGS = {
+    "zero_heads": (dict(LLAMA_LIKE, num_attention_heads=0), "num_attention_heads"),
+    "negative_hidden": (dict(LLAMA_LIKE, hidden_size=-4096), "hidden_size"),
+    "float_layers": (dict(LLAMA_LIKE, num_hidden_layers=2.5), "num_hidden_layers"),
+    "string_vocab": (dict(LLAMA_LIKE, vocab_size="lots"), "vocab_size"),
+    "missing_hidden": ({k: v for k, v in LLAMA_LIKE.items() if k != "hidden_size"}, "hidden"),
+    "hidden_not_divisible": (dict(LLAMA_LIKE, hidden_size=1000, num_attention_heads=7, num_key_value_heads=7),
+                             "not divisible"),
+    "absurd_layers": (dict(LLAMA_LIKE, num_hidden_layers=10 ** 9), "absurd"),
+    "kv_not_dividing": (dict(LLAMA_LIKE, num_key_value_heads=3), "key/value heads"),
+    "unknown_type_missing_dims": ({"model_type": "mystery"}, "missing"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_CONFIGS))
+def test_bad_config_is_one_line_exit_2_no_output(case, tmp_path, write_config, capsys):
+    cfg, needle = BAD_CONFIGS[case]
+    out = tmp_path / "out.md"
+    rc = main(["score", str(write_config(cfg)), "-o", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert err.count("\n") == 1 and err.startswith("deploysheet: error:")
+    assert needle in err
+    assert not out.exists()
+    assert not list(tmp_path.glob(".out.md.*"))  # no temp file left behind
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["score", "/nonexistent/config.json"], "no such file"),
+    (["score", "--gpu", "H900"], "unknown GPU"),
+    (["score", "--precision", "fp3"], "unknown precision"),
+    (["score", "--kv-dtype", "int2"], "unknown KV dtype"),
+    (["score", "--kv-policy", "magic"], "unknown KV policy"),
+    (["score", "--tp", "0"], "must be at least 1"),
+    (["score", "--tp", "3"], "not valid for this model"),
+    (["score", "--format", "pdf"], "invalid choice"),
+    (["score", "example:nope"], "unknown example"),
+    (["score", "--usd-per-gpu-hour", "-1"], "positive"),
+])
+def test_bad_arguments_exit_2(args, needle, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err
+
+
+def test_invalid_json(write_config, capsys):
+    rc = main(["score", str(write_config('{"hidden_size": 4096,,}'))])
+    err = capsys.readouterr().err
+    assert rc == 2 and "not valid JSON" in err and "line 1" in err
+
+
+def test_json_not_an_object(write_config, capsys):
+    assert main(["score", str(write_config("[1, 2, 3]"))]) == 2
+    assert "JSON object" in capsys.readouterr().err
+
+
+def test_oversize_file_refused(write_config, capsys):
+    big = json.dumps(dict(LLAMA_LIKE, padding="x" * (3 * 1024 * 1024)))
+    assert main(["score", str(write_config(big))]) == 2
+    assert "cap" in capsys.readouterr().err
+
+
+def test_folder_without_config(tmp_path, capsys):
+    assert main(["score", str(tmp_path)]) == 2
+    assert "without a config.json" in capsys.readouterr().err
+
+
+def test_subprocess_error_has_no_traceback(write_config):
+    res = run_cli("score", str(write_config(dict(LLAMA_LIKE, num_attention_heads=0))))
+    assert res.returncode == 2
+    assert "Traceback" not in res.stderr and res.stderr.count("\n") == 1
+    assert res.stdout == ""
+
+
+def test_rules_and_gpus_listing(capsys):
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    for rid in ("G1", "G3", "T1", "T2", "Q2", "Q3", "Q4", "A1", "A4", "A7", "M1", "S1"):
+        assert f"| {rid} |" in out
+    assert main(["gpus"]) == 0
+    out = capsys.readouterr().out
+    for gid in ("A100-SXM-80GB", "H100-SXM", "H200-SXM", "B200", "L40S", "MI300X"):
+        assert f"| {gid} |" in out

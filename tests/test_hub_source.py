@@ -1,0 +1,117 @@
+"""Hub sources through the real huggingface_hub client against a fake Hub on loopback."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+from conftest import run_cli
+from scorer.cli import main
+from scorer.errors import BadInputError, HubError
+from scorer.sources import load_source, parse_hub_source
+
+CFG = {"model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "hidden_size": 1024, "intermediate_size": 3072,
+       "num_hidden_layers": 4, "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 128,
+       "vocab_size": 151936, "tie_word_embeddings": True, "max_position_embeddings": 40960}
+
+
+def test_parse_hub_source_forms():
+    assert parse_hub_source("org/name") == ("org/name", None)
+    assert parse_hub_source("org/name@v1.0") == ("org/name", "v1.0")
+    assert parse_hub_source("https://huggingface.co/org/name") == ("org/name", None)
+    assert parse_hub_source("https://huggingface.co/org/name/tree/dev") == ("org/name", "dev")
+    assert parse_hub_source("not a repo") is None
+    assert parse_hub_source("a/b/c") is None
+
+
+def test_reads_config_at_pinned_commit(fakehub):
+    repo = fakehub.add("acme/tiny-qwen", CFG, safetensors={"BF16": 123456}, extra_files=["model.safetensors"],
+                       card_data={"license": "apache-2.0"})
+    raw = load_source("acme/tiny-qwen")
+    assert raw.config == CFG
+    prov = raw.provenance
+    assert prov.kind == "hub" and prov.commit_sha == repo.sha
+    assert prov.safetensors_parameters == {"BF16": 123456} and prov.safetensors_total == 123456
+    assert prov.weight_formats == ["safetensors"]
+    assert prov.license == "apache-2.0"
+    # every file was fetched at the resolved sha, never at a moving branch
+    gets = [p for m, p in fakehub.requests if "/resolve/" in p]
+    assert gets and all(f"/resolve/{repo.sha}/" in p for p in gets)
+
+
+def test_revision_is_resolved_to_a_sha(fakehub):
+    repo = fakehub.add("acme/rev", CFG)
+    repo.branches["dev"] = repo.sha
+    raw = load_source("acme/rev", revision="dev")
+    assert raw.provenance.revision == "dev" and raw.provenance.commit_sha == repo.sha
+
+
+def test_quant_sidecar_is_read(fakehub):
+    side = {"producer": {"name": "modelopt"}, "quantization": {"quant_algo": "NVFP4", "group_size": 16,
+                                                                "kv_cache_quant_algo": "FP8",
+                                                                "exclude_modules": ["lm_head"]}}
+    fakehub.add("acme/nvfp4", CFG, more_files={"hf_quant_config.json": json.dumps(side).encode()})
+    raw = load_source("acme/nvfp4")
+    assert raw.quant_config == side
+    assert "hf_quant_config.json" in raw.provenance.files
+
+
+def test_sheet_from_hub_names_commit(fakehub, capsys):
+    repo = fakehub.add("acme/tiny-qwen", CFG)
+    assert main(["score", "acme/tiny-qwen", "--format", "json"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    assert sheet["model"]["name"] == "acme/tiny-qwen"
+    assert sheet["model"]["provenance"]["commit_sha"] == repo.sha
+
+
+def test_repo_not_found_exit_3(fakehub, capsys, tmp_path):
+    out = tmp_path / "x.md"
+    assert main(["score", "acme/missing", "-o", str(out)]) == 3
+    err = capsys.readouterr().err
+    assert "not found" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_gated_repo_exit_3(fakehub, capsys):
+    fakehub.add("acme/gated", CFG, gated=True)
+    assert main(["score", "acme/gated"]) == 3
+    assert "gated" in capsys.readouterr().err
+
+
+def test_missing_config_in_repo_exit_2(fakehub, capsys):
+    repo = fakehub.add("acme/gguf", CFG)
+    del repo.files["config.json"]
+    repo.extra_files = ["model.gguf"]
+    assert main(["score", "acme/gguf"]) == 2
+    assert "no config.json" in capsys.readouterr().err
+
+
+def test_oversize_remote_config_refused(fakehub):
+    fakehub.add("acme/huge", json.dumps(dict(CFG, pad="x" * (3 * 1024 * 1024))).encode())
+    with pytest.raises(BadInputError, match="cap"):
+        load_source("acme/huge")
+
+
+def test_retries_503_then_succeeds(fakehub):
+    fakehub.add("acme/flaky", CFG)
+    fakehub.fail_next = [503, 429]
+    raw = load_source("acme/flaky")
+    assert raw.config == CFG
+
+
+def test_unreachable_hub_exit_3(monkeypatch, tmp_path):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens there now
+    res = run_cli("score", "acme/anything", env={"HF_ENDPOINT": f"http://127.0.0.1:{port}",
+                                                 "HF_HOME": str(tmp_path / "hf"), "HF_HUB_ETAG_TIMEOUT": "2"})
+    assert res.returncode == 3, res.stderr
+    assert "Traceback" not in res.stderr and res.stderr.count("\n") == 1
+    assert "reach the Hub" in res.stderr or "Hub" in res.stderr
+
+
+def test_hub_error_type():
+    assert HubError("x").exit_code == 3 and BadInputError("x").exit_code == 2
