@@ -465,6 +465,10 @@ def _layer_kind_names(r: _Reader, n: int, flags: dict[str, Any], sliding: int | 
     if isinstance(pattern, str) and len(pattern) >= n:
         table = {"M": "linear_attention", "*": "full_attention", "-": "mlp", "E": "moe"}
         return [table.get(ch, "full_attention") for ch in pattern[:n]]
+    every = r.get("sliding_window_pattern")
+    if sliding and isinstance(every, int) and not isinstance(every, bool) and every > 1:
+        # Gemma-3 style alternation: every Nth layer is global, the others slide
+        return ["full_attention" if (i + 1) % every == 0 else "sliding_attention" for i in range(n)]
     if chunk:
         return ["chunked_attention"] * n
     if sliding and flags["all_sliding_if_window"] and r.get("use_sliding_window") is not False:

@@ -149,7 +149,9 @@ class CostModel:
         self.eff_c *= self.p.get("gemm_eff_scale", 1.0)
         self.bw = self.gpu.bw_bytes_per_s * self.p["mem_bw_eff"]
         tp = self.layout.tp
-        self.link_bw = self.gpu.scaleup_gbps * 1e9 * self.p["comm_bw_eff"]
+        link = self.gpu.scaleup_gbps if tp <= self.gpu.node_gpus else min(self.gpu.scaleup_gbps,
+                                                                           self.p.get("internode_gbps", 50.0))
+        self.link_bw = link * 1e9 * self.p["comm_bw_eff"]
         self.ep = self.layout.ep > 1
         self._shards = [(g, shard(g, tp, ep=self.ep)) for g in self.gemms]
         self.kv_b = DTYPE_BYTES[self.kv_dtype]

@@ -256,7 +256,8 @@ def hardware_fit(arch: ModelArch, gemms: list[Gemm], gpu: GPU, all_gpus: list[GP
     by_gpu = {}
     for g in all_gpus:
         by_gpu[g.id] = flop_weighted(gemm_fits(gemms, g, tps=(1,)), 1)
-    att_layers = arch.num_layers
+    # depth in blocks: hybrids that give the mixer and the MLP separate layers (Nemotron-H) count mixers
+    att_layers = sum(1 for lay in arch.layers if lay.mixer is not None) or arch.num_layers
     return HardwareFit(
         gpu=gpu.id, dims=dims, dim_alignment={k: alignment_grade(v) for k, v in dims.items()}, gemms=fits,
         flop_weighted_efficiency={tp: flop_weighted(fits, tp) for tp in TPS}, efficiency_by_gpu=by_gpu,

@@ -80,6 +80,15 @@ class WeightMemory(BaseModel):
     gib: float
 
 
+class HubParamCheck(BaseModel):
+    stored_total: int = Field(description="elements in the Hub's safetensors metadata")
+    by_dtype: dict[str, int]
+    config_total: int = Field(description="params.total + MTP + vision counted from the config")
+    delta_pct: float | None = Field(None, description="(stored - config) / config, when comparable")
+    comparable: bool
+    note: str
+
+
 class Source(BaseModel):
     id: str
     text: str
@@ -101,6 +110,7 @@ class Sheet(BaseModel):
     score: Score
     findings: list[Finding]
     recommendations: list[Recommendation]
+    hub_params: HubParamCheck | None = None
     assumptions: list[str]
     sources: list[Source]
 
@@ -251,7 +261,34 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                  options=opts, model=_summary(arch, raw.provenance), params=params,
                  weights=_weights_table(arch, params, gemms), kv_cache=kv, gemms=gemms,
                  vision_gemms=vision_inventory(arch), hardware_fit=fit, quantization=quant, regimes=regimes,
-                 score=score, findings=fnd, recommendations=recs, assumptions=assumptions, sources=sources)
+                 score=score, findings=fnd, recommendations=recs,
+                 hub_params=hub_param_check(arch, params, raw.provenance), assumptions=assumptions, sources=sources)
+
+
+PACKED_FORMATS = {"int4", "nf4", "fp4_bnb", "mxfp4", "nvfp4", "int8"}
+
+
+def hub_param_check(arch: ModelArch, params: ParamCounts, prov: Provenance) -> HubParamCheck | None:
+    """Compare the Hub's stored element counts with the config-derived count.
+
+    Packed 4-bit formats store several weights per element (and int8 bitsandbytes adds state), so
+    their element counts under-count: only the config-derived count is trusted for them.
+    """
+    if not prov.safetensors_total:
+        return None
+    config_total = params.total + (params.mtp or 0) + (params.vision or 0)
+    q = arch.quantization
+    packed = q is not None and q.format in PACKED_FORMATS
+    if packed:
+        return HubParamCheck(stored_total=prov.safetensors_total, by_dtype=prov.safetensors_parameters or {},
+                             config_total=config_total, comparable=False,
+                             note=f"{q.format} weights are packed: stored elements under-count parameters; the "
+                                  "config-derived count is used")
+    delta = (prov.safetensors_total - config_total) / config_total
+    note = "agrees with the config" if abs(delta) < 0.01 else (
+        "differs from the config: scale tensors, extra heads or a vision tower the config does not describe")
+    return HubParamCheck(stored_total=prov.safetensors_total, by_dtype=prov.safetensors_parameters or {},
+                         config_total=config_total, delta_pct=round(delta * 100, 3), comparable=True, note=note)
 
 
 def _ssm_fp32(config: dict) -> bool:

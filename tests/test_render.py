@@ -44,3 +44,23 @@ def test_json_render_is_the_sheet():
     data = json.loads(render(sheet, "json"))
     assert data["model"]["model_type"] == HOSTILE  # JSON carries the raw value; escaping is a rendering concern
     assert data["schema_version"] == sheet.schema_version
+
+
+def test_html_autoescapes_and_is_well_formed():
+    from html.parser import HTMLParser
+
+    text = render(build_sheet(hostile_raw()), "html")
+    assert "<img src=x" not in text and "&lt;img src=x" in text
+
+    class Tags(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags = []
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append(tag)
+            assert tag != "img" and tag != "script"
+
+    parser = Tags()
+    parser.feed(text)
+    assert "table" in parser.tags and "html" in parser.tags

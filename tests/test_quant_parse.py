@@ -1,0 +1,51 @@
+"""Checkpoint quantization configs are recognized (config.json quantization_config and hf_quant_config.json)."""
+
+import pytest
+
+from scorer.architecture import parse_quantization
+
+CASES = [
+    ({"quant_method": "fp8", "weight_block_size": [128, 128], "activation_scheme": "dynamic"},
+     dict(format="fp8_block", block=[128, 128], weight_bits=8)),
+    ({"quant_method": "fp8", "activation_scheme": "static"}, dict(format="fp8", activations="fp8-static")),
+    ({"quant_method": "mxfp4", "modules_to_not_convert": ["model.layers.*.self_attn", "lm_head"]},
+     dict(format="mxfp4", group_size=32, excluded=["model.layers.*.self_attn", "lm_head"])),
+    ({"quant_method": "awq", "bits": 4, "group_size": 128, "version": "gemm", "zero_point": True},
+     dict(format="int4", group_size=128, weight_bits=4)),
+    ({"quant_method": "gptq", "bits": 8, "group_size": 32, "desc_act": False}, dict(format="int8", group_size=32)),
+    ({"quant_method": "bitsandbytes", "load_in_4bit": True, "bnb_4bit_quant_type": "nf4"}, dict(format="nf4")),
+    ({"quant_method": "bitsandbytes", "load_in_8bit": True}, dict(format="int8")),
+    ({"quant_method": "compressed-tensors", "format": "nvfp4-pack-quantized",
+      "config_groups": {"group_0": {"weights": {"num_bits": 4, "type": "float", "group_size": 16,
+                                                "strategy": "tensor_group"},
+                                    "input_activations": {"num_bits": 4, "type": "float", "dynamic": "local"}}},
+      "ignore": ["lm_head"]}, dict(format="nvfp4", group_size=16, excluded=["lm_head"])),
+    ({"quant_method": "compressed-tensors", "format": "float-quantized",
+      "config_groups": {"g": {"weights": {"num_bits": 8, "type": "float", "strategy": "block",
+                                          "block_structure": [128, 128]}}}},
+     dict(format="fp8_block", block=[128, 128])),
+    ({"quant_method": "compressed-tensors", "format": "pack-quantized",
+      "config_groups": {"g": {"weights": {"num_bits": 4, "type": "int", "group_size": 128, "strategy": "group"},
+                              "input_activations": None}}}, dict(format="int4", group_size=128, activations=None)),
+    ({"quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": 16, "kv_cache_quant_algo": "FP8"},
+     dict(format="nvfp4", kv_cache_dtype="fp8")),
+    ({"quant_method": "hqq"}, dict(format="unknown", method="hqq")),
+]
+
+
+@pytest.mark.parametrize("qc,expected", CASES)
+def test_quantization_config_is_recognized(qc, expected):
+    q = parse_quantization(qc, None)
+    for k, v in expected.items():
+        assert getattr(q, k) == v, (k, getattr(q, k))
+
+
+def test_modelopt_sidecar_wins():
+    side = {"producer": {"name": "modelopt", "version": "0.29"},
+            "quantization": {"quant_algo": "FP8", "kv_cache_quant_algo": "FP8", "exclude_modules": ["lm_head"]}}
+    q = parse_quantization(None, side)
+    assert q.format == "fp8" and q.source == "hf_quant_config.json" and q.excluded == ["lm_head"]
+
+
+def test_no_quantization():
+    assert parse_quantization(None, None) is None
