@@ -80,6 +80,14 @@ class WeightMemory(BaseModel):
     gib: float
 
 
+class Capacity(BaseModel):
+    gpu: str
+    precision: str
+    tp: int
+    weights_per_gpu_gib: float
+    max_sequences: dict[int, int] = Field(description="context tokens -> concurrent sequences whose KV fits")
+
+
 class HubParamCheck(BaseModel):
     stored_total: int = Field(description="elements in the Hub's safetensors metadata")
     by_dtype: dict[str, int]
@@ -111,12 +119,18 @@ class Sheet(BaseModel):
     findings: list[Finding]
     recommendations: list[Recommendation]
     hub_params: HubParamCheck | None = None
+    capacity: list[Capacity] = Field(default_factory=list, description="per valid TP on the primary GPU")
     assumptions: list[str]
     sources: list[Source]
 
     @property
     def primary_gpu(self) -> str:
         return self.options.gpus[0]
+
+    @property
+    def smallest_fit(self) -> Capacity | None:
+        """The lowest TP degree whose weights fit with room for one 4k-token sequence."""
+        return next((c for c in self.capacity if c.max_sequences.get(4096, 0) >= 1), None)
 
 
 def _model_name(prov: Provenance) -> str:
@@ -220,6 +234,16 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         for gpu in gpus:
             price = opts.usd_per_gpu_hour or (gpu.usd_per_hour.mid if gpu.usd_per_hour else None)
             regimes[gpu.id] = run_regimes(make_cm(gpu), arch, gpu.id, prec.id, price, opts.tp)
+    capacity: list[Capacity] = []
+    if arch.kind == "decoder":
+        for tp in (1, 2, 4, 8):
+            if not valid_tp(arch, tp):
+                continue
+            cm = make_cm(gpus[0])(Layout(tp=tp))
+            capacity.append(Capacity(gpu=gpus[0].id, precision=prec.id, tp=tp,
+                                     weights_per_gpu_gib=round(cm.weights_per_gpu() / GIB, 2),
+                                     max_sequences={c: cm.max_concurrency(c, opts.kv_policy)
+                                                    for c in kv.per_sequence_bytes}))
     prim = regimes.get(gpus[0].id, [])
     fnd = findings(arch, params, fit, quant, kv, prim, gpus[0].id)
     from .hardware import compute_dtype
@@ -262,7 +286,8 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                  weights=_weights_table(arch, params, gemms), kv_cache=kv, gemms=gemms,
                  vision_gemms=vision_inventory(arch), hardware_fit=fit, quantization=quant, regimes=regimes,
                  score=score, findings=fnd, recommendations=recs,
-                 hub_params=hub_param_check(arch, params, raw.provenance), assumptions=assumptions, sources=sources)
+                 hub_params=hub_param_check(arch, params, raw.provenance), capacity=capacity,
+                 assumptions=assumptions, sources=sources)
 
 
 PACKED_FORMATS = {"int4", "nf4", "fp4_bnb", "mxfp4", "nvfp4", "int8"}
