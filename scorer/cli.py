@@ -21,7 +21,8 @@ EPILOG = "exit codes: 0 ok, 2 bad input, 3 Hub/network failure, 1 internal error
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, exit 2
-        raise BadInputError(f"{self.prog}: {message}")
+        prog = self.prog.replace("deploysheet", "").strip()
+        raise BadInputError(f"{prog + ': ' if prog else ''}{message}")
 
 
 def write_output(text: str, out: str | None) -> None:
@@ -38,6 +39,9 @@ def write_output(text: str, out: str | None) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a sheet is an ordinary file
         os.replace(tmp, path)
     except OSError as exc:
         try:
@@ -80,12 +84,13 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--revision", help="Hub branch, tag or commit (resolved to a commit sha)")
     sc.add_argument("--gpu", action="append", dest="gpus", metavar="ID",
                     help="GPU id (repeatable; the first is primary). Default H100-SXM. See 'deploysheet gpus'.")
-    sc.add_argument("--precision", help="weight precision: bf16, fp16, fp8, fp8_block, int8, nvfp4, mxfp4, int4 "
-                                        "(default: the checkpoint's own, else bf16)")
+    sc.add_argument("--precision", help="weight precision: bf16, fp16, fp8, fp8_channel, fp8_block, int8, nvfp4, mxfp4, "
+                                        "int4 (default: the checkpoint's own, else bf16)")
     sc.add_argument("--kv-dtype", default="bf16", help="KV cache dtype: bf16, fp16, fp8, fp32, nvfp4 (default bf16)")
     sc.add_argument("--kv-policy", default="vllm", help="KV allocation policy: vllm (default) or window")
     sc.add_argument("--tp", type=_positive_int, help="fix the tensor-parallel degree for the serving regimes")
-    sc.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
+    sc.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"],
+                    help="serving framework profile of the cost model (default vllm)")
     sc.add_argument("--usd-per-gpu-hour", type=_positive_float, help="GPU price override for $/1M tokens")
     sc.add_argument("--calibration", help="calibration file (default: the packaged data/calibration.json)")
     sc.add_argument("--format", default="md", choices=["md", "json", "html"])
@@ -156,8 +161,11 @@ def cmd_gpus(args) -> int:
              "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for g in cat.values():
         price = f"{g.usd_per_hour.low:.2f}-{g.usd_per_hour.high:.2f}" if g.usd_per_hour else "–"
-        lines.append(f"| {g.id} | {g.tflops.get('bf16', '–')} | {g.tflops.get('fp8', '–')} | {g.tflops.get('fp4', '–')}"
-                     f" | {g.memory_gb:g} | {g.mem_bw_tbps:g} | {g.sms} | {g.scaleup_gbps:g} | {price} |")
+        def tf(k):
+            v = g.tflops.get(k)
+            return f"{v:,.0f}" if v else "–"
+        lines.append(f"| {g.id} | {tf('bf16')} | {tf('fp8')} | {tf('fp4')} | {g.memory_gb:,.0f} | {g.mem_bw_tbps:.2f} | "
+                     f"{g.sms} | {g.scaleup_gbps:,.0f} | {price} |")
     write_output("\n".join(lines) + "\n", None)
     return 0
 

@@ -97,6 +97,8 @@ def recommend(arch: ModelArch, dims: dict[str, int], perf: Callable[[ModelArch],
             thr_pct = round((thr / base_thr - 1) * 100, 1) if thr and base_thr else None
             tpot_pct = round((tpot / base_tpot - 1) * 100, 1) if tpot and base_tpot else None
             unl = [f"{f} TP{tp}" for f, tp in unlocked]
+            if value % 128 == 0 and not unl:
+                continue  # already aligned and nothing unlocked at a valid TP: not worth a parameter change
             rules_ = ["G3" if mult >= 128 else "G2"] + (["G6"] if key == "intermediate_size" else []) + \
                 (["T5"] if key == "vocab_size" else []) + (["Q2"] if any(u.startswith("fp8_block") for u in unl)
                                                            else [])

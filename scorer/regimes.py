@@ -45,6 +45,13 @@ class Prediction(BaseModel):
     max_concurrency: int = Field(description="sequences of ISL+OSL tokens that fit on this layout")
 
 
+def max_note(p: Prediction) -> str | None:
+    if p.max_concurrency > p.concurrency:
+        return (f"concurrency {p.concurrency:,} chosen: {p.max_concurrency:,} sequences fit, but larger batches add "
+                "< 1% tokens/s/GPU")
+    return None
+
+
 class RegimeResult(BaseModel):
     id: str
     title: str
@@ -163,6 +170,8 @@ def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: fl
             best = min(fitting, key=lambda p: p.tpot_ms)
         else:
             best = max(fitting, key=lambda p: p.output_tokens_per_s_per_gpu)
+        if best is not None and r["concurrency"] == "max":
+            note = max_note(best)
         out.append(RegimeResult(id=r["id"], title=r["title"], why=r["why"], isl=isl, osl=osl,
                                 concurrency=str(r["concurrency"]), gpu=gpu_id, precision=precision, prediction=best,
                                 note=note, candidates=cands))

@@ -246,6 +246,14 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                                                     for c in kv.per_sequence_bytes}))
     prim = regimes.get(gpus[0].id, [])
     fnd = findings(arch, params, fit, quant, kv, prim, gpus[0].id)
+    from .hardware import compute_dtype as _cd
+    from .score import finding as _finding
+    for gpu in gpus:
+        cdt = _cd(prec, gpu)
+        if prec.compute != cdt and prec.id not in ("bf16", "fp16", "int4"):
+            fnd.insert(0, _finding("Q8", f"{gpu.id} has no native {prec.label} kernels (needs {prec.min_cc}+ "
+                                         f"compute capability): modelled as weight-only, {prec.id} weights "
+                                         f"dequantized to {cdt} compute"))
     from .hardware import compute_dtype
     score = compute_score(arch, params, fit, quant, kv, prim, gpus[0].peak_flops(compute_dtype(prec, gpus[0])))
 
