@@ -27,8 +27,11 @@ from .families import ALIASES, ARCHITECTURE_HINTS, family_flags
 LIMITS = {
     "hidden_size": 1 << 18, "num_layers": 4096, "num_heads": 1 << 14, "num_kv_heads": 1 << 14,
     "head_dim": 1 << 14, "intermediate_size": 1 << 22, "vocab_size": 1 << 24, "num_experts": 1 << 16,
-    "top_k": 1 << 10, "expert_intermediate": 1 << 22, "max_positions": 1 << 34,
+    "top_k": 1 << 10, "expert_intermediate": 1 << 22, "max_positions": 1 << 34, "sliding_window": 1 << 34,
+    "chunk_size": 1 << 34, "num_decoder_layers": 4096, "depth": 1024, "mtp_layers": 64,
 }
+#: cap for any other dimension (widths, ranks, state sizes, kernel sizes)
+DEFAULT_LIMIT = 1 << 22
 
 
 # --------------------------------------------------------------------------- specs
@@ -302,7 +305,7 @@ class _Reader:
             if default is not None or not required:
                 return default
             raise ConfigError(f"{self.where}: missing {self.key_name(key)} (needed for the {key.replace('_', ' ')})")
-        return check_int(val, self.key_name(key), self.where, minimum=minimum, limit=LIMITS.get(key))
+        return check_int(val, self.key_name(key), self.where, minimum=minimum, limit=LIMITS.get(key, DEFAULT_LIMIT))
 
     def flag(self, spec: Any, default: bool = False) -> bool:
         """Resolve a family flag: a bool constant, or a config key whose value is read."""
@@ -314,18 +317,23 @@ class _Reader:
         return default
 
 
-def check_int(val: Any, name: str, where: str, minimum: int = 1, limit: int | None = None) -> int:
+def _short(val: Any) -> str:
+    text = repr(val)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_int(val: Any, name: str, where: str, minimum: int = 1, limit: int | None = DEFAULT_LIMIT) -> int:
     """Validate one dimension: an integer (integral floats such as 4096.0 accepted) within bounds."""
     if isinstance(val, bool) or not isinstance(val, (int, float)):
-        raise ConfigError(f"{where}: {name} must be an integer, got {val!r}"[:200])
+        raise ConfigError(f"{where}: {name} must be an integer, got {_short(val)}")
     if isinstance(val, float):
         if not math.isfinite(val) or val != int(val):
-            raise ConfigError(f"{where}: {name} must be an integer, got {val!r}")
+            raise ConfigError(f"{where}: {name} must be an integer, got {_short(val)}")
         val = int(val)
     if val < minimum:
-        raise ConfigError(f"{where}: {name} must be at least {minimum}, got {val}")
+        raise ConfigError(f"{where}: {name} must be at least {minimum}, got {_short(val)}")
     if limit is not None and val > limit:
-        raise ConfigError(f"{where}: {name} = {val} is absurdly large (limit {limit})")
+        raise ConfigError(f"{where}: {name} = {_short(val)} is absurdly large (limit {limit:,})")
     return val
 
 
@@ -364,16 +372,45 @@ def _instantiate(model_type: str, raw: dict[str, Any]) -> Any | None:
 # --------------------------------------------------------------------------- quantization
 
 def parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | None) -> QuantSpec | None:
-    """Normalize ``quantization_config`` (config.json) or ``hf_quant_config.json`` (ModelOpt)."""
+    """Normalize ``quantization_config`` (config.json) or ``hf_quant_config.json`` (ModelOpt).
+
+    Raises:
+        ConfigError: malformed values (non-numeric bits or block sizes, non-list exclusions, ...).
+    """
+    try:
+        q = _parse_quantization(qc, sidecar)
+    except ConfigError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError, OverflowError) as exc:
+        raise ConfigError(f"quantization_config is malformed ({type(exc).__name__})") from None
+    if q is not None:
+        if q.weight_bits is not None:
+            check_int(q.weight_bits, "quantization bits", "quantization_config", limit=32)
+        if q.group_size is not None:
+            check_int(q.group_size, "quantization group_size", "quantization_config", limit=1 << 20)
+        for b in q.block or []:
+            check_int(b, "quantization block size", "quantization_config", limit=1 << 20)
+    return q
+
+
+def _str_list(val: Any, name: str) -> list[str]:
+    if val is None:
+        return []
+    if not isinstance(val, list):
+        raise ConfigError(f"quantization_config: {name} must be a list of module patterns")
+    return [str(x) for x in val if isinstance(x, (str, int))]
+
+
+def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | None) -> QuantSpec | None:
     if sidecar and isinstance(sidecar.get("quantization"), dict):
         q = sidecar["quantization"]
         return _modelopt(q, "hf_quant_config.json")
     if not isinstance(qc, dict):
         return None
     method = str(qc.get("quant_method") or qc.get("quant_algo") or "unknown").lower()
-    excluded = list(qc.get("modules_to_not_convert") or qc.get("ignore") or qc.get("ignored_layers")
-                    or qc.get("exclude_modules") or [])
-    excluded = [str(x) for x in excluded if isinstance(x, (str, int))]
+    excl_key = next((k for k in ("modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules")
+                     if qc.get(k) is not None), None)
+    excluded = _str_list(qc.get(excl_key), excl_key) if excl_key else []
     if method in ("fp8", "fbgemm_fp8"):
         block = qc.get("weight_block_size")
         if isinstance(block, list) and len(block) == 2:
@@ -403,7 +440,8 @@ def parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | None
 
 def _modelopt(q: dict[str, Any], source: str) -> QuantSpec:
     algo = str(q.get("quant_algo") or "").upper()
-    excluded = [str(x) for x in (q.get("exclude_modules") or q.get("ignore") or [])]
+    excluded = _str_list(q.get("exclude_modules") if q.get("exclude_modules") is not None else q.get("ignore"),
+                         "exclude_modules")
     kv = q.get("kv_cache_quant_algo")
     if "NVFP4" in algo or algo == "FP4":
         return QuantSpec(method="modelopt", format="nvfp4", weight_bits=4, group_size=int(q.get("group_size") or 16),
@@ -459,10 +497,14 @@ def _layer_kind_names(r: _Reader, n: int, flags: dict[str, Any], sliding: int | 
     types = r.get("layer_types")
     if types is None and r.cfg is not None:
         types = getattr(r.cfg, "layers_block_type", None)
-    if isinstance(types, (list, tuple)) and len(types) >= n:
-        return [str(t) for t in types[:n]]
+    if types is not None:
+        if not isinstance(types, (list, tuple)) or len(types) != n or not all(isinstance(t, str) for t in types):
+            raise ConfigError(f"{r.where}: layer_types must be a list of {n} strings (one per layer)")
+        return list(types)
     pattern = r.get("hybrid_override_pattern")
-    if isinstance(pattern, str) and len(pattern) >= n:
+    if pattern is not None and (not isinstance(pattern, str) or len(pattern) != n):
+        raise ConfigError(f"{r.where}: hybrid_override_pattern must be a string of {n} characters (one per layer)")
+    if isinstance(pattern, str):
         table = {"M": "linear_attention", "*": "full_attention", "-": "mlp", "E": "moe"}
         return [table.get(ch, "full_attention") for ch in pattern[:n]]
     every = r.get("sliding_window_pattern")
@@ -597,11 +639,16 @@ def _falcon_kv(r: _Reader, heads: int) -> int:
 def _nas_layers(r: _Reader, flags: dict[str, Any], hidden: int, heads: int, head_dim: int) -> list[LayerSpec]:
     """Heterogeneous NAS blocks (DeciLM / Llama-Nemotron): per-block attention and FFN widths."""
     layers = []
-    for i, block in enumerate(r.raw["block_configs"]):
+    blocks = r.raw["block_configs"]
+    if not blocks or len(blocks) > LIMITS["num_layers"]:
+        raise ConfigError(f"{r.where}: block_configs must hold 1 to {LIMITS['num_layers']} blocks, has {len(blocks)}")
+    for i, block in enumerate(blocks):
         if not isinstance(block, dict):
             raise ConfigError(f"{r.where}: block_configs[{i}] must be an object")
         att = block.get("attention") or {}
         ffn = block.get("ffn") or {}
+        if not isinstance(att, dict) or not isinstance(ffn, dict):
+            raise ConfigError(f"{r.where}: block_configs[{i}].attention and .ffn must be objects")
         norms = 0
         mixer: Any = None
         if not att.get("no_op"):
@@ -623,14 +670,17 @@ def _nas_layers(r: _Reader, flags: dict[str, Any], hidden: int, heads: int, head
                 mlp = DenseMLP(intermediate=hidden, gated=False, replace_with_linear=True)
             else:
                 mult = ffn.get("ffn_mult")
-                if not isinstance(mult, (int, float)) or isinstance(mult, bool) or not mult > 0:
-                    raise ConfigError(f"{r.where}: block_configs[{i}].ffn.ffn_mult must be a positive number")
+                if not isinstance(mult, (int, float)) or isinstance(mult, bool) or not 0 < mult <= 1000:
+                    raise ConfigError(f"{r.where}: block_configs[{i}].ffn.ffn_mult must be a number in (0, 1000]")
                 # DeciLM's _ffn_mult_to_intermediate_size: int(2*mult*hidden/3) rounded up to a multiple of 256
                 width = int(2 * mult * hidden / 3)
-                width = -(-width // 256) * 256
+                width = check_int(-(-width // 256) * 256, f"block_configs[{i}] FFN width", r.where,
+                                  limit=LIMITS["intermediate_size"])
                 mlp = DenseMLP(intermediate=width, gated=True, bias=r.flag(flags["mlp_bias"]),
                                activation=_activation(r))
         layers.append(LayerSpec(index=i, mixer=mixer, ffn=mlp, num_norms=norms))
+    if all(lay.mixer is None and lay.ffn is None for lay in layers):
+        raise ConfigError(f"{r.where}: every block in block_configs is a no-op")
     return layers
 
 
@@ -646,6 +696,8 @@ def _qwen_vl_vision(vc: dict[str, Any], text_hidden: int, where: str) -> VisionT
     in_ch = vr.int("in_chans", default=vr.get("in_channels", 3))
     merge = vr.int("spatial_merge_size", default=2)
     out_h = vr.int("out_hidden_size", default=text_hidden)
+    if h % heads:
+        raise ConfigError(f"{where}.vision_config: hidden_size {h} is not divisible by num_heads {heads}")
     att = AttentionSpec(num_heads=heads, num_kv_heads=heads, head_dim=h // heads, v_head_dim=h // heads,
                         qkv_bias=True, o_bias=True)
     layers = [LayerSpec(index=i, mixer=att, ffn=DenseMLP(intermediate=inter, gated=True, bias=True), num_norms=2)
@@ -674,8 +726,19 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
     """Build the :class:`ModelArch` of a parsed ``config.json``.
 
     Raises:
-        ConfigError: missing, non-integer, non-positive, absurd or inconsistent dimensions.
+        ConfigError: missing, non-integer, non-positive, absurd, inconsistent or malformed values.
     """
+    try:
+        return _normalize(raw, quant_sidecar)
+    except ConfigError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+        # a value of the wrong shape somewhere in the config: the config is bad input, not a bug of ours
+        detail = " ".join(str(exc).split())[:120]
+        raise ConfigError(f"config has a malformed value ({type(exc).__name__}: {detail})") from None
+
+
+def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> ModelArch:
     where = "config"
     model_type = raw.get("model_type")
     if model_type is not None and not isinstance(model_type, str):
@@ -750,11 +813,10 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
         guesses.append(f"head_dim not given: hidden/heads = {hidden}/{heads} = {head_dim}")
 
     sliding = r.get("sliding_window")
-    sliding = check_int(sliding, r.key_name("sliding_window"), where) if isinstance(sliding, (int, float)) and not \
-        isinstance(sliding, bool) else None
+    sliding = None if sliding is None or sliding is False else check_int(
+        sliding, r.key_name("sliding_window"), where, limit=LIMITS["sliding_window"])
     chunk = r.get("chunk_size")
-    chunk = check_int(chunk, "attention_chunk_size", where) if isinstance(chunk, (int, float)) and not \
-        isinstance(chunk, bool) else None
+    chunk = None if chunk is None else check_int(chunk, "attention_chunk_size", where, limit=LIMITS["chunk_size"])
 
     num_experts = r.int("num_experts", required=False)
     if family == "nemotron_h" and "moe" not in [str(t) for t in (getattr(cfg, "layers_block_type", None) or [])]:
@@ -762,6 +824,13 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
     dense_key = flags["dense_intermediate_key"]
     dense_i = (r.int(dense_key, required=False) if dense_key else None) or r.int("intermediate_size",
                                                                                required=False)
+    raw_r = _Reader(text_raw, None, where)
+    if family not in ("gpt2", "falcon") and not isinstance(text_raw.get("block_configs"), list) \
+            and raw_r.get("intermediate_size") is None and raw_r.get("expert_intermediate") is None \
+            and (dense_key is None or text_raw.get(dense_key) is None) and kind != "encoder-decoder" \
+            and not any(t in ("linear_attention",) for t in (text_raw.get("layer_types") or [])):
+        raise ConfigError(f"{where}: missing intermediate_size (the MLP width); transformers' library default "
+                          "would be a guess")
     if dense_i is None and family in ("gpt2", "falcon"):
         dense_i = 4 * hidden  # GPT2MLP (n_inner=None) and FalconMLP (ffn_hidden_size=None) use 4*hidden
 

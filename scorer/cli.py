@@ -31,24 +31,34 @@ def write_output(text: str, out: str | None) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    path = Path(out)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise BadInputError(f"output folder does not exist: {folder}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        data = text.encode("utf-8")
+        path = Path(os.path.realpath(out))  # write through a symlink to its target
+        if path.exists() and not path.is_file():
+            raise BadInputError(f"-o {out}: not a regular file (a folder, device or pipe); refusing to replace it")
+        folder = path.parent
+        if not folder.is_dir():
+            raise BadInputError(f"output folder does not exist: {Path(out).parent}")
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:64]}.", dir=folder)
+    except UnicodeEncodeError:
+        raise BadInputError("the sheet holds text that cannot be encoded as UTF-8") from None
+    except OSError as exc:
+        raise BadInputError(f"cannot write {out[:200]}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a sheet is an ordinary file
         os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
-        raise BadInputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        if isinstance(exc, OSError):
+            raise BadInputError(f"cannot write {out[:200]}: {exc.strerror or exc}") from None
+        raise
 
 
 def _positive_float(text: str) -> float:
@@ -107,19 +117,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_score(args) -> int:
     from .render import render
-    from .sheet import Options, build_sheet
+    from .sheet import Options, build_sheet, validate_options
     from .sources import load_source
 
     opts = Options(gpus=args.gpus or ["H100-SXM"], precision=args.precision, kv_dtype=args.kv_dtype.lower(),
                    kv_policy=args.kv_policy, tp=args.tp, framework=args.framework,
                    usd_per_gpu_hour=args.usd_per_gpu_hour, calibration=args.calibration,
                    recommendations=not args.no_recommendations)
-    # validate cheap options before any network access
-    from .hardware import get_gpu, get_precision
-    for g in opts.gpus:
-        get_gpu(g)
-    if opts.precision:
-        get_precision(opts.precision)
+    validate_options(opts)  # every cheap check before any network access
     raw = load_source(args.source, revision=args.revision)
     sheet = build_sheet(raw, opts)
     write_output(render(sheet, args.format), args.output)

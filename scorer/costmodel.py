@@ -19,6 +19,7 @@ Units: seconds internally; bytes; FLOP. Public results are in ms and tokens/s.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,12 +39,17 @@ ACT_BYTES = 2.0  # activations in bf16/fp16
 M_TILE_MIN = 256  # tokens: ~ the ridge-point M* of F2 (280-320 on H100/B200)
 
 
+REQUIRED_PARAMS = {"gemm_compute_eff", "mem_bw_eff", "attn_compute_eff", "op_latency_s", "comm_latency_s",
+                   "comm_bw_eff", "decode_step_overhead_s", "prefill_overhead_s", "gpu_mem_util",
+                   "runtime_reserve_gib"}
+
+
 class Calibration(BaseModel):
     """Efficiency ratios and overheads; ``frameworks`` override ``params`` per serving framework."""
 
     params: dict[str, float]
     sources: dict[str, str] = Field(default_factory=dict)
-    frameworks: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    frameworks: dict[str, dict[str, float]] = Field(default_factory=dict)
     fit_date: str | None = None
     command: str | None = None
     path: str = "data/calibration.json"
@@ -73,13 +79,28 @@ def load_calibration(path: str | Path | None = None) -> Calibration:
                 doc = json.load(fh)
         params = {k: float(v["value"] if isinstance(v, dict) else v) for k, v in doc["params"].items()}
         sources = {k: (v.get("src", "") if isinstance(v, dict) else "") for k, v in doc["params"].items()}
+        missing = sorted(REQUIRED_PARAMS - set(params))
+        if missing:
+            raise ValueError(f"missing parameters {', '.join(missing)}")
+        for k, v in params.items():
+            lo, hi = (0.0, 1e3) if k.endswith(("_s", "_gib", "_gbps")) else (1e-4, 2.0)
+            if not (math.isfinite(v) and lo <= v <= hi) or (k.endswith("_gbps") and v <= 0):
+                raise ValueError(f"{k} = {v} outside [{lo:g}, {hi:g}]")
+        frameworks = doc.get("frameworks") or {}
+        if not isinstance(frameworks, dict) or not all(isinstance(v, dict) for v in frameworks.values()):
+            raise ValueError("frameworks must map a framework name to an object")
+        for fw in frameworks.values():
+            for k, v in fw.items():
+                if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v < 0:
+                    raise ValueError(f"framework override {k} must be a finite non-negative number")
+        cal = Calibration(params=params, sources=sources, frameworks=frameworks, fit_date=doc.get("fit_date"),
+                          command=doc.get("command"), path=where, validation=doc.get("validation"))
     except FileNotFoundError:
         raise BadInputError(f"calibration file not found: {path}") from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise BadInputError(f"calibration file {path} is malformed: {type(exc).__name__} {exc}") from None
-    return Calibration(params=params, sources=sources, frameworks=doc.get("frameworks") or {},
-                       fit_date=doc.get("fit_date"), command=doc.get("command"), path=where,
-                       validation=doc.get("validation"))
+        detail = " ".join(str(exc).split())[:160]
+        raise BadInputError(f"calibration file {where} is malformed: {detail}") from None
+    return cal
 
 
 class Layout(BaseModel):

@@ -10,6 +10,7 @@ as they are. HTML templates use jinja2's autoescaping.
 from __future__ import annotations
 
 import json
+import math
 import re
 from functools import lru_cache
 
@@ -20,6 +21,15 @@ from .resources import templates_dir
 from .sheet import Sheet
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#|~>])")
+# C0/C1 controls (ESC sequences, NUL, BEL), bidi overrides/isolates and other invisible formatting
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def strip_controls(value) -> str:
+    """Drop control and bidi-override characters from model-controlled text."""
+    if isinstance(value, Markup) or not isinstance(value, str):
+        return value
+    return _CONTROL.sub("", value)
 
 
 def md_escape(value) -> str:
@@ -32,7 +42,7 @@ def md_escape(value) -> str:
         return "yes" if value else "no"
     if isinstance(value, (int, float)):
         return str(value)
-    s = " ".join(str(value).split())  # one line: no table breaks, no headings
+    s = " ".join(_CONTROL.sub("", str(value)).split())  # one line: no table breaks, no headings
     s = s.replace("&", "&amp;").replace("<", "&lt;")
     s = _MD_SPECIAL.sub(r"\\\1", s)
     s = s.replace("@", "@\u200b").replace("://", ":\u200b//").replace("www.", "www\u200b.")
@@ -86,7 +96,7 @@ def _env(kind: str) -> jinja2.Environment:
     loader = jinja2.FileSystemLoader(str(templates_dir()))
     if kind == "html":
         env = jinja2.Environment(loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                                 undefined=jinja2.StrictUndefined)
+                                 undefined=jinja2.StrictUndefined, finalize=strip_controls)
     else:
         env = jinja2.Environment(loader=loader, autoescape=False, finalize=md_escape, trim_blocks=True,
                                  lstrip_blocks=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
@@ -103,9 +113,20 @@ def render_html(sheet: Sheet) -> str:
     return _env("html").get_template("sheet.html.j2").render(s=sheet)
 
 
+def _finite(obj):
+    """Replace NaN/inf (not valid JSON) by null."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_finite(v) for v in obj]
+    return obj
+
+
 def render_json(sheet: Sheet) -> str:
-    data = sheet.model_dump(mode="json")
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    data = _finite(sheet.model_dump(mode="json"))
+    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def render(sheet: Sheet, fmt: str) -> str:

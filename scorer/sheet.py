@@ -100,6 +100,7 @@ class HubParamCheck(BaseModel):
 class Source(BaseModel):
     id: str
     text: str
+    trusted: bool = Field(False, description="text from deploysheet's own data/ (rendered verbatim)")
 
 
 class Sheet(BaseModel):
@@ -192,6 +193,21 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm]) -> l
     return out
 
 
+def validate_options(opts: Options) -> None:
+    """Check GPUs, precision, KV dtype and policy, TP range and calibration file (BadInputError)."""
+    for g in opts.gpus or [DEFAULT_GPU]:
+        get_gpu(g)
+    if opts.precision:
+        get_precision(opts.precision)
+    if opts.kv_dtype not in KV_DTYPES:
+        raise BadInputError(f"unknown KV dtype {opts.kv_dtype!r}; known: {', '.join(KV_DTYPES)}")
+    if opts.kv_policy not in POLICIES:
+        raise BadInputError(f"unknown KV policy {opts.kv_policy!r}; known: {', '.join(POLICIES)}")
+    if opts.tp is not None and not 1 <= opts.tp <= 1024:
+        raise BadInputError(f"--tp must be between 1 and 1024, got {opts.tp}")
+    load_calibration(opts.calibration)
+
+
 def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     """Run every analysis on a loaded config and assemble the sheet.
 
@@ -199,14 +215,9 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         ConfigError / BadInputError: unusable config, unknown GPU, precision, KV dtype or policy.
     """
     opts = opts or Options()
+    validate_options(opts)
     gpus = [get_gpu(g) for g in (opts.gpus or [DEFAULT_GPU])]
     opts = opts.model_copy(update={"gpus": [g.id for g in gpus]})
-    if opts.kv_dtype not in KV_DTYPES:
-        raise BadInputError(f"unknown KV dtype {opts.kv_dtype!r}; known: {', '.join(KV_DTYPES)}")
-    if opts.kv_policy not in POLICIES:
-        raise BadInputError(f"unknown KV policy {opts.kv_policy!r}; known: {', '.join(POLICIES)}")
-    if opts.tp is not None and not 1 <= opts.tp <= 1024:
-        raise BadInputError(f"--tp must be between 1 and 1024, got {opts.tp}")
     calibration = load_calibration(opts.calibration)
 
     arch = normalize(raw.config, raw.quant_config)
@@ -282,12 +293,13 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         recs = recommend(arch, fit.dims, perf)
 
     assumptions = _assumptions(arch, opts, kv, calibration, prec.id, unq, gpus)
-    sources = [Source(id=k, text=v) for k, v in gpu_sources().items()]
-    sources += [Source(id="rules", text="data/rules.json (from ../shared/reference/hardware-fit-rules.md)"),
+    sources = [Source(id=k, text=v, trusted=True) for k, v in gpu_sources().items()]
+    sources += [Source(id="rules", text="data/rules.json (from ../shared/reference/hardware-fit-rules.md)",
+                       trusted=True),
                 Source(id="calibration", text=f"{calibration.path}" + (
                     f" fitted {calibration.fit_date}" if calibration.fit_date else " (uncalibrated defaults)")),
                 Source(id="params", text="parameter layout of transformers' modeling code; checked against models "
-                                         "instantiated on torch's meta device (scripts/meta_oracle.py)")]
+                                         "instantiated on torch's meta device (scripts/meta_oracle.py)", trusted=True)]
     return Sheet(generator={"name": "deploysheet", "version": __version__,
                             "date": datetime.date.today().isoformat()},
                  options=opts, model=_summary(arch, raw.provenance), params=params,

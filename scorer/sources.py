@@ -21,6 +21,7 @@ import json
 import os
 import random
 import re
+import stat
 import time
 from pathlib import Path
 from typing import Any, Callable, Literal, TypeVar
@@ -37,8 +38,11 @@ MAX_CONFIG_BYTES = 2 * 1024 * 1024
 #: Example used when the CLI gets no SOURCE.
 DEFAULT_EXAMPLE = "llama-3.1-8b"
 
-_REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}$")
-_HUB_URL = re.compile(r"^https?://(?:www\.)?huggingface\.co/([^/]+/[^/@?#]+)(?:/tree/([^/?#]+))?/?$")
+_REPO_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}")
+_REVISION = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./\-]{0,199}")
+_HUB_URL = re.compile(r"https?://(?:www\.)?huggingface\.co/([^/\s]+/[^/@?#\s]+)(?:/tree/([^/?#\s]+))?/?")
+_SHA = re.compile(r"[0-9a-f]{40}")
+HUB_TIMEOUT_S = 20.0
 
 
 class Provenance(BaseModel):
@@ -75,11 +79,14 @@ class RawModel(BaseModel):
 
 def _read_json_file(path: Path, what: str) -> dict[str, Any]:
     try:
-        size = path.stat().st_size
+        st = path.stat()
     except FileNotFoundError:
         raise BadInputError(f"{what}: file not found: {path}") from None
     except OSError as exc:
         raise BadInputError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise BadInputError(f"{what}: {path} is not a regular file")
+    size = st.st_size
     if size > MAX_CONFIG_BYTES:
         raise BadInputError(f"{what}: {path} is {size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap for config files")
     try:
@@ -110,6 +117,12 @@ def parse_json_bytes(data: bytes, name: str) -> dict[str, Any]:
         raise BadInputError(f"{name} is not usable JSON: nesting too deep") from None
     if not isinstance(obj, dict):
         raise BadInputError(f"{name} must hold a JSON object, found {type(obj).__name__}")
+    try:  # "\ud800" escapes decode to lone surrogates that no output can encode
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadInputError(f"{name} holds invalid Unicode (a lone surrogate escape)") from None
+    except (ValueError, RecursionError):
+        raise BadInputError(f"{name} is not usable JSON: nesting too deep") from None
     return obj
 
 
@@ -149,19 +162,22 @@ def load_example(name: str) -> RawModel:
 
 def parse_hub_source(source: str) -> tuple[str, str | None] | None:
     """Return (repo_id, revision) when SOURCE names a Hub repo, else None."""
-    m = _HUB_URL.match(source)
+    m = _HUB_URL.fullmatch(source)
     if m:
-        return m.group(1), m.group(2)
-    repo, _, rev = source.partition("@")
-    if _REPO_ID.match(repo):
-        return repo, (rev or None)
-    return None
+        repo, rev = m.group(1), m.group(2)
+    else:
+        repo, _, rev = source.partition("@")
+    if not _REPO_ID.fullmatch(repo) or ".." in repo:
+        return None
+    if rev and not _REVISION.fullmatch(rev):
+        return None
+    return repo, (rev or None)
 
 
 T = TypeVar("T")
 
 
-def with_backoff(call: Callable[[], T], *, attempts: int = 4, base_s: float = 0.5, max_s: float = 8.0,
+def with_backoff(call: Callable[[], T], *, attempts: int = 3, base_s: float = 0.5, max_s: float = 5.0,
                  sleep: Callable[[float], None] = time.sleep) -> T:
     """Run a Hub read, retrying 429 and 5xx answers with exponential backoff and full jitter.
 
@@ -255,19 +271,22 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
         os.path.join(os.environ["HF_HOME"], "hub") if os.environ.get("HF_HOME") else None)
     try:
         info = with_backoff(lambda: api.model_info(
-            repo_id, revision=revision,
+            repo_id, revision=revision, timeout=HUB_TIMEOUT_S,
             expand=["sha", "siblings", "safetensors", "gated", "private", "cardData", "tags"]))
         sha = info.sha
-        if not sha:
-            raise HubError(f"{repo_id}: the Hub gave no commit sha for revision {revision or 'main'}")
+        if not isinstance(sha, str) or not _SHA.fullmatch(sha):
+            raise HubError(f"{repo_id}: the Hub gave no valid commit sha for revision {revision or 'main'}")
         names = [s.rfilename for s in (info.siblings or [])]
+        if not all(isinstance(n, str) for n in names):
+            raise HubError(f"{repo_id}: the Hub's file list is malformed")
         if names and "config.json" not in names:
             raise BadInputError(f"{repo_id}@{sha[:7]} has no config.json (files: {', '.join(sorted(names)[:8])})")
         wanted = ["config.json"] + (["hf_quant_config.json"] if "hf_quant_config.json" in names else [])
         configs: dict[str, dict[str, Any]] = {}
         for fname in wanted:
             url = hf_hub_url(repo_id, fname, revision=sha, endpoint=endpoint)
-            meta = with_backoff(lambda: get_hf_file_metadata(url, token=token, endpoint=endpoint))
+            meta = with_backoff(lambda: get_hf_file_metadata(url, token=token, endpoint=endpoint,
+                                                             timeout=HUB_TIMEOUT_S))
             if meta.size is not None and meta.size > MAX_CONFIG_BYTES:
                 raise BadInputError(f"{repo_id}: {fname} is {meta.size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap")
             local = hf_hub_download(repo_id, fname, revision=sha, token=token, endpoint=endpoint,
@@ -278,7 +297,17 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
         raise
     except _network_errors() as exc:
         raise _hub_error(exc, repo_id, revision, endpoint) from None
+    except (ValueError, TypeError, AttributeError, KeyError) as exc:  # HTML captive portal, wrong JSON shapes
+        raise HubError(f"{repo_id}: the Hub at {endpoint} answered with malformed data ({type(exc).__name__})") \
+            from None
+    try:
+        return _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs)
+    except (ValueError, TypeError, AttributeError, KeyError) as exc:
+        raise HubError(f"{repo_id}: the Hub at {endpoint} answered with malformed metadata "
+                       f"({type(exc).__name__})") from None
 
+
+def _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs) -> RawModel:
     st = info.safetensors
     card = info.card_data
     license_ = None
@@ -303,15 +332,27 @@ def load_source(source: str | None, revision: str | None = None, token: str | No
         BadInputError: missing file, invalid JSON, oversize file, unknown example (exit 2).
         HubError: Hub failures (exit 3).
     """
+    if revision is not None and not _REVISION.fullmatch(revision):
+        raise BadInputError(f"--revision {revision[:80]!r} is not a branch, tag or commit name")
     if source is None or source == "":
         return load_example(DEFAULT_EXAMPLE)
+    try:
+        source.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadInputError("SOURCE is not valid UTF-8 text") from None
+    if len(source) > 4096:
+        raise BadInputError("SOURCE is longer than 4096 characters")
     if source.startswith("example:"):
         return load_example(source[len("example:"):])
     path = Path(source).expanduser()
-    if path.exists():
+    try:
+        exists = path.exists()
+    except OSError as exc:  # e.g. a component longer than NAME_MAX
+        raise BadInputError(f"{source[:80]}: {exc.strerror or exc}") from None
+    if exists:
         return _load_local(source, path, "local")
     hub = parse_hub_source(source)
     if hub is not None and not source.startswith((".", "/", "~")) and not source.endswith(".json"):
         repo_id, rev = hub
         return load_hub(source, repo_id, revision or rev, token)
-    raise BadInputError(f"{source}: no such file or folder (and not a Hub repo id of the form org/name)")
+    raise BadInputError(f"{source[:200]}: no such file or folder (and not a Hub repo id of the form org/name)")

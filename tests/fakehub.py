@@ -28,6 +28,7 @@ class FakeRepo:
     extra_files: list[str] = field(default_factory=list)
     card_data: dict[str, Any] | None = None
     branches: dict[str, str] = field(default_factory=dict)
+    info_override: dict[str, Any] | bytes | None = None  # malformed answers for robustness tests
 
     def __post_init__(self):
         if not self.sha:
@@ -110,6 +111,10 @@ class FakeHub:
             body["safetensors"] = {"parameters": repo.safetensors, "total": sum(repo.safetensors.values())}
         if repo.card_data is not None:
             body["cardData"] = repo.card_data
+        if isinstance(repo.info_override, bytes):
+            return Response(repo.info_override, status=200, content_type="text/html")
+        if repo.info_override:
+            body.update(repo.info_override)
         return Response(json.dumps(body), status=200, content_type="application/json")
 
     def _file(self, req: Request, repo_id: str, rev: str, fname: str) -> Response:
