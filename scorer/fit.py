@@ -148,7 +148,7 @@ def flop_weighted(fits: list[GemmFit], tp: int) -> float:
     return round(sum(f.flop_share * f.efficiency for f in sel) / w, 4)
 
 
-def parallelism_fit(arch: ModelArch, tps=(1, 2, 4, 8, 16)) -> ParallelismFit:
+def parallelism_fit(arch: ModelArch, tps=(1, 2, 4, 8, 16, 32)) -> ParallelismFit:
     """T1/T2 per TP degree, E1 per EP degree, P1 per PP degree."""
     att = arch.first_attention()
     rows = []
@@ -250,9 +250,9 @@ def _fa3(d: int) -> str:
     return "unsupported"
 
 
-def hardware_fit(arch: ModelArch, gemms: list[Gemm], gpu: GPU, all_gpus: list[GPU]) -> HardwareFit:
+def hardware_fit(arch: ModelArch, gemms: list[Gemm], gpu: GPU, all_gpus: list[GPU], tps=TPS) -> HardwareFit:
     dims = key_dims(arch)
-    fits = gemm_fits(gemms, gpu)
+    fits = gemm_fits(gemms, gpu, tps=tps)
     by_gpu = {}
     for g in all_gpus:
         by_gpu[g.id] = flop_weighted(gemm_fits(gemms, g, tps=(1,)), 1)
@@ -260,6 +260,6 @@ def hardware_fit(arch: ModelArch, gemms: list[Gemm], gpu: GPU, all_gpus: list[GP
     att_layers = sum(1 for lay in arch.layers if lay.mixer is not None) or arch.num_layers
     return HardwareFit(
         gpu=gpu.id, dims=dims, dim_alignment={k: alignment_grade(v) for k, v in dims.items()}, gemms=fits,
-        flop_weighted_efficiency={tp: flop_weighted(fits, tp) for tp in TPS}, efficiency_by_gpu=by_gpu,
+        flop_weighted_efficiency={tp: flop_weighted(fits, tp) for tp in tps}, efficiency_by_gpu=by_gpu,
         width_depth=round(arch.hidden_size / att_layers, 1) if att_layers else None,
         parallelism=parallelism_fit(arch), attention=attention_fit(arch))

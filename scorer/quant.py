@@ -1,16 +1,27 @@
-"""Quantization readiness: for each format x TP degree, ready / padded / not_ready, with the reason.
+"""Quantization readiness: for each format x TP degree x engine, ready / padded / not_ready, with the
+layer, dimension and divisor that decide it.
 
 Checks run per TP shard on every conventionally quantized GEMM of the inventory (routers,
-lm_head and tiny gates stay in BF16, rule Q7), following the kernel constraints of rules Q1–Q5:
+lm_head, tiny gates stay in BF16, rule Q7). They follow the engines' own shape checks, rule by
+rule (``data/rules.json``):
 
-* ``fp8`` (Q1): K_p % 16 and N_p % 16 for CUTLASS scaled_mm, else Triton fallback (padded);
-* ``fp8_block`` (Q2, vLLM ``validate_fp8_block_shape``): a row-parallel split needs K_p % 128,
-  a column split checks every output partition % 128, an unsplit merged GEMM may leave its last
-  partition unaligned (padded);
-* ``nvfp4`` (Q4): K_p % 16 hard; K_p % 64 and N_p % 128 to avoid padding;
-* ``mxfp4`` (Q5): K % 32 hard; hidden and I/TP % 256 to avoid padding;
-* ``int4`` (Q3, AWQ/GPTQ group 128 on Marlin): K_p % 128 and N_p % 64 hard;
-* ``int8`` (W8A8): K_p % 16 and N_p % 16, else fallback.
+* ``fp8`` / ``int8`` W8A8 (Q1): CUTLASS ``scaled_mm`` needs K_p % 16 and N_p % 16, else a Triton
+  fallback (padded);
+* ``fp8_block`` 128x128 (Q2): vLLM ``validate_fp8_block_shape`` — a row-parallel split needs
+  K_p % 128; a column split, or a merged (fused) output, checks every output partition % 128,
+  except that an unsplit merged GEMM may leave its last partition unaligned; FusedMoE needs the
+  expert width per partition % 128 (gate/up output and, when split, down input). Unsplit widths
+  that are not multiples of 128 run with partial scale blocks (padded). SGLang's
+  ``validate_block_quant_shapes`` is the same check;
+* ``nvfp4`` (Q4): K_p % 16 or ``ModelOptNvFp4LinearMethod`` raises; K_p % 64 and N_p % 128 avoid
+  the swizzle padding;
+* ``mxfp4`` (Q5): K % 32 (block); vLLM's ``Mxfp4MoEMethod`` pads expert widths and hidden to 256
+  (FlashInfer SM100);
+* ``int4`` W4A16 group 128 (Q3): Marlin needs N_p % 64, K_p % 128 and K_p % group (vLLM/SGLang);
+  TensorRT-LLM's ModelOpt export asserts (K/TP) % 128; Machete (Hopper) prefers K % 64, N % 128.
+
+``basis`` says whether an engine's check is taken from its source (``checked``) or assumed to match
+vLLM's where the reference does not cover that engine's kernels (``assumed``).
 """
 
 from __future__ import annotations
@@ -21,93 +32,148 @@ from .architecture import ModelArch
 from .gemms import Gemm, shard
 
 FORMATS = ("fp8", "fp8_block", "nvfp4", "mxfp4", "int4", "int8")
+ENGINES = ("vllm", "sglang", "trtllm")
 MIN_GPU = {"fp8": "sm89 (Ada)", "fp8_block": "sm90 (Hopper)", "nvfp4": "sm100 (Blackwell)",
-           "mxfp4": "sm80 weight-only; sm100 native", "int4": "sm75 (Marlin)", "int8": "sm80"}
+           "mxfp4": "sm80 weight-only; sm100 native", "int4": "sm75 (Marlin)", "int8": "sm80 (Ampere)"}
 RULE = {"fp8": "Q1", "fp8_block": "Q2", "nvfp4": "Q4", "mxfp4": "Q5", "int4": "Q3", "int8": "Q1"}
+#: (engine, format) whose checks are read from the engine's source per hardware-fit-rules section 3 Q
+CHECKED = {("vllm", f) for f in FORMATS} | {("sglang", "fp8_block"), ("sglang", "nvfp4"), ("trtllm", "int4"),
+                                            ("trtllm", "nvfp4")}
+DEFAULT_TPS = (1, 2, 4, 8, 16, 32)
+ORDER = {"ready": 0, "padded": 1, "not_ready": 2}
 
 
 class QuantEntry(BaseModel):
     format: str
     tp: int
-    engine: str = "vllm"
+    engine: str
     status: str = Field(description="ready, padded, not_ready")
-    reason: str | None = None
+    reason: str | None = Field(None, description="the layer, dimension and divisor that decided the status")
     rule: str
     min_gpu: str
+    basis: str = Field("checked", description="checked (engine source) or assumed (same as vLLM)")
+    ep_status: str | None = Field(None, description="MoE: status when experts use EP instead of TP")
 
 
 class QuantReadiness(BaseModel):
     checkpoint: dict | None = Field(None, description="the checkpoint's own quantization, if any")
+    checkpoint_tps: dict[str, list[int]] = Field(default_factory=dict,
+                                                 description="engine -> TP degrees the checkpoint runs at as stored")
     matrix: list[QuantEntry]
     unquantized_share: float = Field(description="share of GEMM weight elements conventionally left in BF16")
+    unquantized: list[str] = Field(default_factory=list, description="GEMMs conventionally left in BF16 (Q7)")
 
 
-def _check(fmt: str, g: Gemm, tp: int) -> tuple[str, str | None]:
+def _parts_per_partition(g: Gemm, tp: int) -> tuple[list[int], bool]:
+    """Output partition sizes per rank and whether vLLM sees a TP split (output_size // sum == tp)."""
     s = shard(g, tp)
-    split_k = g.shard == "row" and tp > 1
-    split_n = g.shard == "column" and tp > 1
+    if g.shard != "column" or tp <= 1:
+        return (list(g.parts) or [g.n]), False
+    split = g.n // max(1, sum(s.parts)) == tp
+    return s.parts, split
+
+
+def check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False) -> tuple[str, str | None]:
+    """Status of one GEMM for a format, engine and TP degree (``ep``: experts whole on each rank)."""
+    eff_tp = 1 if (g.expert and ep) else tp
+    s = shard(g, eff_tp)
     name = g.name
     if not s.divisible:
         return "not_ready", f"{name}: {s.reason}"
+    split_k = g.shard == "row" and eff_tp > 1
     if fmt in ("fp8", "int8"):
-        bad = s.k % 16 or s.n % 16
-        return ("padded", f"{name} K_p={s.k} N_p={s.n} not multiples of 16 (Triton fallback)") if bad else ("ready",
-                                                                                                          None)
+        if s.k % 16 or s.n % 16:
+            return "padded", f"{name} K_p={s.k}, N_p={s.n}: not multiples of 16 (CUTLASS scaled_mm → Triton)"
+        return "ready", None
     if fmt == "fp8_block":
-        if split_k and s.k % 128:
-            return "not_ready", f"{name} K/TP = {s.k} % 128 = {s.k % 128}"
-        parts = s.parts
-        if split_n or len(parts) > 1:
-            to_check = parts if split_n else parts[:-1]
-            for p in to_check:
-                if p % 128:
-                    return "not_ready", f"{name} output partition {p} % 128 = {p % 128}"
-        if s.k % 128 or any(p % 128 for p in parts):
-            return "padded", f"{name} K={s.k} N={s.n} not multiples of 128 (partial scale blocks)"
+        if g.expert:
+            width = g.k if g.shard == "row" else (g.parts[0] if g.parts else g.n)
+            per = width // eff_tp
+            if per % 128:
+                return "not_ready", (f"{name}: expert width {width}/TP{eff_tp} = {per}, {per} % 128 = {per % 128} "
+                                     "(FusedMoE block_n 128)")
+        else:
+            if split_k and s.k % 128:
+                return "not_ready", f"{name}: K/TP = {g.k}/{eff_tp} = {s.k}, {s.k} % 128 = {s.k % 128}"
+            parts, split = _parts_per_partition(g, eff_tp)
+            merged = len(parts) > 1
+            if split or merged:
+                for p in (parts if split else parts[:-1]):
+                    if p % 128:
+                        return "not_ready", f"{name}: output partition {p}, {p} % 128 = {p % 128}"
+        if s.k % 128 or any(p % 128 for p in (s.parts or [s.n])):
+            return "padded", f"{name} K_p={s.k}, N_p={s.n}: not multiples of 128 (partial scale blocks)"
         return "ready", None
     if fmt == "nvfp4":
         if s.k % 16:
-            return "not_ready", f"{name} K/TP = {s.k} % 16 = {s.k % 16}"
+            return "not_ready", f"{name}: K/TP = {s.k}, {s.k} % 16 = {s.k % 16}"
         if s.k % 64 or s.n % 128:
-            return "padded", f"{name} K_p={s.k} (needs %64) N_p={s.n} (needs %128) are padded by swizzle"
+            return "padded", f"{name} K_p={s.k} (needs %64), N_p={s.n} (needs %128): swizzle pads"
         return "ready", None
     if fmt == "mxfp4":
         if s.k % 32:
-            return "not_ready", f"{name} K/TP = {s.k} % 32 = {s.k % 32}"
+            return "not_ready", f"{name}: K/TP = {s.k}, {s.k} % 32 = {s.k % 32}"
         if s.k % 256 or s.n % 256:
-            return "padded", f"{name} K_p={s.k} N_p={s.n} padded to multiples of 256 (FlashInfer SM100)"
+            return "padded", f"{name} K_p={s.k}, N_p={s.n}: padded to multiples of 256 (FlashInfer SM100)"
         return "ready", None
     if fmt == "int4":
+        group = 128
+        if engine == "trtllm":
+            if s.k % group:
+                return "not_ready", f"{name}: K/TP = {s.k}, {s.k} % 128 = {s.k % 128} (ModelOpt AWQ export)"
+            return "ready", None
+        n_check = s.n if not g.expert else (g.parts[0] if g.parts else g.n) // eff_tp
         if s.k % 128:
-            return "not_ready", f"{name} K/TP = {s.k} % 128 = {s.k % 128} (group 128)"
-        if s.n % 64:
-            return "not_ready", f"{name} N/TP = {s.n} % 64 = {s.n % 64} (Marlin)"
+            return "not_ready", f"{name}: K/TP = {s.k}, {s.k} % 128 = {s.k % 128} (Marlin thread_k, group 128)"
+        if n_check % 64:
+            return "not_ready", f"{name}: N/TP = {n_check}, {n_check} % 64 = {n_check % 64} (Marlin thread_n)"
         return "ready", None
     raise ValueError(fmt)
 
 
-def readiness(arch: ModelArch, gemms: list[Gemm], tps=(1, 2, 4, 8), valid_tp: list[int] | None = None
+def _worst(results: list[tuple[str, str | None]]) -> tuple[str, str | None]:
+    status, reason = "ready", None
+    for st, why in results:
+        if ORDER[st] > ORDER[status]:
+            status, reason = st, why
+    return status, reason
+
+
+def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: list[int] | None = None
               ) -> QuantReadiness:
-    """The format x TP matrix (see module docstring)."""
+    """The format x TP x engine matrix (see module docstring)."""
     quantizable = [g for g in gemms if g.quantizable and g.component != "lm_head"]
-    order = {"ready": 0, "padded": 1, "not_ready": 2}
+    has_experts = any(g.expert for g in quantizable)
+    if has_experts:
+        # MXFP4 checkpoints and vLLM's Mxfp4MoEMethod quantize the experts; other layers stay BF16
+        mx_set = [g for g in quantizable if g.expert]
+    else:
+        mx_set = quantizable
     rows = []
     for fmt in FORMATS:
+        sel = mx_set if fmt == "mxfp4" else quantizable
         for tp in tps:
-            if valid_tp is not None and tp not in valid_tp:
-                rows.append(QuantEntry(format=fmt, tp=tp, status="not_ready", reason=f"TP {tp} invalid for the "
-                                       "attention heads (T1/T2)", rule="T1", min_gpu=MIN_GPU[fmt]))
-                continue
-            status, reason = "ready", None
-            for g in quantizable:
-                st, why = _check(fmt, g, tp)
-                if order[st] > order[status]:
-                    status, reason = st, why
-                if status == "not_ready":
-                    break
-            rows.append(QuantEntry(format=fmt, tp=tp, status=status, reason=reason, rule=RULE[fmt],
-                                   min_gpu=MIN_GPU[fmt]))
+            for engine in ENGINES:
+                basis = "checked" if (engine, fmt) in CHECKED else "assumed"
+                if valid_tp is not None and tp not in valid_tp:
+                    rows.append(QuantEntry(format=fmt, tp=tp, engine=engine, status="not_ready",
+                                           reason=f"TP {tp} invalid for the attention heads (T1/T2)", rule="T1",
+                                           min_gpu=MIN_GPU[fmt], basis="checked"))
+                    continue
+                status, reason = _worst([check(fmt, engine, g, tp) for g in sel])
+                ep_status = None
+                if has_experts:
+                    ep_status = _worst([check(fmt, engine, g, tp, ep=True) for g in sel])[0]
+                rows.append(QuantEntry(format=fmt, tp=tp, engine=engine, status=status, reason=reason,
+                                       rule=RULE[fmt], min_gpu=MIN_GPU[fmt], basis=basis, ep_status=ep_status))
     total = sum(g.params for g in gemms) or 1
-    unq = sum(g.params for g in gemms if not g.quantizable)
+    unq = [g for g in gemms if not g.quantizable]
     ckpt = arch.quantization.model_dump() if arch.quantization else None
-    return QuantReadiness(checkpoint=ckpt, matrix=rows, unquantized_share=round(unq / total, 4))
+    ckpt_tps: dict[str, list[int]] = {}
+    if arch.quantization is not None and arch.quantization.format in FORMATS:
+        for engine in ENGINES:
+            ckpt_tps[engine] = [e.tp for e in rows if e.format == arch.quantization.format and e.engine == engine
+                                and (e.status != "not_ready" or e.ep_status in ("ready", "padded"))]
+    return QuantReadiness(checkpoint=ckpt, checkpoint_tps=ckpt_tps, matrix=rows,
+                          unquantized_share=round(sum(g.params for g in unq) / total, 4),
+                          unquantized=sorted({g.name for g in unq}))

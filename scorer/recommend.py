@@ -66,8 +66,11 @@ def candidates(key: str, value: int) -> list[tuple[int, int]]:
 
 
 def _ready_set(arch: ModelArch) -> set[tuple[str, int]]:
-    q = readiness(arch, inventory(arch))
-    return {(e.format, e.tp) for e in q.matrix if e.status == "ready"}
+    """(format, TP) pairs vLLM runs without padding, over the TP degrees valid for the heads (T1/T2)."""
+    from .fit import parallelism_fit
+    valid = parallelism_fit(arch).valid_tp
+    q = readiness(arch, inventory(arch), tps=(1, 2, 4, 8), valid_tp=valid)
+    return {(e.format, e.tp) for e in q.matrix if e.status == "ready" and e.engine == "vllm"}
 
 
 def recommend(arch: ModelArch, dims: dict[str, int], perf: Callable[[ModelArch], tuple[float | None, float | None]]

@@ -67,6 +67,11 @@ def finding(rule_id: str, message: str, severity: str | None = None) -> Finding:
 SEVERITY_ORDER = {"HARD": 0, "FALLBACK": 1, "PERF": 2, "INFO": 3}
 
 
+def relevant_tps(params: ParamCounts) -> tuple[int, ...]:
+    """TP degrees worth reporting: 1-8, plus 16 and 32 when BF16 weights exceed one 8 x 80 GB node."""
+    return (1, 2, 4, 8, 16, 32) if params.total * 2 > 8 * 80e9 * 0.9 else (1, 2, 4, 8)
+
+
 def _fmt_tps(tps: list[int]) -> str:
     return ", ".join(str(t) for t in tps)
 
@@ -87,8 +92,13 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
             continue
         if value % 128:
             rid = "T5" if name == "vocab_size" else ("G6" if name == "intermediate_size" else "G3")
+            extra = ""
+            if name == "vocab_size":
+                padded = -(-value // 64) * 64
+                extra = (f"; not a multiple of 64 either: vLLM pads it to {padded:,} ({padded - value} rows of "
+                         "wasted lm_head work)") if value % 64 else "; a multiple of 64 (vLLM needs no padding)"
             out.append(finding(rid, f"{name} = {value:,} is not a multiple of 128 (largest power-of-two factor "
-                                    f"{value & -value})"))
+                                    f"{value & -value}){extra}"))
     low = sorted({(g.name, g.efficiency) for g in fit.gemms if g.tp == 1 and g.efficiency < 0.9},
                  key=lambda x: x[1])
     if low:
@@ -153,19 +163,27 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
     bad_pp = [p for p, ok in par.pp.items() if not ok and p <= 4]
     if bad_pp:
         out.append(finding("P1", f"{arch.num_layers} layers are not divisible by PP {_fmt_tps(bad_pp)}"))
-    # quantization
+    # quantization (vLLM rows; other engines mentioned where they differ)
+    tps = relevant_tps(params)
     by_fmt: dict[str, list] = {}
     for e in quant.matrix:
-        by_fmt.setdefault(e.format, []).append(e)
+        if e.tp in tps:
+            by_fmt.setdefault(e.format, []).append(e)
     for fmt, entries in by_fmt.items():
-        bad = [e for e in entries if e.status == "not_ready" and e.rule != "T1"]
-        padded = [e for e in entries if e.status == "padded"]
+        vl = [e for e in entries if e.engine == "vllm"]
+        bad = [e for e in vl if e.status == "not_ready" and e.rule != "T1"]
+        padded = [e for e in vl if e.status == "padded"]
+        other = sorted({e.engine for e in entries if e.engine != "vllm" and e.rule != "T1" and
+                        e.status != next(v.status for v in vl if v.tp == e.tp)})
+        tail = f" (differs on {', '.join(other)})" if other else ""
         if bad:
-            out.append(finding(entries[0].rule, f"{fmt} not ready at TP {_fmt_tps([e.tp for e in bad])}: "
-                                                f"{bad[0].reason}"))
+            ep_ok = [e.tp for e in bad if e.ep_status in ("ready", "padded")]
+            ep = f"; with expert parallelism TP {_fmt_tps(ep_ok)} works" if ep_ok else ""
+            out.append(finding(vl[0].rule, f"{fmt} not ready at TP {_fmt_tps([e.tp for e in bad])} (vLLM): "
+                                           f"{bad[0].reason}{ep}{tail}"))
         elif padded:
-            out.append(finding(entries[0].rule, f"{fmt} needs padding at TP {_fmt_tps([e.tp for e in padded])}: "
-                                                f"{padded[0].reason}", severity="FALLBACK"))
+            out.append(finding(vl[0].rule, f"{fmt} needs padding at TP {_fmt_tps([e.tp for e in padded])} (vLLM): "
+                                           f"{padded[0].reason}{tail}", severity="FALLBACK"))
     if quant.unquantized_share > 0.05:
         out.append(finding("Q7", f"{quant.unquantized_share:.1%} of GEMM weights (lm_head, routers, gates) stay in "
                                  "BF16 under every recipe"))
@@ -247,7 +265,7 @@ def compute_score(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant:
 
     # quantization
     qc = cfg["quantization"]
-    sel = [e for e in quant.matrix if e.format in qc["formats"]]
+    sel = [e for e in quant.matrix if e.format in qc["formats"] and e.engine == "vllm" and e.tp in (1, 2, 4, 8)]
     v = sum(qc["credit"][e.status] for e in sel) / len(sel) if sel else 1.0
     det = []
     for fmt in qc["formats"]:

@@ -121,6 +121,8 @@ class Sheet(BaseModel):
     recommendations: list[Recommendation]
     hub_params: HubParamCheck | None = None
     capacity: list[Capacity] = Field(default_factory=list, description="per valid TP on the primary GPU")
+    report_tps: list[int] = Field(default_factory=lambda: [1, 2, 4, 8],
+                                  description="TP degrees the tables show (16 and 32 when one node is too small)")
     assumptions: list[str]
     sources: list[Source]
 
@@ -228,7 +230,9 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     gemms = inventory(arch)
     kv = kv_cache(arch, opts.kv_dtype, opts.kv_policy,
                   ssm_state_dtype="fp32" if _ssm_fp32(raw.config) else None)
-    fit = hardware_fit(arch, gemms, gpus[0], list(catalog().values()))
+    from .score import relevant_tps
+    report_tps = list(relevant_tps(params))
+    fit = hardware_fit(arch, gemms, gpus[0], list(catalog().values()), tps=tuple(report_tps))
     quant = readiness(arch, gemms, valid_tp=fit.parallelism.valid_tp)
     unq = excluded_components(arch.quantization.excluded) if (
         arch.quantization is not None and arch.quantization.format == prec.id) else set()
@@ -306,7 +310,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                  weights=_weights_table(arch, params, gemms), kv_cache=kv, gemms=gemms,
                  vision_gemms=vision_inventory(arch), hardware_fit=fit, quantization=quant, regimes=regimes,
                  score=score, findings=fnd, recommendations=recs,
-                 hub_params=hub_param_check(arch, params, raw.provenance), capacity=capacity,
+                 hub_params=hub_param_check(arch, params, raw.provenance), capacity=capacity, report_tps=report_tps,
                  assumptions=assumptions, sources=sources)
 
 
