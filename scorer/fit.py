@@ -14,6 +14,7 @@ from .hardware import GPU
 from .tiles import gemm_efficiency, misalignment_factor
 
 PREFILL_M = 8192  # rule G4: tile/wave efficiency is reported at prefill M = 8192
+DECODE_M = 128  # a decode-size batch (F5 evaluates decode M in 1..256)
 TPS = (1, 2, 4, 8)
 
 
@@ -50,6 +51,8 @@ class GemmFit(BaseModel):
     n_multiple: int
     efficiency: float = Field(description="tile x wave x misalignment efficiency at M = 8192 on the primary GPU")
     efficiency_tile_wave: float
+    efficiency_decode: float = Field(description="tile x wave efficiency at decode-size M = 128")
+    aligned: dict[str, bool] = Field(description="16-byte alignment of K_p and N_p per dtype (G1)")
     aspect: float = Field(description="max(N/K, K/N) of the unsharded weight")
     divisible: bool
     status: str = Field(description="ok (x128), partial (x64), low (x8), misaligned (not 16-byte aligned)")
@@ -67,12 +70,24 @@ class TPFit(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
+class LayoutFit(BaseModel):
+    n_gpus: int
+    tp: int
+    pp: int = 1
+    ep: int = 1
+    clean: bool = Field(description="valid (T1/T2), no KV replication, balanced stages, experts divide (E1)")
+    notes: list[str] = Field(default_factory=list)
+
+
 class ParallelismFit(BaseModel):
     tp: list[TPFit]
     valid_tp: list[int]
     ep: dict[int, bool] = Field(default_factory=dict, description="EP degree -> experts divide evenly (E1)")
     pp: dict[int, bool] = Field(default_factory=dict, description="PP degree -> layers divide evenly (P1)")
+    pp_imbalance: dict[int, float] = Field(default_factory=dict, description="PP degree -> heaviest stage / mean "
+                                                                             "stage (active parameters, vLLM split)")
     deepep_hidden_ok: bool | None = None
+    layouts: list[LayoutFit] = Field(default_factory=list, description="layouts on 8, 16, 32, 64 GPUs")
 
 
 class AttentionFit(BaseModel):
@@ -90,6 +105,21 @@ class AttentionFit(BaseModel):
     spans: dict[str, int] = Field(default_factory=dict, description="layer count per span: full, sliding, chunked")
 
 
+class VocabPadding(BaseModel):
+    vocab_size: int
+    vllm_padded: int = Field(description="padded to a multiple of 64 (vLLM/SGLang DEFAULT_VOCAB_PADDING_SIZE)")
+    vllm_waste_pct: float
+    per_tp_rows: dict[int, int] = Field(description="TP -> lm_head rows per rank after vLLM padding")
+    megatron_padded: dict[int, int] = Field(description="TP -> padded to 128 x TP (Megatron/NeoX)")
+
+
+def vocab_padding(vocab: int, tps=TPS) -> VocabPadding:
+    padded = -(-vocab // 64) * 64
+    return VocabPadding(vocab_size=vocab, vllm_padded=padded, vllm_waste_pct=round((padded - vocab) / vocab * 100, 3),
+                        per_tp_rows={tp: -(-padded // tp) for tp in tps},
+                        megatron_padded={tp: -(-vocab // (128 * tp)) * 128 * tp for tp in tps})
+
+
 class HardwareFit(BaseModel):
     gpu: str
     dims: dict[str, int] = Field(description="the key widths of the model")
@@ -98,6 +128,7 @@ class HardwareFit(BaseModel):
     flop_weighted_efficiency: dict[int, float] = Field(description="TP -> FLOP-weighted GEMM efficiency at M=8192")
     efficiency_by_gpu: dict[str, float] = Field(default_factory=dict, description="GPU -> TP1 FLOP-weighted efficiency")
     width_depth: float | None
+    vocab: VocabPadding
     parallelism: ParallelismFit
     attention: AttentionFit
 
@@ -138,6 +169,9 @@ def gemm_fits(gemms: list[Gemm], gpu: GPU, tps=TPS, m: int = PREFILL_M) -> list[
                                count=g.count, flop_share=round(g.k * g.n * g.active / total, 5),
                                k_multiple=pow2_multiple(s.k), n_multiple=pow2_multiple(s.n),
                                efficiency=round(eff, 4), efficiency_tile_wave=round(tw, 4),
+                               efficiency_decode=round(gemm_efficiency(DECODE_M, s.n, s.k, gpu.sms), 4),
+                               aligned={dt: s.k % a == 0 and s.n % a == 0 for dt, a in
+                                        (("bf16", 8), ("fp8", 16), ("fp4", 32))},
                                aspect=round(max(max(g.parts or [g.n]) / g.k, g.k / max(g.parts or [g.n])), 2), divisible=s.divisible, status=status))
     return out
 
@@ -190,7 +224,67 @@ def parallelism_fit(arch: ModelArch, tps=(1, 2, 4, 8, 16, 32)) -> ParallelismFit
         ep = {e: moe.num_experts % e == 0 for e in (2, 4, 8, 16, 32, 64)}
         deepep = arch.hidden_size in (2048, 2560, 3072, 4096, 5120, 6144, 7168, 8192)
     pp = {p: arch.num_layers % p == 0 for p in (2, 4, 8)}
-    return ParallelismFit(tp=rows, valid_tp=[r.tp for r in rows if r.valid], ep=ep, pp=pp, deepep_hidden_ok=deepep)
+    weights = _layer_weights(arch)
+    imbalance = {p: pp_imbalance(weights, p) for p in (2, 4, 8) if p <= len(weights)}
+    valid = [r.tp for r in rows if r.valid]
+    layouts = []
+    by_tp = {r.tp: r for r in rows}
+    for n in (8, 16, 32, 64):
+        for t in (1, 2, 4, 8):
+            p_ = n // t
+            if t not in valid or p_ > len(weights) or t * p_ != n:
+                continue
+            r = by_tp[t]
+            notes = []
+            clean = True
+            if r.kv_mode == "replicated" and r.kv_replication > 1 and isinstance(att, AttentionSpec):
+                clean = False
+                notes.append(f"KV replicated {r.kv_replication:g}x")
+            if p_ > 1:
+                imb = pp_imbalance(weights, p_)
+                if arch.num_layers % p_ or imb > 1.05:
+                    clean = False
+                    notes.append(f"PP stages unbalanced ({imb:.2f}x the mean)")
+            layouts.append(LayoutFit(n_gpus=n, tp=t, pp=p_, clean=clean, notes=notes))
+        if moe is not None:
+            ok = moe.num_experts % n == 0
+            layouts.append(LayoutFit(n_gpus=n, tp=1, ep=n, clean=ok and (deepep is not False),
+                                     notes=([] if ok else [f"{moe.num_experts} experts not divisible by {n} (E1)"]) +
+                                     ([] if deepep is not False else ["hidden size not a DeepEP kernel size (E2)"])))
+    return ParallelismFit(tp=rows, valid_tp=valid, ep=ep, pp=pp, pp_imbalance=imbalance, deepep_hidden_ok=deepep,
+                          layouts=layouts)
+
+
+def _layer_weights(arch: ModelArch) -> list[float]:
+    """Active parameters per layer (a proxy for per-layer FLOPs and weight bytes)."""
+    from .params import layer_params
+    h = arch.hidden_size
+    out = []
+    for lay in arch.layers:
+        lp = layer_params(lay, h, h)
+        routed_active = lp.pop("routed_active")
+        lp["routed_experts"] = routed_active
+        out.append(float(sum(lp.values())) or 1.0)
+    return out
+
+
+def pp_stages(n_layers: int, pp: int) -> list[int]:
+    """vLLM get_pp_indices: layers per stage, the remainder added from the second-to-last stage backwards."""
+    parts = [n_layers // pp] * pp
+    for i in range(2, n_layers % pp + 2):
+        parts[-i] += 1
+    return parts
+
+
+def pp_imbalance(weights: list[float], pp: int) -> float:
+    """Heaviest pipeline stage over the mean stage, with vLLM's layer split (P1)."""
+    sizes = pp_stages(len(weights), pp)
+    loads, i = [], 0
+    for n in sizes:
+        loads.append(sum(weights[i:i + n]))
+        i += n
+    mean = sum(loads) / len(loads)
+    return round(max(loads) / mean, 4) if mean else 1.0
 
 
 def attention_fit(arch: ModelArch) -> AttentionFit:
@@ -262,4 +356,5 @@ def hardware_fit(arch: ModelArch, gemms: list[Gemm], gpu: GPU, all_gpus: list[GP
         gpu=gpu.id, dims=dims, dim_alignment={k: alignment_grade(v) for k, v in dims.items()}, gemms=fits,
         flop_weighted_efficiency={tp: flop_weighted(fits, tp) for tp in tps}, efficiency_by_gpu=by_gpu,
         width_depth=round(arch.hidden_size / att_layers, 1) if att_layers else None,
+        vocab=vocab_padding(arch.vocab_size, tps),
         parallelism=parallelism_fit(arch), attention=attention_fit(arch))

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from .architecture import DenseMLP, ModelArch, MoEMLP
 from .gemms import inventory
 from .params import count_params
-from .quant import readiness
+from .quant import RULE, readiness
 
 MAX_GROWTH = {"intermediate_size": 0.06, "moe_intermediate_size": 0.10, "vocab_size": 0.02, "hidden_size": 0.10}
 MULTIPLES = (64, 128, 256, 1024)
@@ -73,8 +73,36 @@ def _ready_set(arch: ModelArch) -> set[tuple[str, int]]:
     return {(e.format, e.tp) for e in q.matrix if e.status == "ready" and e.engine == "vllm"}
 
 
-def recommend(arch: ModelArch, dims: dict[str, int], perf: Callable[[ModelArch], tuple[float | None, float | None]]
-              ) -> list[Recommendation]:
+def layout_recommendations(quant) -> list[Recommendation]:
+    """MoE: formats that TP refuses but expert parallelism runs (experts whole on each rank, rule E3)."""
+    out = []
+    for fmt in ("fp8_block", "int4", "nvfp4"):
+        rows = [e for e in quant.matrix if e.engine == "vllm" and e.format == fmt and e.tp in (2, 4, 8, 16, 32)]
+        fixed = [e.tp for e in rows if e.status == "not_ready" and e.rule != "T1" and e.ep_status in ("ready",
+                                                                                                      "padded")]
+        if fixed:
+            tps = ", ".join(str(t) for t in fixed)
+            out.append(Recommendation(
+                key="layout", old=0, new=0, multiple=0, param_delta=0, param_delta_pct=0.0, rules=["E3", RULE[fmt]],
+                unlocks=[f"{fmt} TP{t}" for t in fixed],
+                summary=f"serve the experts with expert parallelism (vLLM --enable-expert-parallel) at TP {tps}: "
+                        f"{fmt} then runs, since each expert stays whole instead of splitting its width"))
+    return out
+
+
+def _best_latency(latency, arch: ModelArch, pairs: set[tuple[str, int]], fmt: str) -> tuple[float, int] | None:
+    best = None
+    for f, tp in pairs:
+        if f != fmt:
+            continue
+        t = latency(arch, fmt, tp)
+        if t is not None and (best is None or t < best[0]):
+            best = (t, tp)
+    return best
+
+
+def recommend(arch: ModelArch, dims: dict[str, int], perf: Callable[[ModelArch], tuple[float | None, float | None]],
+              latency: Callable[[ModelArch, str, int], float | None] | None = None) -> list[Recommendation]:
     """Recommendations for the widths in ``dims`` that miss a multiple of 128 or block TP-8 quantization.
 
     ``perf(arch) -> (throughput tokens/s/GPU, TPOT ms)`` evaluates the cost model on a fixed layout.
@@ -106,6 +134,17 @@ def recommend(arch: ModelArch, dims: dict[str, int], perf: Callable[[ModelArch],
                 (["T5"] if key == "vocab_size" else []) + (["Q2"] if any(u.startswith("fp8_block") for u in unl)
                                                            else [])
             gain = []
+            if latency is not None:
+                alt_ready = _ready_set(alt)
+                for fmt in sorted({f for f, _ in unlocked} & {"fp8_block", "int4", "nvfp4"}):
+                    before = _best_latency(latency, arch, base_ready, fmt)
+                    after = _best_latency(latency, alt, alt_ready, fmt)
+                    if after and (before is None or after[0] < before[0] * 0.98):
+                        if before:
+                            gain.append(f"{fmt} latency-regime TPOT {(after[0] / before[0] - 1) * 100:+.0f}% "
+                                        f"(TP{before[1]} → TP{after[1]})")
+                        else:
+                            gain.append(f"{fmt} becomes runnable ({after[0]:.2f} ms TPOT at TP{after[1]})")
             if thr_pct is not None:
                 gain.append(f"throughput {thr_pct:+.1f}%")
             if tpot_pct is not None:

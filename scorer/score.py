@@ -77,9 +77,12 @@ def _fmt_tps(tps: list[int]) -> str:
 
 
 def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: QuantReadiness, kv: KVCache,
-             regimes: list[RegimeResult], gpu_id: str) -> list[Finding]:
+             regimes: list[RegimeResult], gpu_id: str, provenance=None) -> list[Finding]:
     """Every rule violation or notable fact, most severe first."""
     out: list[Finding] = []
+    if provenance is not None and provenance.kind == "hub" and provenance.weight_formats and \
+            "safetensors" not in provenance.weight_formats:
+        out.append(finding("S4", "weights ship as " + ", ".join(provenance.weight_formats) + " only, no safetensors"))
     seen_g1 = set()
     for g in fit.gemms:
         if g.status == "misaligned" and (g.name, g.tp) not in seen_g1 and g.component != "router":
@@ -236,7 +239,7 @@ def compute_score(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant:
         c = credit[key]
         acc += g.flop_share * c
         if c < 1.0:
-            worst.append(f"{g.name} x{m} ({g.flop_share:.0%} of FLOPs) -> {c:g}")
+            worst.append(f"{g.name} x{m} ({g.flop_share:.0%} of FLOPs) → {c:g}")
     align_credit = acc / tot
     eff = fit.flop_weighted_efficiency.get(1, 1.0)
     v = align_credit * eff
@@ -294,7 +297,7 @@ def compute_score(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant:
     kib_per_b = kv_bf16 / 1024 / max(params.active / 1e9, 1e-9)
     full = cfg["attention_kv"]["kv_kib_per_billion_full_credit"]
     kvs = 1.0 if kib_per_b <= full else max(0.0, 1.0 - 0.25 * math.log2(kib_per_b / full))
-    det.append(f"KV {kib_per_b:.1f} KiB/token per billion active params (BF16) -> {kvs:.2f}")
+    det.append(f"KV {kib_per_b:.1f} KiB/token per billion active params (BF16) → {kvs:.2f}")
     v = 0.4 * head + 0.2 * group + 0.4 * kvs
     comps.append(Component(name="attention_kv", weight=w["attention_kv"], value=round(v, 4),
                            points=round(v * w["attention_kv"], 2), details=det))

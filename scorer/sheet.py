@@ -260,7 +260,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                                      max_sequences={c: cm.max_concurrency(c, opts.kv_policy)
                                                     for c in kv.per_sequence_bytes}))
     prim = regimes.get(gpus[0].id, [])
-    fnd = findings(arch, params, fit, quant, kv, prim, gpus[0].id)
+    fnd = findings(arch, params, fit, quant, kv, prim, gpus[0].id, raw.provenance)
     from .hardware import compute_dtype as _cd
     from .score import finding as _finding
     for gpu in gpus:
@@ -294,7 +294,26 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                 l_ = predict(cm, p.isl, p.osl, 1).tpot_ms
             return t, l_
 
-        recs = recommend(arch, fit.dims, perf)
+        lat_cache: dict = {}
+
+        def latency(alt: ModelArch, fmt: str, tp: int) -> float | None:
+            """Latency-regime TPOT (ms) of ``alt`` at precision ``fmt`` and TP ``tp`` on the primary GPU."""
+            from .regimes import predict, regime_defs
+            sig = (alt.hidden_size, alt.vocab_size, tuple(
+                (lay.ffn.intermediate if lay.ffn.kind == "dense" else lay.ffn.expert_intermediate)
+                if lay.ffn is not None else 0 for lay in alt.layers))
+            key = (sig, fmt, tp)
+            if key not in lat_cache:
+                reg = next(r for r in regime_defs() if r["id"] == "latency")
+                cm = CostModel(alt, count_params(alt), gpus[0], get_precision(fmt), Layout(tp=tp), opts.kv_dtype,
+                               opts.framework, calibration, set(), inventory(alt))
+                p = predict(cm, reg["isl"], reg["osl"], 1)
+                lat_cache[key] = p.tpot_ms if p.fits else None
+            return lat_cache[key]
+
+        recs = recommend(arch, fit.dims, perf, latency)
+        from .recommend import layout_recommendations
+        recs += layout_recommendations(quant)
 
     assumptions = _assumptions(arch, opts, kv, calibration, prec.id, unq, gpus)
     sources = [Source(id=k, text=v, trusted=True) for k, v in gpu_sources().items()]

@@ -65,6 +65,8 @@ class Provenance(BaseModel):
     private: bool | None = None
     license: str | None = None
     tags: list[str] = Field(default_factory=list)
+    quantized_derivatives: list[str] | None = Field(
+        None, description="Hub repos declaring base_model:quantized:<this repo> (first 20); None = not looked up")
 
 
 class RawModel(BaseModel):
@@ -300,14 +302,26 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
     except (ValueError, TypeError, AttributeError, KeyError) as exc:  # HTML captive portal, wrong JSON shapes
         raise HubError(f"{repo_id}: the Hub at {endpoint} answered with malformed data ({type(exc).__name__})") \
             from None
+    derivatives = quantized_derivatives(api, repo_id)
     try:
-        return _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs)
+        return _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs, derivatives)
     except (ValueError, TypeError, AttributeError, KeyError) as exc:
         raise HubError(f"{repo_id}: the Hub at {endpoint} answered with malformed metadata "
                        f"({type(exc).__name__})") from None
 
 
-def _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs) -> RawModel:
+def quantized_derivatives(api, repo_id: str, limit: int = 20) -> list[str] | None:
+    """Repos whose model card declares ``base_model: quantized: <repo_id>`` (the Hub's base_model relation).
+
+    Best effort: a failure here never fails the sheet (returns None, meaning 'not looked up').
+    """
+    try:
+        return [m.id for m in api.list_models(filter=f"base_model:quantized:{repo_id}", limit=limit)]
+    except Exception:  # noqa: BLE001 - optional signal; any Hub or parsing failure just omits it
+        return None
+
+
+def _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs, derivatives=None) -> RawModel:
     st = info.safetensors
     card = info.card_data
     license_ = None
@@ -321,6 +335,7 @@ def _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs) -> 
         safetensors_total=st.total if st is not None else None,
         weight_formats=_weight_formats(names), gated=gated, private=info.private,
         license=str(license_) if license_ else None, tags=list(info.tags or []),
+        quantized_derivatives=derivatives,
     )
     return RawModel(config=configs["config.json"], quant_config=configs.get("hf_quant_config.json"), provenance=prov)
 

@@ -29,6 +29,7 @@ class FakeRepo:
     card_data: dict[str, Any] | None = None
     branches: dict[str, str] = field(default_factory=dict)
     info_override: dict[str, Any] | bytes | None = None  # malformed answers for robustness tests
+    tags: list[str] = field(default_factory=lambda: ["transformers"])
 
     def __post_init__(self):
         if not self.sha:
@@ -65,6 +66,8 @@ class FakeHub:
         if self.fail_next:
             code = self.fail_next.pop(0)
             return Response("busy", status=code, headers={"Retry-After": "0"})
+        if path == "/api/models":
+            return self._list(req)
         m = re.match(r"^/api/models/([^/]+/[^/]+)(?:/revision/([^/]+))?$", path)
         if m:
             return self._info(m.group(1), m.group(2))
@@ -72,6 +75,16 @@ class FakeHub:
         if m:
             return self._file(req, m.group(1), m.group(2), m.group(3))
         return Response("not found", status=404)
+
+    def _list(self, req: Request) -> Response:
+        filters = req.args.getlist("filter")
+        limit = int(req.args.get("limit", "1000"))
+        out = []
+        for repo in self.repos.values():
+            tags = set(repo.tags)
+            if all(f in tags for f in filters):
+                out.append({"id": repo.repo_id, "_id": "x" * 24, "sha": repo.sha, "tags": sorted(tags)})
+        return Response(json.dumps(out[:limit]), status=200, content_type="application/json")
 
     def _repo(self, repo_id: str) -> FakeRepo | Response:
         repo = self.repos.get(repo_id)
@@ -105,7 +118,7 @@ class FakeHub:
         body = {
             "_id": "x" * 24, "id": repo_id, "sha": sha, "private": False, "gated": "manual" if repo.gated else False,
             "siblings": [{"rfilename": f} for f in [*repo.files, *repo.extra_files]],
-            "tags": ["transformers"], "lastModified": "2026-01-01T00:00:00.000Z",
+            "tags": repo.tags, "lastModified": "2026-01-01T00:00:00.000Z",
         }
         if repo.safetensors:
             body["safetensors"] = {"parameters": repo.safetensors, "total": sum(repo.safetensors.values())}

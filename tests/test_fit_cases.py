@@ -116,3 +116,32 @@ def test_parallelism_fit_t1_t2():
     gqa = llama(num_key_value_heads=8)
     rows = {r.tp: r for r in parallelism_fit(gqa).tp}
     assert rows[8].kv_mode == "split" and rows[16].kv_mode == "replicated" and rows[16].kv_replication == 2
+
+
+def test_pp_stage_split_and_vocab_padding():
+    from scorer.fit import pp_imbalance, pp_stages, vocab_padding
+    assert pp_stages(61, 4) == [15, 15, 16, 15]  # vLLM get_pp_indices: remainder from the second-to-last stage
+    assert pp_stages(32, 4) == [8, 8, 8, 8]
+    assert pp_imbalance([1.0] * 61, 4) == round(16 / (61 / 4), 4)
+    v = vocab_padding(50257)
+    assert v.vllm_padded == 50304 and v.per_tp_rows[8] == 50304 // 8
+    assert v.megatron_padded[2] == 50432  # next multiple of 128 x 2 = 256
+
+
+def test_moe_layouts_and_ep_recommendation():
+    from transformers import Qwen3MoeConfig
+    arch = arch_of(Qwen3MoeConfig(hidden_size=4096, intermediate_size=12288, moe_intermediate_size=1536,
+                                  num_hidden_layers=4, num_attention_heads=64, num_key_value_heads=4, head_dim=128,
+                                  num_experts=128, num_experts_per_tok=8, vocab_size=151936),
+                   ["Qwen3MoeForCausalLM"])
+    q = readiness(arch, inventory(arch))
+    e8 = status(q, "fp8_block", 8)
+    assert 1536 // 8 == 192 and 192 % 128 == 64
+    assert e8.status == "not_ready" and e8.ep_status == "ready"  # evidence E5: fails at TP8, works with EP
+    assert status(q, "fp8_block", 4).status == "ready"  # 1536 / 4 = 384 = 3 x 128
+    from scorer.recommend import layout_recommendations
+    recs = layout_recommendations(q)
+    assert any("fp8_block TP8" in r.unlocks for r in recs)
+    pf = parallelism_fit(arch)
+    eps = [lay for lay in pf.layouts if lay.ep == 8]
+    assert eps and eps[0].clean  # 128 experts divide by 8, hidden 4096 is a DeepEP size

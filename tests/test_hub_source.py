@@ -115,3 +115,18 @@ def test_unreachable_hub_exit_3(monkeypatch, tmp_path):
 
 def test_hub_error_type():
     assert HubError("x").exit_code == 3 and BadInputError("x").exit_code == 2
+
+
+def test_quantized_derivatives_and_pickle_signal(fakehub, capsys):
+    fakehub.add("acme/base", CFG, extra_files=["pytorch_model.bin"])
+    fakehub.add("other/base-awq", CFG, tags=["transformers", "base_model:quantized:acme/base"])
+    fakehub.add("other/base-fp8", CFG, tags=["transformers", "base_model:quantized:acme/base"])
+    fakehub.add("other/unrelated", CFG, tags=["transformers", "base_model:quantized:acme/other"])
+    raw = load_source("acme/base")
+    assert sorted(raw.provenance.quantized_derivatives) == ["other/base-awq", "other/base-fp8"]
+    assert raw.provenance.weight_formats == ["pytorch-pickle"]
+    assert main(["score", "acme/base", "--format", "json", "--no-recommendations"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    assert any(f["rule"] == "S4" for f in sheet["findings"])
+    assert main(["score", "acme/base", "--no-recommendations"]) == 0
+    assert "2 quantized derivatives" in capsys.readouterr().out
