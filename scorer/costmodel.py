@@ -26,16 +26,18 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch
+from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch, MoEMLP
 from .errors import BadInputError
 from .gemms import Gemm, inventory, shard
 from .hardware import GIB, GPU, Precision, compute_dtype
-from .kvcache import DTYPE_BYTES, kv_heads_per_gpu, per_sequence_bytes
+from .kvcache import DTYPE_BYTES, _state_bytes, kv_heads_per_gpu, per_sequence_bytes
 from .params import ParamCounts
 from .resources import load_json
 from .tiles import gemm_efficiency, misalignment_factor
 
 ACT_BYTES = 2.0  # activations in bf16/fp16
+#: chunked scans of Mamba2 / gated delta-net run well below tensor-core peak (assumption: ~30% of peak)
+RECURRENT_PREFILL_SLOWDOWN = 1 / 0.3
 M_TILE_MIN = 256  # tokens: ~ the ridge-point M* of F2 (280-320 on H100/B200)
 
 
@@ -55,12 +57,17 @@ class Calibration(BaseModel):
     path: str = "data/calibration.json"
     validation: dict[str, Any] | None = None
 
-    def for_framework(self, framework: str) -> dict[str, float]:
+    def resolve(self, framework: str, family: str | None = None) -> dict[str, float]:
+        """Parameters for a framework on a GPU family: global < family < framework < framework/family."""
         out = dict(self.params)
-        for k, v in (self.frameworks.get(framework) or {}).items():
-            if isinstance(v, (int, float)):
-                out[k] = float(v)
+        for key in ([family] if family else []) + [framework] + ([f"{framework}/{family}"] if family else []):
+            for k, v in (self.frameworks.get(key) or {}).items():
+                if isinstance(v, (int, float)):
+                    out[k] = float(v)
         return out
+
+    def for_framework(self, framework: str) -> dict[str, float]:
+        return self.resolve(framework)
 
 
 def load_calibration(path: str | Path | None = None) -> Calibration:
@@ -104,17 +111,30 @@ def load_calibration(path: str | Path | None = None) -> Calibration:
 
 
 class Layout(BaseModel):
-    tp: int = 1
-    pp: int = 1
-    ep: int = 1
+    """Parallel layout. GPUs = tp x pp x dp. Attention and dense layers are split by ``tp`` and replicated over
+    ``dp`` attention data-parallel ranks (each holds C/dp sequences). Experts are spread over ``ep`` ranks and
+    each expert is split over the remaining moe_tp = tp x dp / ep GPUs of a pipeline stage (ep = 1: experts
+    split like dense layers)."""
+
+    tp: int = Field(1, ge=1)
+    pp: int = Field(1, ge=1)
+    ep: int = Field(1, ge=1)
+    dp: int = Field(1, ge=1)
 
     @property
     def num_gpus(self) -> int:
-        return self.tp * self.pp
+        return self.tp * self.pp * self.dp
+
+    @property
+    def moe_tp(self) -> int:
+        group = self.tp * self.dp
+        return max(1, group // self.ep) if self.ep > 1 else self.tp
 
     @property
     def label(self) -> str:
         parts = [f"TP{self.tp}"]
+        if self.dp > 1:
+            parts.append(f"DP{self.dp}")
         if self.ep > 1:
             parts.append(f"EP{self.ep}")
         if self.pp > 1:
@@ -141,6 +161,39 @@ def excluded_components(patterns: list[str]) -> set[str]:
 
 
 @dataclass
+class Features:
+    """Speed-of-light seconds of one step, before efficiencies: per GEMM entry a compute time at 100% of the
+    dtype's peak (tile/wave and misalignment included) and a memory time at 100% of HBM bandwidth; attention
+    and recurrent compute/memory; communication bytes time at 100% link bandwidth and collective counts."""
+
+    gemm_compute: list[float]
+    gemm_memory: list[float]
+    gemm_ops: int
+    attn_compute: float
+    attn_memory: float
+    comm_s: float
+    comm_n: int
+    kind: str  # "decode" or "prefill"
+
+
+def step_time(f: Features, p: dict[str, float], eff_c: float) -> dict[str, float]:
+    """Seconds of a step from its features and efficiency parameters (see module docstring)."""
+    eff_m = p["mem_bw_eff"]
+    comp = mem = gemm = 0.0
+    for c, m in zip(f.gemm_compute, f.gemm_memory):
+        tc, tm = c / eff_c, m / eff_m
+        comp += tc
+        mem += tm
+        gemm += tc if tc > tm else tm
+    attn = max(f.attn_compute / p["attn_compute_eff"], f.attn_memory / eff_m)
+    comm = f.comm_s / p["comm_bw_eff"] + f.comm_n * p["comm_latency_s"]
+    lat = f.gemm_ops * p["op_latency_s"]
+    over = p["decode_step_overhead_s"] if f.kind == "decode" else p["prefill_overhead_s"]
+    return {"total": gemm + attn + comm + lat + over, "gemm": gemm, "gemm_compute": comp, "gemm_memory": mem,
+            "attention": attn, "comm": comm, "overhead": over + lat}
+
+
+@dataclass
 class CostModel:
     """A model on a GPU at a precision and layout; answers prefill, decode-step and memory questions."""
 
@@ -158,7 +211,7 @@ class CostModel:
     def __post_init__(self) -> None:
         if self.calibration is None:
             self.calibration = load_calibration()
-        self.p = self.calibration.for_framework(self.framework)
+        self.p = self.calibration.resolve(self.framework, self.gpu.arch)
         if not self.gemms:
             self.gemms = inventory(self.arch)
         self.dtype = compute_dtype(self.precision, self.gpu)
@@ -167,16 +220,23 @@ class CostModel:
         mamf = self.gpu.mamf_tflops.get(self.dtype) or self.gpu.mamf_tflops.get("bf16")
         base = self.gpu.tflops.get(self.dtype) if self.dtype in self.gpu.mamf_tflops else self.gpu.tflops.get("bf16")
         self.eff_c = (mamf / base) if (mamf and base) else self.p["gemm_compute_eff"]
-        self.eff_c *= self.p.get("gemm_eff_scale", 1.0)
-        self.bw = self.gpu.bw_bytes_per_s * self.p["mem_bw_eff"]
-        tp = self.layout.tp
-        link = self.gpu.scaleup_gbps if tp <= self.gpu.node_gpus else min(self.gpu.scaleup_gbps,
-                                                                           self.p.get("internode_gbps", 50.0))
-        self.link_bw = link * 1e9 * self.p["comm_bw_eff"]
-        self.ep = self.layout.ep > 1
-        self._shards = [(g, shard(g, tp, ep=self.ep)) for g in self.gemms]
+        self.eff_c = min(1.0, self.eff_c * self.p.get("gemm_eff_scale", 1.0))
+        self.bw_peak = self.gpu.bw_bytes_per_s
+        lay = self.layout
+        tp = lay.tp
+        span = lay.num_gpus // lay.pp  # GPUs one pipeline stage spans
+        link = self.gpu.scaleup_gbps if span <= self.gpu.node_gpus else min(self.gpu.scaleup_gbps,
+                                                                             self.p.get("internode_gbps", 50.0))
+        self.link_peak = link * 1e9
+        pp_link = self.gpu.scaleup_gbps if lay.num_gpus <= self.gpu.node_gpus else min(
+            self.gpu.scaleup_gbps, self.p.get("internode_gbps", 50.0))
+        self.pp_link_peak = pp_link * 1e9
+        self._shards = [(g, shard(g, lay.moe_tp if g.expert else tp)) for g in self.gemms]
         self.kv_b = DTYPE_BYTES[self.kv_dtype]
         self.state_dtype = "fp32" if self.arch.dtype in ("float32",) else self.kv_dtype
+        self._wb = [self.weight_bytes(g) for g, _ in self._shards]
+        self._mis = [misalignment_factor(s.n, s.k, min(wb, 2.0)) for (g, s), wb in zip(self._shards, self._wb)]
+        self._blocks = self._comm_plan()
 
     # ---------------------------------------------------------------- memory
     def weight_bytes(self, g: Gemm) -> float:
@@ -188,9 +248,9 @@ class CostModel:
         """Bytes of weights each GPU holds (GEMMs sharded; embedding vocab-parallel; the rest replicated)."""
         tp, ep, pp = self.layout.tp, self.layout.ep, self.layout.pp
         total = 0.0
-        for g, s in self._shards:
-            cnt = g.count / ep if (g.expert and ep > 1) else g.count
-            total += self.weight_bytes(g) * s.k * s.n * cnt
+        for (g, s), wb in zip(self._shards, self._wb):
+            cnt = g.count / ep if g.expert else g.count
+            total += wb * s.k * s.n * cnt
         gemm_params = sum(g.k * g.n * g.count for g in self.gemms)
         if self.arch.tie_word_embeddings:
             gemm_params -= self.arch.vocab_size * self.arch.hidden_size  # lm_head shares the embedding table
@@ -200,107 +260,127 @@ class CostModel:
         return total / pp + emb_bytes + rest * 2.0
 
     def kv_bytes_per_sequence(self, context: int, policy: str = "vllm") -> float:
-        """Per-GPU bytes of KV cache + recurrent state for one sequence (PP splits layers)."""
+        """Per-GPU bytes of KV cache + recurrent state for one sequence held by a GPU's DP rank
+        (PP splits the layers; each sequence lives on one DP rank)."""
         return per_sequence_bytes(self.arch, context, self.kv_dtype, policy, self.layout.tp,
                                   self.state_dtype) / self.layout.pp
 
+    def kv_budget_bytes(self) -> float:
+        """Bytes per GPU left for KV cache. Frameworks size it differently (calibration ``kv_free_fraction``):
+        a fraction of the memory left after weights (TensorRT-LLM's kv_cache_free_gpu_mem_fraction), or a
+        fraction of total memory minus weights (vLLM's gpu_memory_utilization, SGLang's mem_fraction_static)."""
+        w = self.weights_per_gpu()
+        reserve = self.p["runtime_reserve_gib"] * GIB
+        free_frac = self.p.get("kv_free_fraction", 0.0)
+        if free_frac > 0:
+            return (self.gpu.memory_bytes - w - reserve) * free_frac
+        return self.gpu.memory_bytes * self.p["gpu_mem_util"] - reserve - w
+
     def usable_bytes(self) -> float:
-        return self.gpu.memory_bytes * self.p["gpu_mem_util"] - self.p["runtime_reserve_gib"] * GIB
+        return self.kv_budget_bytes() + self.weights_per_gpu()
 
     def max_concurrency(self, context: int, policy: str = "vllm") -> int:
-        free = self.usable_bytes() - self.weights_per_gpu()
+        """Sequences of ``context`` tokens the whole layout holds (all DP ranks)."""
+        free = self.kv_budget_bytes()
         per = self.kv_bytes_per_sequence(context, policy)
         if free <= 0 or per <= 0:
             return 0
-        return int(free // per)
+        return int(free // per) * self.layout.dp
 
-    # ---------------------------------------------------------------- operators
-    def _gemm_time(self, g: Gemm, s, m_tokens: float, seqs: float) -> tuple[float, float, float]:
-        """(compute_s, memory_s, latency_s) of one inventory entry for a batch of m_tokens tokens."""
-        layers = max(1, len(g.layers))
-        m = seqs if g.component == "lm_head" else m_tokens
-        wb = self.weight_bytes(g)
-        if g.expert:
-            per_layer = g.count // layers
-            top_k = g.active / layers
-            touched = per_layer * (1.0 - (1.0 - top_k / per_layer) ** max(m, 0.0))
-            if self.ep:
-                touched /= self.layout.ep
-            m_eff = m * top_k / per_layer  # tokens per expert
-            flops = 2.0 * m * top_k * s.k * s.n * layers / (self.layout.ep if self.ep else 1)
-            wbytes = wb * s.k * s.n * touched * layers
-            abytes = ACT_BYTES * m * top_k * (s.k + s.n) * layers / (self.layout.ep if self.ep else 1)
-        else:
-            m_eff = m
-            flops = 2.0 * m * s.k * s.n * g.count
-            wbytes = wb * s.k * s.n * g.count
-            abytes = ACT_BYTES * m * (s.k + s.n) * g.count
-        # Below M_TILE_MIN tokens the GEMM is memory-bound and runs as GEMV/split-K: tile and wave
-        # quantization (F3-F5) only shape the compute-bound regime.
-        eta = gemm_efficiency(int(round(m_eff)), s.n, s.k, self.gpu.sms) if m_eff >= M_TILE_MIN else 1.0
-        eta *= misalignment_factor(s.n, s.k, min(wb, 2.0))
-        t_c = flops / (self.peak * self.eff_c * eta)
-        t_m = (wbytes + abytes) / self.bw
-        return t_c, t_m, self.p["op_latency_s"] * layers
+    # ---------------------------------------------------------------- features
+    def _comm_plan(self) -> list[tuple[str, int, float]]:
+        """(kind, group, bytes per local token) for every collective of a forward pass."""
+        lay = self.layout
+        h = self.arch.hidden_size
+        plan = []
+        for layer in self.arch.layers:
+            if layer.mixer is not None and lay.tp > 1:
+                plan.append(("allreduce", lay.tp, h * ACT_BYTES))
+            if isinstance(layer.ffn, MoEMLP) and lay.ep > 1:
+                # all-to-all dispatch and combine: each token visits top_k experts and returns
+                byts = layer.ffn.top_k * h * ACT_BYTES * (lay.ep - 1) / lay.ep
+                plan.append(("a2a", lay.ep, byts))
+                plan.append(("a2a", lay.ep, byts))
+                if lay.moe_tp > 1:
+                    plan.append(("allreduce", lay.moe_tp, layer.ffn.top_k * h * ACT_BYTES))
+            elif layer.ffn is not None and lay.tp > 1:
+                plan.append(("allreduce", lay.tp, h * ACT_BYTES))
+        return plan
 
-    def _allreduce_time(self, m_tokens: float) -> float:
-        tp = self.layout.tp
-        if tp <= 1:
-            return 0.0
-        blocks = sum((1 if lay.mixer is not None else 0) + (1 if lay.ffn is not None else 0) for lay in self.arch.layers)
-        size = m_tokens * self.arch.hidden_size * ACT_BYTES
-        per = self.p["comm_latency_s"] + 2.0 * (tp - 1) / tp * size / self.link_bw
-        return blocks * per / self.layout.pp
+    def _comm(self, local_tokens: float) -> tuple[float, int]:
+        secs = 0.0
+        n = 0
+        for kind, group, per_tok in self._blocks:
+            size = local_tokens * per_tok
+            if kind == "allreduce":
+                secs += 2.0 * (group - 1) / group * size / self.link_peak
+            else:
+                secs += size / self.link_peak
+            n += 1
+        pp = self.layout.pp
+        if pp > 1:
+            secs = secs / pp + (pp - 1) * local_tokens * self.arch.hidden_size * ACT_BYTES / self.pp_link_peak
+            n = int(round(n / pp)) + (pp - 1)
+        return secs, n
 
-    def decode_step(self, batch: int, context: float) -> dict[str, float]:
-        """Time (s) of one decode step for ``batch`` sequences at mean ``context`` tokens, by part."""
-        tp = self.layout.tp
-        comp = mem = lat = 0.0
-        gemm_t = 0.0
-        for g, s in self._shards:
-            t_c, t_m, t_l = self._gemm_time(g, s, batch, batch)
-            gemm_t += max(t_c, t_m) + t_l
-            comp += t_c
-            mem += t_m
-            lat += t_l
-        attn_t = 0.0
+    def _gemm_features(self, m_tokens: float, seqs: float) -> tuple[list[float], list[float], int]:
+        dp, ep, pp = self.layout.dp, self.layout.ep, self.layout.pp
+        comp, mem = [], []
+        ops = 0
+        for (g, s), wb, mis in zip(self._shards, self._wb, self._mis):
+            layers = max(1, len(g.layers))
+            m = (seqs if g.component == "lm_head" else m_tokens) / dp
+            if g.expert:
+                per_layer = g.count // layers
+                top_k = g.active / layers
+                tokens = m * dp  # experts see the tokens of every DP rank
+                touched = per_layer * (1.0 - (1.0 - top_k / per_layer) ** max(tokens, 0.0)) / ep
+                m_eff = tokens * top_k / per_layer
+                flops = 2.0 * tokens * top_k * s.k * s.n * layers / ep
+                byts = wb * s.k * s.n * touched * layers + ACT_BYTES * tokens * top_k * (s.k + s.n) * layers / ep
+            else:
+                m_eff = m
+                flops = 2.0 * m * s.k * s.n * g.count
+                byts = wb * s.k * s.n * g.count + ACT_BYTES * m * (s.k + s.n) * g.count
+            # Below M_TILE_MIN tokens the GEMM is memory-bound and runs as GEMV/split-K: tile and wave
+            # quantization (F3-F5) only shape the compute-bound regime.
+            eta = gemm_efficiency(int(round(m_eff)), s.n, s.k, self.gpu.sms) if m_eff >= M_TILE_MIN else 1.0
+            comp.append(flops / (self.peak * eta * mis) / pp)
+            mem.append(byts / self.bw_peak / pp)
+            ops += layers
+        return comp, mem, int(round(ops / pp))
+
+    def decode_features(self, batch: float, context: float) -> Features:
+        """Features of one decode step: ``batch`` sequences over the layout at mean ``context`` tokens."""
+        tp, dp, pp = self.layout.tp, self.layout.dp, self.layout.pp
+        comp, mem, ops = self._gemm_features(batch, batch)
+        local = batch / dp
+        a_c = a_m = 0.0
+        sb = DTYPE_BYTES[self.state_dtype]
         for lay in self.arch.layers:
             m = lay.mixer
             if isinstance(m, AttentionSpec):
                 ctx = min(context, m.window) if (m.span != "full" and m.window) else context
                 heads = kv_heads_per_gpu(m.num_kv_heads, tp)
-                byts = batch * ctx * heads * (m.head_dim + m.v_head_dim) * self.kv_b
-                flops = 2.0 * batch * ctx * (m.num_heads / tp) * (m.head_dim + m.v_head_dim)
-                attn_t += max(byts / self.bw, flops / (self.peak_bf16 * self.p["attn_compute_eff"]))
+                a_m += local * ctx * heads * (m.head_dim + m.v_head_dim) * self.kv_b
+                a_c += 2.0 * local * ctx * (m.num_heads / tp) * (m.head_dim + m.v_head_dim)
             elif isinstance(m, MLASpec):
-                ctx = context
                 lat_dim = m.kv_lora_rank + m.qk_rope_head_dim
-                byts = batch * ctx * lat_dim * self.kv_b
-                flops = 2.0 * batch * ctx * (m.num_heads / tp) * (lat_dim + m.kv_lora_rank)
-                attn_t += max(byts / self.bw, flops / (self.peak_bf16 * self.p["attn_compute_eff"]))
+                a_m += local * context * lat_dim * self.kv_b
+                a_c += 2.0 * local * context * (m.num_heads / tp) * (lat_dim + m.kv_lora_rank)
             elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec)):
-                from .kvcache import _state_bytes
-                attn_t += 2.0 * batch * _state_bytes(m, DTYPE_BYTES[self.state_dtype]) / tp / self.bw
-        attn_t /= self.layout.pp
-        comm = self._allreduce_time(batch)
-        pp_comm = (self.layout.pp - 1) * (self.p["comm_latency_s"] + batch * self.arch.hidden_size * ACT_BYTES /
-                                          self.link_bw)
-        overhead = self.p["decode_step_overhead_s"]
-        total = gemm_t / self.layout.pp + attn_t + comm + pp_comm + overhead
-        return {"total": total, "gemm": gemm_t / self.layout.pp, "gemm_compute": comp / self.layout.pp,
-                "gemm_memory": mem / self.layout.pp, "attention": attn_t, "comm": comm + pp_comm,
-                "overhead": overhead + lat / self.layout.pp}
+                a_m += 2.0 * local * _state_bytes(m, sb) / tp
+        comm_s, comm_n = self._comm(local)
+        return Features(comp, mem, ops, a_c / self.peak_bf16 / pp, a_m / self.bw_peak / pp, comm_s, comm_n,
+                        "decode")
 
-    def prefill(self, seqs: int, length: int) -> dict[str, float]:
-        """Time (s) to prefill ``seqs`` sequences of ``length`` tokens in one batch, by part."""
-        tp = self.layout.tp
+    def prefill_features(self, seqs: float, length: int) -> Features:
+        """Features of prefilling ``seqs`` sequences of ``length`` tokens in one batch over the layout."""
+        tp, dp, pp = self.layout.tp, self.layout.dp, self.layout.pp
         tokens = float(seqs * length)
-        gemm_t = 0.0
-        for g, s in self._shards:
-            t_c, t_m, t_l = self._gemm_time(g, s, tokens, seqs)
-            gemm_t += max(t_c, t_m) + t_l
-        attn_flops = 0.0
-        rec_t = 0.0
+        comp, mem, ops = self._gemm_features(tokens, seqs)
+        local_seqs = seqs / dp
+        a_c = 0.0
         for lay in self.arch.layers:
             m = lay.mixer
             if isinstance(m, (AttentionSpec, MLASpec)):
@@ -313,19 +393,50 @@ class CostModel:
                     pairs = w * (w + 1) / 2 + (length - w) * w
                 else:
                     pairs = length * (length + 1) / 2
-                attn_flops += 2.0 * seqs * (m.num_heads / tp) * d * pairs
+                a_c += 2.0 * local_seqs * (m.num_heads / tp) * d * pairs
             elif isinstance(m, Mamba2Spec):
-                rec_t += 6.0 * tokens * m.n_heads * m.head_dim * m.d_state / tp / (self.peak_bf16 * 0.3)
+                a_c += 6.0 * local_seqs * length * m.n_heads * m.head_dim * m.d_state / tp * RECURRENT_PREFILL_SLOWDOWN
             elif isinstance(m, GatedDeltaNetSpec):
-                rec_t += 6.0 * tokens * m.num_v_heads * m.head_k_dim * m.head_v_dim / tp / (self.peak_bf16 * 0.3)
-        attn_t = attn_flops / (self.peak_bf16 * self.p["attn_compute_eff"]) / self.layout.pp
-        comm = self._allreduce_time(tokens)
-        total = gemm_t / self.layout.pp + attn_t + rec_t / self.layout.pp + comm + self.p["prefill_overhead_s"]
-        if self.layout.pp > 1:
-            total += (self.layout.pp - 1) * (self.p["comm_latency_s"] + tokens * self.arch.hidden_size * ACT_BYTES /
-                                             self.link_bw)
-        return {"total": total, "gemm": gemm_t / self.layout.pp, "attention": attn_t + rec_t / self.layout.pp,
-                "comm": comm, "overhead": self.p["prefill_overhead_s"]}
+                a_c += 6.0 * local_seqs * length * m.num_v_heads * m.head_k_dim * m.head_v_dim / tp * \
+                    RECURRENT_PREFILL_SLOWDOWN
+        comm_s, comm_n = self._comm(tokens / dp)
+        return Features(comp, mem, ops, a_c / self.peak_bf16 / pp, 0.0, comm_s, comm_n, "prefill")
+
+    # ---------------------------------------------------------------- times
+    def decode_step(self, batch: float, context: float) -> dict[str, float]:
+        """Seconds of one decode step for ``batch`` sequences at mean ``context`` tokens, by part."""
+        return step_time(self.decode_features(batch, context), self.p, self.eff_c)
+
+    def prefill(self, seqs: float, length: int) -> dict[str, float]:
+        """Seconds to prefill ``seqs`` sequences of ``length`` tokens in one batch, by part."""
+        return step_time(self.prefill_features(seqs, length), self.p, self.eff_c)
+
+    def prefill_times(self, length: int) -> tuple[float, float]:
+        """(one request's prefill, the marginal prefill of one more request in a batch), seconds."""
+        one = self.prefill(self.layout.dp, length)["total"]  # one request on each DP rank
+        four = self.prefill(4 * self.layout.dp, length)["total"]
+        return one, max((four - one) / 3, 0.0)
+
+
+def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl: int, num_gpus: int,
+          concurrency: int, p: dict[str, float]) -> dict[str, float]:
+    """Closed-loop continuous batching from step times (seconds): TTFT, TPOT, tokens/s.
+
+    * TPOT = t_dec + μ · (c − 1) / OSL · t_pre — other users' prefills interleaved with decode steps
+      (μ = ``tpot_interference``, 1 = every prefill stalls the batch once);
+    * TTFT = t_pre + λ · (c − 1) · t_pre_marginal + t_dec / 2 — waiting behind the prefills of requests that
+      arrive together (λ = ``ttft_queue``: 0 = never, 0.5 = a fully synchronized burst);
+    * tokens/s/GPU by Little's law: concurrency · OSL / (TTFT + (OSL − 1) · TPOT) / GPUs.
+
+    ``c_local`` is the concurrency one DP rank serves; ``t_pre_marginal`` the extra prefill time of one more
+    request in a batch.
+    """
+    extra = max(c_local - 1.0, 0.0)
+    tpot = t_dec + p.get("tpot_interference", 1.0) * extra / max(osl, 1) * t_pre
+    ttft = t_pre + p.get("ttft_queue", 0.0) * extra * t_pre_marginal + (t_dec / 2 if c_local > 1 else 0.0)
+    latency = ttft + max(osl - 1, 0) * tpot
+    tps_gpu = concurrency * osl / latency / num_gpus
+    return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": tps_gpu, "tokens_per_s_per_user": 1.0 / tpot}
 
 
 def bound_of(parts: dict[str, float]) -> str:

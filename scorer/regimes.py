@@ -3,11 +3,10 @@
 Continuous-batching model (steady state, closed loop of C users):
 
 * decode step ``t_dec(C, c̄)`` at the mean context c̄ = ISL + OSL/2 (:meth:`CostModel.decode_step`);
-* each step also absorbs the prefills of the other users: (C − 1)/OSL prefills of ISL tokens
-  per step (chunked-prefill interference), so TPOT = t_dec + (C − 1)/OSL · t_prefill;
-* TTFT = t_prefill plus half a step of waiting plus M/D/1 queueing behind other prefills,
-  t_prefill · ρ / (2(1 − ρ)) with ρ the fraction of time spent prefilling;
-* tokens/s/user = 1000 / TPOT[ms]; output tokens/s/GPU = C / TPOT / GPUs;
+* TTFT, TPOT and tokens/s/GPU from :func:`scorer.costmodel.serve` (prefill interference on TPOT,
+  queueing behind simultaneous prefills in TTFT, Little's law for throughput), with the calibrated
+  ``tpot_interference`` and ``ttft_queue``;
+* tokens/s/user = 1000 / TPOT[ms];
 * memory fit: weights + C sequences of ISL + OSL tokens of KV ≤ GPU memory × utilization − reserve;
 * $ per 1M output tokens = $/GPU-hour / (tokens/s/GPU · 3600) · 1e6.
 """
@@ -18,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .costmodel import CostModel, Layout, bound_of
+from .costmodel import CostModel, Layout, bound_of, serve
 from .hardware import GIB
 from .resources import load_json
 
@@ -105,13 +104,10 @@ def _predict_one(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: f
     if c > max_c:
         return _no_fit(cm, isl, osl, c, max_c)
     lay = cm.layout
-    pre = cm.prefill(1, isl)
     dec = cm.decode_step(c, isl + osl / 2)
-    t_pre = pre["total"]
-    tpot = dec["total"] + (c - 1) / max(osl, 1) * t_pre
-    rho = min(0.95, (c - 1) / max(osl, 1) * t_pre / tpot) if c > 1 else 0.0
-    ttft = t_pre + (tpot / 2 if c > 1 else 0.0) + t_pre * rho / (2 * (1 - rho))
-    tps_gpu = c / tpot / lay.num_gpus
+    t_pre, t_marg = cm.prefill_times(isl)
+    sv = serve(dec["total"], t_pre, t_marg, c / lay.dp, osl, lay.num_gpus, c, cm.p)
+    ttft, tpot, tps_gpu = sv["ttft"], sv["tpot"], sv["tokens_per_s_per_gpu"]
     w = cm.weights_per_gpu()
     kv = c * cm.kv_bytes_per_sequence(isl + osl)
     mem = (w + kv) / GIB + cm.p["runtime_reserve_gib"]

@@ -1,0 +1,253 @@
+"""Measurements: read a measured-performance CSV, predict every row, and score the predictions.
+
+CSV columns (``../shared/measurements/README.md``): id, model_id, config, gpu, num_gpus, tp, pp,
+ep, attention_dp, weight_precision, kv_precision, framework, framework_version, isl, osl,
+concurrency, metric, value, unit, source, notes. ``config`` names a folder under ``--corpus``
+holding the model's ``config.json``.
+
+Errors are reported as MdAPE (median absolute percentage error) per metric, overall and by GPU,
+framework and model, and as Spearman rank correlation per metric. Rows that cannot be predicted
+are counted with the reason, never silently dropped.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import median
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from .errors import BadInputError, DeploysheetError
+
+METRICS = ("ttft_ms", "tpot_ms", "itl_ms", "output_tokens_per_s_per_gpu", "tokens_per_s_per_user")
+REQUIRED_COLUMNS = ("model_id", "config", "gpu", "num_gpus", "tp", "pp", "ep", "attention_dp", "weight_precision",
+                    "kv_precision", "framework", "isl", "osl", "concurrency", "metric", "value")
+PRECISION_MAP = {"bf16": "bf16", "fp16": "fp16", "fp8": "fp8", "fp8_block": "fp8_block", "nvfp4": "nvfp4",
+                 "mxfp4": "mxfp4", "w4a16": "int4", "int4": "int4", "int8": "int8"}
+
+
+class Row(BaseModel):
+    """One measured metric of one serving setup."""
+
+    id: str = ""
+    model_id: str
+    config: str
+    gpu: str
+    num_gpus: int = Field(ge=1)
+    tp: int = Field(ge=1)
+    pp: int = Field(1, ge=1)
+    ep: int = Field(1, ge=0)
+    attention_dp: int = Field(1, ge=1)
+    weight_precision: str
+    kv_precision: str = ""
+    framework: str
+    framework_version: str = ""
+    isl: int | None = None
+    osl: int | None = None
+    concurrency: str
+    metric: str
+    value: float
+    notes: str = ""
+
+
+
+@dataclass
+class RowResult:
+    row: Row
+    predicted: float | None
+    skipped: str | None = None
+
+    @property
+    def ape(self) -> float | None:
+        if self.predicted is None or not self.row.value:
+            return None
+        return abs(self.predicted - self.row.value) / abs(self.row.value) * 100
+
+
+def _int_or_none(text: str) -> int | None:
+    text = (text or "").strip()
+    if not text:
+        return None
+    return int(float(text))
+
+
+def read_rows(path: str | Path) -> tuple[list[Row], list[dict[str, Any]]]:
+    """Parse a measurements CSV. Returns (rows, skipped) where skipped lists malformed lines with the reason.
+
+    Raises:
+        BadInputError: missing file, not a CSV, or missing required columns.
+    """
+    try:
+        fh = open(path, newline="", encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInputError(f"measurements file not found: {path}") from None
+    except OSError as exc:
+        raise BadInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    rows, skipped = [], []
+    with fh:
+        try:
+            reader = csv.DictReader(fh)
+            header = reader.fieldnames or []
+            missing = [c for c in REQUIRED_COLUMNS if c not in header]
+            if missing:
+                raise BadInputError(f"{path}: missing columns {', '.join(missing)}")
+            for i, rec in enumerate(reader, start=2):
+                try:
+                    rows.append(Row(
+                        id=rec.get("id") or f"line{i}", model_id=rec["model_id"], config=rec["config"],
+                        gpu=rec["gpu"], num_gpus=_int_or_none(rec["num_gpus"]) or 1, tp=_int_or_none(rec["tp"]) or 1,
+                        pp=_int_or_none(rec["pp"]) or 1, ep=_int_or_none(rec["ep"]) or 1,
+                        attention_dp=_int_or_none(rec["attention_dp"]) or 1,
+                        weight_precision=rec["weight_precision"].strip().lower(),
+                        kv_precision=(rec.get("kv_precision") or "").strip().lower(), framework=rec["framework"],
+                        framework_version=rec.get("framework_version") or "", isl=_int_or_none(rec["isl"]),
+                        osl=_int_or_none(rec["osl"]), concurrency=(rec["concurrency"] or "").strip(),
+                        metric=rec["metric"].strip(), value=float(rec["value"]), notes=rec.get("notes") or ""))
+                except (ValueError, TypeError, ValidationError) as exc:
+                    skipped.append({"id": rec.get("id") or f"line{i}", "reason": f"malformed row: "
+                                                                                 f"{type(exc).__name__}"})
+        except (csv.Error, UnicodeDecodeError) as exc:
+            raise BadInputError(f"{path} is not a readable CSV: {exc}") from None
+    return rows, skipped
+
+
+def spearman(x: list[float], y: list[float]) -> float | None:
+    """Spearman rank correlation (average ranks for ties); None for fewer than 3 pairs."""
+    if len(x) < 3:
+        return None
+
+    def ranks(v):
+        order = sorted(range(len(v)), key=lambda i: v[i])
+        r = [0.0] * len(v)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
+                j += 1
+            avg = (i + j) / 2 + 1
+            for k in range(i, j + 1):
+                r[order[k]] = avg
+            i = j + 1
+        return r
+
+    rx, ry = ranks(x), ranks(y)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    vx = math.sqrt(sum((a - mx) ** 2 for a in rx))
+    vy = math.sqrt(sum((b - my) ** 2 for b in ry))
+    if vx == 0 or vy == 0:
+        return None
+    return cov / (vx * vy)
+
+
+class MetricSummary(BaseModel):
+    n: int
+    mdape: float | None = Field(description="median absolute percentage error, %")
+    spearman: float | None
+    p90_ape: float | None = None
+
+
+@dataclass
+class Report:
+    results: list[RowResult]
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+
+    def summarize(self, key=None) -> dict[str, dict[str, MetricSummary]]:
+        groups: dict[str, dict[str, list[RowResult]]] = defaultdict(lambda: defaultdict(list))
+        for r in self.results:
+            if r.predicted is None:
+                continue
+            g = key(r.row) if key else "all"
+            groups[g][r.row.metric].append(r)
+        out = {}
+        for g, by_metric in groups.items():
+            out[g] = {m: _summary(rs) for m, rs in sorted(by_metric.items())}
+        return out
+
+
+def _summary(rs: list[RowResult]) -> MetricSummary:
+    apes = sorted(r.ape for r in rs if r.ape is not None)
+    sp = spearman([r.row.value for r in rs], [r.predicted for r in rs])
+    return MetricSummary(n=len(rs), mdape=round(median(apes), 2) if apes else None,
+                         spearman=round(sp, 4) if sp is not None else None,
+                         p90_ape=round(apes[int(0.9 * (len(apes) - 1))], 2) if apes else None)
+
+
+class Predictor:
+    """Predicts measurement rows with a calibration; caches architectures per config folder."""
+
+    def __init__(self, corpus: str | Path, calibration=None):
+        from .costmodel import load_calibration
+        self.corpus = Path(corpus)
+        if not self.corpus.is_dir():
+            raise BadInputError(f"--corpus {corpus}: not a folder")
+        self.calibration = calibration or load_calibration()
+        self._arch: dict[str, Any] = {}
+
+    def arch(self, config: str):
+        if config not in self._arch:
+            from .architecture import normalize
+            from .gemms import inventory
+            from .params import count_params
+            from .sources import load_source
+            path = self.corpus / config
+            if not (path / "config.json").is_file():
+                self._arch[config] = None
+            else:
+                raw = load_source(str(path))
+                a = normalize(raw.config, raw.quant_config)
+                self._arch[config] = (a, count_params(a), inventory(a))
+        return self._arch[config]
+
+    def predict_row(self, row: Row) -> RowResult:
+        from .costmodel import CostModel, Layout, excluded_components
+        from .hardware import get_gpu, get_precision
+        from .regimes import predict
+
+        if row.metric not in METRICS:
+            return RowResult(row, None, f"unknown metric {row.metric}")
+        if row.isl is None or row.osl is None:
+            return RowResult(row, None, "ISL/OSL not fixed in the source")
+        if row.concurrency != "max" and not row.concurrency.isdigit():
+            return RowResult(row, None, f"open-loop load ({row.concurrency}) is not modelled")
+        if "speculative" in row.notes.lower() or "MTP speculative" in row.notes:
+            return RowResult(row, None, "speculative decoding (MTP) is not modelled")
+        try:
+            gpu = get_gpu(row.gpu)
+        except DeploysheetError:
+            return RowResult(row, None, f"GPU {row.gpu} not in the catalog")
+        prec_id = PRECISION_MAP.get(row.weight_precision)
+        if prec_id is None:
+            return RowResult(row, None, f"precision {row.weight_precision} not modelled")
+        try:
+            got = self.arch(row.config)
+        except DeploysheetError as exc:
+            return RowResult(row, None, f"config {row.config}: {exc}")
+        if got is None:
+            return RowResult(row, None, f"config {row.config} not in the corpus")
+        arch, params, gemms = got
+        if row.tp * row.pp * row.attention_dp != row.num_gpus:
+            return RowResult(row, None, "num_gpus != tp x pp x attention_dp")
+        kv = row.kv_precision if row.kv_precision in ("fp8", "bf16", "fp16") else (
+            "fp8" if prec_id in ("fp8", "fp8_block", "nvfp4") and row.framework == "trtllm" else "bf16")
+        prec = get_precision(prec_id)
+        unq = excluded_components(arch.quantization.excluded) if (
+            arch.quantization is not None and arch.quantization.format == prec_id) else set()
+        layout = Layout(tp=row.tp, pp=row.pp, ep=max(1, row.ep), dp=row.attention_dp)
+        cm = CostModel(arch, params, gpu, prec, layout, kv, row.framework, self.calibration, unq, gemms)
+        conc = "max" if row.concurrency == "max" else int(row.concurrency)
+        p = predict(cm, row.isl, row.osl, conc)
+        if not p.fits:
+            return RowResult(row, None, "does not fit in memory in the model")
+        val = {"ttft_ms": p.ttft_ms, "tpot_ms": p.tpot_ms, "itl_ms": p.tpot_ms,
+               "output_tokens_per_s_per_gpu": p.output_tokens_per_s_per_gpu,
+               "tokens_per_s_per_user": p.tokens_per_s_per_user}[row.metric]
+        return RowResult(row, val)
+
+    def run(self, rows: list[Row]) -> Report:
+        return Report([self.predict_row(r) for r in rows])
