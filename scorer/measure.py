@@ -242,8 +242,8 @@ class Predictor:
         cm = CostModel(arch, params, gpu, prec, layout, kv, row.framework, self.calibration, unq, gemms)
         conc = "max" if row.concurrency == "max" else int(row.concurrency)
         p = predict(cm, row.isl, row.osl, conc)
-        if not p.fits:
-            return RowResult(row, None, "does not fit in memory in the model")
+        if p.tpot_ms is None:
+            return RowResult(row, None, "weights do not fit in memory in the model")
         val = {"ttft_ms": p.ttft_ms, "tpot_ms": p.tpot_ms, "itl_ms": p.tpot_ms,
                "output_tokens_per_s_per_gpu": p.output_tokens_per_s_per_gpu,
                "tokens_per_s_per_user": p.tokens_per_s_per_user}[row.metric]

@@ -42,6 +42,8 @@ class Prediction(BaseModel):
     bound: str | None
     usd_per_1m_output_tokens: float | None = None
     max_concurrency: int = Field(description="sequences of ISL+OSL tokens that fit on this layout")
+    queued: int = Field(0, description="requests waiting because their KV cache does not fit (concurrency beyond "
+                                       "max_concurrency): their wait is in TTFT")
 
 
 def max_note(p: Prediction) -> str | None:
@@ -101,19 +103,24 @@ def _no_fit(cm: CostModel, isl: int, osl: int, c: int, max_c: int) -> Prediction
 
 
 def _predict_one(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None) -> Prediction:
-    if c > max_c:
+    if max_c < 1:
         return _no_fit(cm, isl, osl, c, max_c)
     lay = cm.layout
-    dec = cm.decode_step(c, isl + osl / 2)
+    running = min(c, max_c)  # the engine runs what its KV cache holds; the rest wait in its queue
+    dec = cm.decode_step(running, isl + osl / 2)
     t_pre, t_marg = cm.prefill_times(isl)
-    sv = serve(dec["total"], t_pre, t_marg, c / lay.dp, osl, lay.num_gpus, c, cm.p)
+    sv = serve(dec["total"], t_pre, t_marg, running / lay.dp, osl, lay.num_gpus, running, cm.p)
     ttft, tpot, tps_gpu = sv["ttft"], sv["tpot"], sv["tokens_per_s_per_gpu"]
+    if c > running:
+        # closed loop, Little's law: a request's whole latency grows by c / running
+        latency = ttft + max(osl - 1, 0) * tpot
+        ttft += latency * (c / running - 1)
     w = cm.weights_per_gpu()
-    kv = c * cm.kv_bytes_per_sequence(isl + osl)
+    kv = running * cm.kv_bytes_per_sequence(isl + osl)
     mem = (w + kv) / GIB + cm.p["runtime_reserve_gib"]
     usd = price / (tps_gpu * 3600) * 1e6 if price else None
     return Prediction(layout=lay.label, tp=lay.tp, pp=lay.pp, ep=lay.ep, num_gpus=lay.num_gpus, isl=isl, osl=osl,
-                      concurrency=c, fits=True, memory_per_gpu_gib=round(mem, 2),
+                      concurrency=c, fits=c <= max_c, queued=max(0, c - running), memory_per_gpu_gib=round(mem, 2),
                       weights_per_gpu_gib=round(w / GIB, 2), kv_per_gpu_gib=round(kv / GIB, 3),
                       ttft_ms=round(ttft * 1e3, 3), tpot_ms=round(tpot * 1e3, 3),
                       tokens_per_s_per_user=round(1.0 / tpot, 2), output_tokens_per_s_per_gpu=round(tps_gpu, 2),

@@ -1,0 +1,244 @@
+"""Fit the cost model's efficiency parameters to measurements, and cross-validate the fit.
+
+Each measurement row is reduced once to *features* — the speed-of-light seconds of its decode step
+and of its prefills (:class:`scorer.costmodel.Features`) — so a parameter vector is scored by cheap
+arithmetic. Parameters and their grouping (as few as carry the signal):
+
+* per GPU family (ampere, ada, hopper, blackwell, cdna*): ``gemm_eff_scale`` (× the MAMF/peak GEMM
+  efficiency), ``mem_bw_eff`` (achieved share of HBM bandwidth);
+* global: ``attn_compute_eff``, ``comm_bw_eff``;
+* per serving framework: ``decode_step_overhead_s``, ``prefill_overhead_s``, ``ttft_queue`` (λ),
+  ``tpot_interference`` (μ) — see :func:`scorer.costmodel.serve`.
+
+The objective is the soft-L1 loss of log(predicted / measured) over TTFT, TPOT/ITL, tokens/s/user
+and output tokens/s/GPU rows, solved with ``scipy.optimize.least_squares`` inside bounds.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import median
+from typing import Any
+
+from .costmodel import Calibration, CostModel, Features, Layout, excluded_components, load_calibration, serve, \
+    step_time
+from .errors import BadInputError, DeploysheetError
+from .measure import METRICS, PRECISION_MAP, Predictor, Report, Row, RowResult
+
+#: name -> (group, lower bound, upper bound); group is "family", "framework" or "global"
+FIT_PARAMS: dict[str, tuple[str, float, float]] = {
+    "gemm_eff_scale": ("family", 0.2, 1.3),
+    "mem_bw_eff": ("family", 0.2, 1.0),
+    "attn_compute_eff": ("global", 0.05, 1.0),
+    "comm_bw_eff": ("global", 0.05, 1.0),
+    "decode_step_overhead_s": ("framework", 0.0, 0.05),
+    "prefill_overhead_s": ("framework", 0.0, 0.5),
+    "ttft_queue": ("framework", 0.0, 1.5),
+    "tpot_interference": ("framework", 0.0, 3.0),
+}
+
+
+@dataclass
+class Sample:
+    row: Row
+    family: str
+    framework: str
+    eff_c_base: float
+    dec: Features
+    pre1: Features
+    pre4: Features
+    running: int
+    concurrency: int
+    dp: int
+    num_gpus: int
+    osl: int
+
+
+def _samples(pred: Predictor, rows: list[Row]) -> tuple[list[Sample], list[dict[str, Any]]]:
+    """Reduce rows to features with the current calibration's choices (batch for 'max', fit)."""
+    from .hardware import get_gpu, get_precision
+    from .regimes import predict
+
+    out, skipped = [], []
+    cms: dict[tuple, CostModel] = {}
+    for row in rows:
+        res = pred.predict_row(row)
+        if res.skipped:
+            skipped.append({"id": row.id, "reason": res.skipped})
+            continue
+        arch, params, gemms = pred.arch(row.config)
+        prec_id = PRECISION_MAP[row.weight_precision]
+        kv = row.kv_precision if row.kv_precision in ("fp8", "bf16", "fp16") else (
+            "fp8" if prec_id in ("fp8", "fp8_block", "nvfp4") and row.framework == "trtllm" else "bf16")
+        key = (row.config, row.gpu, prec_id, row.tp, row.pp, row.ep, row.attention_dp, kv, row.framework)
+        if key not in cms:
+            gpu = get_gpu(row.gpu)
+            unq = excluded_components(arch.quantization.excluded) if (
+                arch.quantization is not None and arch.quantization.format == prec_id) else set()
+            cms[key] = CostModel(arch, params, gpu, get_precision(prec_id),
+                                 Layout(tp=row.tp, pp=row.pp, ep=max(1, row.ep), dp=row.attention_dp), kv,
+                                 row.framework, pred.calibration, unq, gemms)
+        cm = cms[key]
+        conc = "max" if row.concurrency == "max" else int(row.concurrency)
+        p = predict(cm, row.isl, row.osl, conc)
+        c = p.concurrency
+        running = min(c, p.max_concurrency) if p.max_concurrency >= 1 else c
+        scale = cm.p.get("gemm_eff_scale", 1.0)
+        out.append(Sample(row=row, family=cm.gpu.arch, framework=row.framework, eff_c_base=cm.eff_c / scale,
+                          dec=cm.decode_features(running, row.isl + row.osl / 2),
+                          pre1=cm.prefill_features(cm.layout.dp, row.isl),
+                          pre4=cm.prefill_features(4 * cm.layout.dp, row.isl), running=running, concurrency=c,
+                          dp=cm.layout.dp, num_gpus=cm.layout.num_gpus, osl=row.osl))
+    return out, skipped
+
+
+def predict_sample(s: Sample, p: dict[str, float]) -> float:
+    """The sample's metric under parameters ``p`` (same formulas as :func:`scorer.regimes.predict`)."""
+    eff_c = min(1.0, s.eff_c_base * p.get("gemm_eff_scale", 1.0))
+    t_dec = step_time(s.dec, p, eff_c)["total"]
+    one = step_time(s.pre1, p, eff_c)["total"]
+    four = step_time(s.pre4, p, eff_c)["total"]
+    sv = serve(t_dec, one, max((four - one) / 3, 0.0), s.running / s.dp, s.osl, s.num_gpus, s.running, p)
+    m = s.row.metric
+    if m == "ttft_ms":
+        ttft = sv["ttft"]
+        if s.concurrency > s.running:
+            ttft += (ttft + max(s.osl - 1, 0) * sv["tpot"]) * (s.concurrency / s.running - 1)
+        return ttft * 1e3
+    if m in ("tpot_ms", "itl_ms"):
+        return sv["tpot"] * 1e3
+    if m == "tokens_per_s_per_user":
+        return sv["tokens_per_s_per_user"]
+    return sv["tokens_per_s_per_gpu"]
+
+
+class Fit:
+    def __init__(self, base: Calibration, samples: list[Sample]):
+        self.base = base
+        self.samples = samples
+        fams = sorted({s.family for s in samples})
+        fws = sorted({s.framework for s in samples})
+        self.names: list[str] = []
+        for name, (group, _, _) in FIT_PARAMS.items():
+            keys = fams if group == "family" else fws if group == "framework" else [None]
+            for k in keys:
+                self.names.append(f"{name}@{k}" if k else name)
+
+    def _params_for(self, theta, s: Sample) -> dict[str, float]:
+        p = self.base.resolve(s.framework, s.family)
+        for name, val in zip(self.names, theta):
+            base, _, key = name.partition("@")
+            if not key or key in (s.family, s.framework):
+                p[base] = float(val)
+        return p
+
+    def initial(self) -> list[float]:
+        out = []
+        for name in self.names:
+            base, _, key = name.partition("@")
+            fam = key if FIT_PARAMS[base][0] == "family" else None
+            fw = key if FIT_PARAMS[base][0] == "framework" else "vllm"
+            val = self.base.resolve(fw, fam).get(base, 1.0)
+            lo, hi = FIT_PARAMS[base][1:]
+            out.append(min(max(val, lo + 1e-6), hi - 1e-6))
+        return out
+
+    def bounds(self):
+        lo = [FIT_PARAMS[n.partition("@")[0]][1] for n in self.names]
+        hi = [FIT_PARAMS[n.partition("@")[0]][2] for n in self.names]
+        return lo, hi
+
+    def residuals(self, theta):
+        res = []
+        for s in self.samples:
+            pred = predict_sample(s, self._params_for(theta, s))
+            res.append(math.log(max(pred, 1e-12) / s.row.value))
+        return res
+
+    def solve(self, max_nfev: int = 60):
+        from scipy.optimize import least_squares
+        sol = least_squares(self.residuals, self.initial(), bounds=self.bounds(), loss="soft_l1", f_scale=0.15,
+                            max_nfev=max_nfev, diff_step=1e-3)
+        return sol.x
+
+    def calibration(self, theta) -> Calibration:
+        params = dict(self.base.params)
+        frameworks: dict[str, dict[str, float]] = {k: dict(v) for k, v in self.base.frameworks.items()}
+        for name, val in zip(self.names, theta):
+            base, _, key = name.partition("@")
+            if key:
+                frameworks.setdefault(key, {})[base] = round(float(val), 6)
+            else:
+                params[base] = round(float(val), 6)
+        return self.base.model_copy(update={"params": params, "frameworks": frameworks})
+
+
+def fit(samples: list[Sample], base: Calibration, max_nfev: int = 60) -> Calibration:
+    f = Fit(base, samples)
+    return f.calibration(f.solve(max_nfev))
+
+
+def evaluate(samples: list[Sample], cal: Calibration) -> list[RowResult]:
+    out = []
+    for s in samples:
+        p = cal.resolve(s.framework, s.family)
+        out.append(RowResult(s.row, predict_sample(s, p)))
+    return out
+
+
+def cross_validate(samples: list[Sample], base: Calibration, by: str = "model", max_nfev: int = 60
+                   ) -> list[RowResult]:
+    """Leave-one-group-out: refit without each group (model, GPU or framework), predict that group."""
+    keyf = {"model": lambda s: s.row.config, "gpu": lambda s: s.row.gpu, "framework": lambda s: s.framework}[by]
+    groups = sorted({keyf(s) for s in samples})
+    out: list[RowResult] = []
+    for g in groups:
+        train = [s for s in samples if keyf(s) != g]
+        test = [s for s in samples if keyf(s) == g]
+        cal = fit(train, base, max_nfev) if train else base
+        # a framework or GPU family absent from training falls back to the base defaults
+        out += evaluate(test, cal)
+    return out
+
+
+def write_calibration(cal: Calibration, report: dict[str, Any], path: str | Path, command: str) -> None:
+    """Write a calibration file: fitted values with provenance, fit date, command and validation error."""
+    base = json.loads((Path(__file__).resolve().parent.parent / "data" / "calibration.json").read_text()) \
+        if (Path(__file__).resolve().parent.parent / "data" / "calibration.json").is_file() else None
+    from .resources import load_json
+    base = base or load_json("calibration.json")
+    doc = dict(base)
+    doc["fit_date"] = datetime.date.today().isoformat()
+    doc["command"] = command
+    doc["validation"] = report
+    params = {}
+    for k, v in cal.params.items():
+        src = cal.sources.get(k, "")
+        if k in FIT_PARAMS and FIT_PARAMS[k][0] == "global":
+            src = f"fitted by deploysheet calibrate on {doc['fit_date']} (was: {src})"
+        params[k] = {"value": v, "src": src}
+    doc["params"] = params
+    doc["frameworks"] = cal.frameworks
+    doc["about"] = base.get("about", "")
+    Path(path).write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
+
+
+def summary_dict(results: list[RowResult], skipped: list[dict[str, Any]]) -> dict[str, Any]:
+    """JSON-ready report: metrics.<metric>.{mdape, spearman, n}, breakdowns by GPU/framework/model, skipped."""
+    rep = Report(results, skipped)
+    allm = rep.summarize().get("all", {})
+    out: dict[str, Any] = {"metrics": {m: v.model_dump() for m, v in allm.items()}}
+    for name, key in (("by_gpu", lambda r: r.gpu), ("by_framework", lambda r: r.framework),
+                      ("by_model", lambda r: r.config)):
+        out[name] = {g: {m: v.model_dump() for m, v in d.items()} for g, d in sorted(rep.summarize(key).items())}
+    reasons: dict[str, int] = {}
+    for sk in skipped:
+        reasons[sk["reason"]] = reasons.get(sk["reason"], 0) + 1
+    out["skipped"] = skipped
+    out["skipped_counts"] = reasons
+    out["n_rows"] = len(results) + len(skipped)
+    return out
