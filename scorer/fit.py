@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from .architecture import AttentionSpec, MLASpec, ModelArch, MoEMLP
+from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch, MoEMLP
 from .gemms import Gemm, shard
 from .hardware import GPU
-from .tiles import gemm_efficiency, misalignment_factor
+from .tiles import efficiency_for_tile, gemm_efficiency, misalignment_factor
 
 PREFILL_M = 8192  # rule G4: tile/wave efficiency is reported at prefill M = 8192
 DECODE_M = 128  # a decode-size batch (F5 evaluates decode M in 1..256)
@@ -102,6 +102,7 @@ class AttentionFit(BaseModel):
     flashinfer_head_dim: str
     flashinfer_group: str
     mla_kernel: str | None = None
+    sinks: bool = False
     spans: dict[str, int] = Field(default_factory=dict, description="layer count per span: full, sliding, chunked")
 
 
@@ -135,9 +136,14 @@ class HardwareFit(BaseModel):
 
 def key_dims(arch: ModelArch) -> dict[str, int]:
     dims = {"hidden_size": arch.hidden_size, "vocab_size": arch.vocab_size}
+    widths = []
     for lay in arch.layers:
         if lay.ffn is not None and lay.ffn.kind == "dense" and not lay.ffn.replace_with_linear:
-            dims.setdefault("intermediate_size", lay.ffn.intermediate)
+            if lay.ffn.intermediate not in widths:
+                widths.append(lay.ffn.intermediate)
+    for i, w in enumerate(widths):
+        dims["intermediate_size" if i == 0 else f"intermediate_size[{w}]"] = w
+    for lay in arch.layers:
         if isinstance(lay.ffn, MoEMLP):
             dims.setdefault("moe_intermediate_size", lay.ffn.expert_intermediate)
             if lay.ffn.shared is not None:
@@ -161,7 +167,8 @@ def gemm_fits(gemms: list[Gemm], gpu: GPU, tps=TPS, m: int = PREFILL_M) -> list[
     for tp in tps:
         for g in gemms:
             s = shard(g, tp)
-            tw = gemm_efficiency(m, s.n, s.k, gpu.sms)
+            # G4 reports the worse of cuBLAS's two large tiles (256x128, 128x256), as the rule's worked examples do
+            tw = min(efficiency_for_tile(m, s.n, s.k, gpu.sms, t) for t in ((256, 128, 64), (128, 256, 64)))
             eff = tw * misalignment_factor(s.n, s.k, 2.0)
             worst = min(pow2_multiple(s.k), pow2_multiple(s.n))
             status = "ok" if worst >= 128 else "partial" if worst >= 64 else "low" if worst >= 8 else "misaligned"
@@ -180,6 +187,24 @@ def flop_weighted(fits: list[GemmFit], tp: int) -> float:
     sel = [f for f in fits if f.tp == tp]
     w = sum(f.flop_share for f in sel) or 1.0
     return round(sum(f.flop_share * f.efficiency for f in sel) / w, 4)
+
+
+def tp_valid(arch: ModelArch, tp: int) -> bool:
+    """TP degrees engines accept: attention heads (T1), KV heads divisible or replicable (T2), Mamba2 heads and
+    groups, gated delta-net heads."""
+    att = arch.first_attention()
+    if att is not None:
+        if att.num_heads % tp:
+            return False
+        if isinstance(att, AttentionSpec) and att.num_kv_heads % tp and tp % att.num_kv_heads:
+            return False
+    for lay in arch.layers:
+        m = lay.mixer
+        if isinstance(m, Mamba2Spec) and (m.n_heads % tp or (m.n_groups % tp and m.n_groups != 1)):
+            return False
+        if isinstance(m, GatedDeltaNetSpec) and (m.num_k_heads % tp or m.num_v_heads % tp):
+            return False
+    return True
 
 
 def parallelism_fit(arch: ModelArch, tps=(1, 2, 4, 8, 16, 32)) -> ParallelismFit:
@@ -209,6 +234,16 @@ def parallelism_fit(arch: ModelArch, tps=(1, 2, 4, 8, 16, 32)) -> ParallelismFit
                     per, repl = 1, tp / kv
         if not heads_ok:
             notes.append(f"{att.num_heads} heads not divisible by TP {tp} (T1)")
+        mamba = next((lay.mixer for lay in arch.layers if isinstance(lay.mixer, Mamba2Spec)), None)
+        if mamba is not None and (mamba.n_heads % tp or (mamba.n_groups % tp and mamba.n_groups != 1)):
+            heads_ok = False
+            notes.append(f"Mamba2: {mamba.n_heads} heads / {mamba.n_groups} groups not divisible by TP {tp} "
+                         "(vLLM MambaMixer2)")
+        gdn = next((lay.mixer for lay in arch.layers if isinstance(lay.mixer, GatedDeltaNetSpec)), None)
+        if gdn is not None and (gdn.num_k_heads % tp or gdn.num_v_heads % tp):
+            heads_ok = False
+            notes.append(f"gated delta-net: {gdn.num_k_heads}/{gdn.num_v_heads} key/value heads not divisible by "
+                         f"TP {tp}")
         if mode == "invalid":
             notes.append(f"{att.num_kv_heads} KV heads and TP {tp} neither divide (T2)")
         elif mode == "replicated" and repl > 1 and isinstance(att, AttentionSpec):
@@ -237,9 +272,9 @@ def parallelism_fit(arch: ModelArch, tps=(1, 2, 4, 8, 16, 32)) -> ParallelismFit
             r = by_tp[t]
             notes = []
             clean = True
-            if r.kv_mode == "replicated" and r.kv_replication > 1 and isinstance(att, AttentionSpec):
-                clean = False
-                notes.append(f"KV replicated {r.kv_replication:g}x")
+            if r.kv_mode == "replicated" and r.kv_replication > 1:
+                notes.append(f"KV replicated {r.kv_replication:g}x" if isinstance(att, AttentionSpec) else
+                             "MLA latent replicated per rank: DP attention avoids it")
             if p_ > 1:
                 imb = pp_imbalance(weights, p_)
                 if arch.num_layers % p_ or imb > 1.05:
@@ -248,9 +283,9 @@ def parallelism_fit(arch: ModelArch, tps=(1, 2, 4, 8, 16, 32)) -> ParallelismFit
             layouts.append(LayoutFit(n_gpus=n, tp=t, pp=p_, clean=clean, notes=notes))
         if moe is not None:
             ok = moe.num_experts % n == 0
-            layouts.append(LayoutFit(n_gpus=n, tp=1, ep=n, clean=ok and (deepep is not False),
+            layouts.append(LayoutFit(n_gpus=n, tp=1, ep=n, clean=ok,
                                      notes=([] if ok else [f"{moe.num_experts} experts not divisible by {n} (E1)"]) +
-                                     ([] if deepep is not False else ["hidden size not a DeepEP kernel size (E2)"])))
+                                     ([] if deepep is not False else ["DeepEP pads the hidden size (E2)"])))
     return ParallelismFit(tp=rows, valid_tp=valid, ep=ep, pp=pp, pp_imbalance=imbalance, deepep_hidden_ok=deepep,
                           layouts=layouts)
 
@@ -321,9 +356,12 @@ def attention_fit(arch: ModelArch) -> AttentionFit:
         fa4 = f"rejected on SM100: head_dim {d} (A3)"
     fi_head = "ok" if d in (64, 128, 256, 512) else f"unsupported head_dim {d} (A4)"
     fi_group = "ok" if group in (1, 2, 3, 4, 6, 8) else f"unsupported group size {group} (A4)"
+    if att.sinks:
+        fa2, eff = f"no attention-sink support ({fa2} otherwise)", eff
     return AttentionFit(mechanism="mha" if group == 1 else ("mqa" if att.num_kv_heads == 1 else "gqa"), head_dim=d,
                         v_head_dim=att.v_head_dim, gqa_group=group, fa2=fa2, fa2_efficiency=eff, fa3=_fa3(d),
-                        fa4_blackwell=fa4, flashinfer_head_dim=fi_head, flashinfer_group=fi_group, spans=spans)
+                        fa4_blackwell=fa4, flashinfer_head_dim=fi_head, flashinfer_group=fi_group, spans=spans,
+                        sinks=att.sinks)
 
 
 def _fa2(d: int) -> tuple[str, float | None]:

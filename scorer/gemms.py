@@ -136,15 +136,17 @@ def _layer(layer: LayerSpec, h: int, prefix: str = "") -> list[Gemm]:
     if isinstance(m, (AttentionSpec, MLASpec)):
         out += _attn(f"{prefix}attn", m, h)
     elif isinstance(m, Mamba2Spec):
+        gn = m.n_groups * m.d_state
         out.append(Gemm(name=f"{prefix}mamba.in_proj", component="recurrent", k=h, n=m.in_proj_width, count=1,
-                        active=1, shard="column"))
+                        active=1, shard="column", parts=[m.d_inner, m.d_inner, gn, gn, m.n_heads]))
         out.append(Gemm(name=f"{prefix}mamba.out_proj", component="recurrent", k=m.d_inner, n=h, count=1, active=1,
                         shard="row"))
     elif isinstance(m, GatedDeltaNetSpec):
         out.append(Gemm(name=f"{prefix}linear_attn.in_proj_qkvz", component="recurrent", k=h,
-                        n=2 * m.key_dim + 2 * m.value_dim, count=1, active=1, shard="column"))
+                        n=2 * m.key_dim + 2 * m.value_dim, count=1, active=1, shard="column",
+                        parts=[m.key_dim, m.key_dim, m.value_dim, m.value_dim]))
         out.append(Gemm(name=f"{prefix}linear_attn.in_proj_ba", component="recurrent", k=h, n=2 * m.num_v_heads,
-                        count=1, active=1, shard="column", quantizable=False))
+                        count=1, active=1, shard="column", quantizable=False, parts=[m.num_v_heads, m.num_v_heads]))
         out.append(Gemm(name=f"{prefix}linear_attn.out_proj", component="recurrent", k=m.value_dim, n=h, count=1,
                         active=1, shard="row"))
     elif isinstance(m, LinearMixerSpec):

@@ -72,6 +72,7 @@ class Precision(BaseModel):
     fallback: str
     native: list[str]
     min_cc: str
+    native_cc: str = Field("", description="compute capability of native tensor-core kernels")
     label: str
 
 

@@ -10,9 +10,10 @@ rule (``data/rules.json``):
 * ``fp8_block`` 128x128 (Q2): vLLM ``validate_fp8_block_shape`` — a row-parallel split needs
   K_p % 128; a column split, or a merged (fused) output, checks every output partition % 128,
   except that an unsplit merged GEMM may leave its last partition unaligned; FusedMoE needs the
-  expert width per partition % 128 (gate/up output and, when split, down input). Unsplit widths
-  that are not multiples of 128 run with partial scale blocks (padded). SGLang's
-  ``validate_block_quant_shapes`` is the same check;
+  expert width per partition % 128 (gate/up output and, when split, down input). K % 128 is also
+  required by the 1x128 activation-group quantization. An N that is not a multiple of 128 passes
+  with a partial scale block but misses the CUTLASS block-FP8 GEMM (Triton fallback: padded).
+  SGLang's ``validate_block_quant_shapes`` is the same check;
 * ``nvfp4`` (Q4): K_p % 16 or ``ModelOptNvFp4LinearMethod`` raises; K_p % 64 and N_p % 128 avoid
   the swizzle padding;
 * ``mxfp4`` (Q5): K % 32 (block); vLLM's ``Mxfp4MoEMethod`` pads expert widths and hidden to 256
@@ -78,10 +79,12 @@ def check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False) -> tuple[st
     eff_tp = 1 if (g.expert and ep) else tp
     s = shard(g, eff_tp)
     name = g.name
-    if not s.divisible:
+    if not s.divisible and not (fmt == "mxfp4" and g.expert):
         return "not_ready", f"{name}: {s.reason}"
     split_k = g.shard == "row" and eff_tp > 1
     if fmt in ("fp8", "int8"):
+        if g.expert:
+            return "ready", None  # FusedMoE runs grouped Triton/CUTLASS MoE kernels, not cutlass_scaled_mm
         if s.k % 16 or s.n % 16:
             return "padded", f"{name} K_p={s.k}, N_p={s.n}: not multiples of 16 (CUTLASS scaled_mm → Triton)"
         return "ready", None
@@ -95,24 +98,34 @@ def check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False) -> tuple[st
         else:
             if split_k and s.k % 128:
                 return "not_ready", f"{name}: K/TP = {g.k}/{eff_tp} = {s.k}, {s.k} % 128 = {s.k % 128}"
+            if s.k % 128:  # activations are quantized in 1x128 groups: per_token_group_quant_fp8 asserts K % 128
+                return "not_ready", f"{name}: K = {s.k}, {s.k} % 128 = {s.k % 128} (1x128 activation groups)"
             parts, split = _parts_per_partition(g, eff_tp)
             merged = len(parts) > 1
             if split or merged:
                 for p in (parts if split else parts[:-1]):
                     if p % 128:
                         return "not_ready", f"{name}: output partition {p}, {p} % 128 = {p % 128}"
-        if s.k % 128 or any(p % 128 for p in (s.parts or [s.n])):
-            return "padded", f"{name} K_p={s.k}, N_p={s.n}: not multiples of 128 (partial scale blocks)"
+        # an unsplit last partition (or unsplit N) that is not a multiple of 128 has a partial scale block: it
+        # passes validate_fp8_block_shape, but the CUTLASS block-FP8 GEMM needs N % 128 (Triton fallback)
+        if any(p % 128 for p in (s.parts or [s.n])) or s.n % 128:
+            return "padded", (f"{name} N_p={s.n}: not a multiple of 128, partial scale block (CUTLASS block-FP8 "
+                              "needs N % 128: Triton fallback)")
         return "ready", None
     if fmt == "nvfp4":
         if s.k % 16:
             return "not_ready", f"{name}: K/TP = {s.k}, {s.k} % 16 = {s.k % 16}"
-        if s.k % 64 or s.n % 128:
-            return "padded", f"{name} K_p={s.k} (needs %64), N_p={s.n} (needs %128): swizzle pads"
+        bad = ([f"K_p={s.k} (needs %64)"] if s.k % 64 else []) + ([f"N_p={s.n} (needs %128)"] if s.n % 128 else [])
+        if bad:
+            return "padded", f"{name} {', '.join(bad)}: swizzle pads"
         return "ready", None
     if fmt == "mxfp4":
-        if s.k % 32:
-            return "not_ready", f"{name}: K/TP = {s.k}, {s.k} % 32 = {s.k % 32}"
+        if not g.expert:
+            return "not_ready", (f"{name}: vLLM's MXFP4 method (Mxfp4MoEMethod) quantizes MoE experts only; "
+                                 "dense linear layers are not supported")
+        if g.k % 32:
+            return "not_ready", f"{name}: K = {g.k}, {g.k} % 32 = {g.k % 32} (32-element blocks)"
+        # shards are cut in whole 32-element blocks (rounded up) and padded: 2880 at TP4 -> 23 blocks = 736
         if s.k % 256 or s.n % 256:
             return "padded", f"{name} K_p={s.k}, N_p={s.n}: padded to multiples of 256 (FlashInfer SM100)"
         return "ready", None
@@ -144,11 +157,9 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
     """The format x TP x engine matrix (see module docstring)."""
     quantizable = [g for g in gemms if g.quantizable and g.component != "lm_head"]
     has_experts = any(g.expert for g in quantizable)
-    if has_experts:
-        # MXFP4 checkpoints and vLLM's Mxfp4MoEMethod quantize the experts; other layers stay BF16
-        mx_set = [g for g in quantizable if g.expert]
-    else:
-        mx_set = quantizable
+    # MXFP4 checkpoints and vLLM's Mxfp4MoEMethod quantize the experts; other layers stay BF16. A dense
+    # model is checked on all its layers, and every one reports the MoE-only limitation.
+    mx_set = [g for g in quantizable if g.expert] if has_experts else quantizable
     rows = []
     for fmt in FORMATS:
         sel = mx_set if fmt == "mxfp4" else quantizable

@@ -129,16 +129,9 @@ def _predict_one(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: f
 
 
 def valid_tp(arch, tp: int) -> bool:
-    """TP degrees engines accept: heads % TP (T1) and KV heads divisible or replicable (T2)."""
-    att = arch.first_attention()
-    if att is None:
-        return True
-    if att.num_heads % tp:
-        return False
-    kv = att.num_kv_heads
-    if getattr(att, "kind", "") == "mla":
-        return True
-    return kv % tp == 0 or tp % kv == 0
+    """TP degrees engines accept (rules T1, T2 and the recurrent mixers' head splits)."""
+    from .fit import tp_valid
+    return tp_valid(arch, tp)
 
 
 def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: float | None,

@@ -90,9 +90,13 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
             if g.tp == 1 or (g.name, 1) not in seen_g1:
                 out.append(finding("G1", f"{g.name}: K={g.k} N={g.n} at TP {g.tp} is not a multiple of 8 elements "
                                          "(16 bytes at BF16); expect far below-peak GEMM throughput"))
+    reported = set()
     for name, value in fit.dims.items():
-        if name in ("head_dim", "mla_latent"):
+        if name in ("head_dim", "mla_latent") or (name in ("q_width",) and value == arch.hidden_size):
             continue
+        if (name, value) in reported:
+            continue
+        reported.add((name, value))
         if value % 128:
             rid = "T5" if name == "vocab_size" else ("G6" if name == "intermediate_size" else "G3")
             extra = ""
@@ -102,8 +106,8 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
                          "wasted lm_head work)") if value % 64 else "; a multiple of 64 (vLLM needs no padding)"
             out.append(finding(rid, f"{name} = {value:,} is not a multiple of 128 (largest power-of-two factor "
                                     f"{value & -value}){extra}"))
-    low = sorted({(g.name, g.efficiency) for g in fit.gemms if g.tp == 1 and g.efficiency < 0.9},
-                 key=lambda x: x[1])
+    low = sorted({(g.name, g.efficiency) for g in fit.gemms if g.tp == 1 and g.efficiency < 0.9
+                  and g.component != "router"}, key=lambda x: x[1])
     if low:
         worst = ", ".join(f"{n} {e:.2f}" for n, e in low[:3])
         out.append(finding("G4", f"tile x wave efficiency below 0.90 at M=8192 on {fit.gpu}: {worst}"))
@@ -130,7 +134,8 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
     if repl:
         tp, f = repl[-1]
         out.append(finding("T2", f"{arch.first_attention().num_kv_heads} KV heads: at TP {tp} each GPU keeps a "
-                                 f"replicated head, the KV cache is stored {f:g}x across the group"))
+                                 f"replicated head, the KV cache is stored {f:g}x across the group (accepted, "
+                                 "wastes KV memory)", severity="PERF"))
     att = fit.attention
     if att.fa2.startswith("unsupported"):
         out.append(finding("A1", f"FlashAttention-2: {att.fa2}"))
@@ -141,7 +146,19 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
     if att.flashinfer_head_dim.startswith("unsupported"):
         out.append(finding("A4", f"FlashInfer: {att.flashinfer_head_dim}"))
     if att.flashinfer_group.startswith("unsupported"):
-        out.append(finding("A4", f"FlashInfer decode: {att.flashinfer_group} (supported 1, 2, 3, 4, 6, 8)"))
+        a0 = arch.first_attention()
+        per_rank = []
+        for r in par.tp:
+            if r.valid and r.tp <= 8 and isinstance(a0, AttentionSpec):
+                g = (a0.num_heads // r.tp) // max(1, r.kv_heads_per_gpu or 1)
+                per_rank.append(f"TP{r.tp}: {g}")
+        out.append(finding("A4", f"FlashInfer's FA2-style decode kernel: {att.flashinfer_group} (supported 1, 2, 3, "
+                                 "4, 6, 8); vLLM and SGLang switch to the tensor-core decode kernel. Group per rank "
+                                 + ", ".join(per_rank), severity="PERF"))
+    if att.sinks:
+        out.append(finding("A9", "attention sinks (a learned logit per head): upstream FlashAttention-2 has no sink "
+                                 "support, so engines need sink-aware kernels (FA3 fork, Triton, TRT-LLM-gen)",
+                           severity="FALLBACK"))
     if att.mla_kernel and att.mla_kernel.startswith("unsupported"):
         out.append(finding("A7", att.mla_kernel))
     spans = {k: v for k, v in att.spans.items() if k in ("sliding", "chunked")}
@@ -157,15 +174,21 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
         if bad_ep:
             out.append(finding("E1", f"{moe.num_experts} experts are not divisible by EP {_fmt_tps(bad_ep)}"))
         if par.deepep_hidden_ok is False:
-            out.append(finding("E2", f"hidden {arch.hidden_size} is not a DeepEP low-latency size: DeepEP kernels "
-                                     "need padding or refuse"))
+            out.append(finding("E2", f"hidden {arch.hidden_size} is not a DeepEP low-latency size: engines pad it "
+                                     "(e.g. 2880 → 3072 for gpt-oss) or use another all-to-all backend",
+                               severity="PERF"))
         need = math.ceil(300 * moe.num_experts / moe.top_k)
         out.append(finding("E4", f"{moe.num_experts} experts, top-{moe.top_k}: each expert sees batch x "
                                  f"{moe.top_k}/{moe.num_experts} tokens; about {need:,} batched tokens reach the "
                                  "~300-token ridge point per expert"))
-    bad_pp = [p for p, ok in par.pp.items() if not ok and p <= 4]
+    bad_pp = [p for p, ok in par.pp.items() if not ok]
     if bad_pp:
         out.append(finding("P1", f"{arch.num_layers} layers are not divisible by PP {_fmt_tps(bad_pp)}"))
+    heavy = {p: v for p, v in par.pp_imbalance.items() if v > 1.1 and p not in bad_pp}
+    if heavy:
+        out.append(finding("P1", "pipeline stages carry unequal work with vLLM's even layer split (heaviest stage / "
+                                 "mean: " + ", ".join(f"PP{p} {v:.2f}x" for p, v in heavy.items()) +
+                                 "); set VLLM_PP_LAYER_PARTITION by per-layer FLOPs"))
     # quantization (vLLM rows; other engines mentioned where they differ)
     tps = relevant_tps(params)
     by_fmt: dict[str, list] = {}
@@ -173,6 +196,8 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
         if e.tp in tps:
             by_fmt.setdefault(e.format, []).append(e)
     for fmt, entries in by_fmt.items():
+        if fmt == "mxfp4" and not arch.is_moe:
+            continue  # vLLM's MXFP4 method is for MoE experts: not applicable to a dense model
         vl = [e for e in entries if e.engine == "vllm"]
         bad = [e for e in vl if e.status == "not_ready" and e.rule != "T1"]
         padded = [e for e in vl if e.status == "padded"]
@@ -183,7 +208,7 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
             ep_ok = [e.tp for e in bad if e.ep_status in ("ready", "padded")]
             ep = f"; with expert parallelism TP {_fmt_tps(ep_ok)} works" if ep_ok else ""
             out.append(finding(vl[0].rule, f"{fmt} not ready at TP {_fmt_tps([e.tp for e in bad])} (vLLM): "
-                                           f"{bad[0].reason}{ep}{tail}"))
+                                           f"{bad[0].reason}{ep}{tail}", severity="HARD"))
         elif padded:
             out.append(finding(vl[0].rule, f"{fmt} needs padding at TP {_fmt_tps([e.tp for e in padded])} (vLLM): "
                                            f"{padded[0].reason}{tail}", severity="FALLBACK"))
@@ -199,10 +224,10 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
     elif kib_per_b > 32:
         out.append(finding("R3", f"KV cache {kib_per_b:.0f} KiB/token per billion active parameters at BF16"))
     # memory / regimes
-    thr = next((r for r in regimes if r.id == "throughput"), None)
-    if thr is not None and thr.prediction is None and arch.kind == "decoder":
-        out.append(finding("M1", f"weights do not fit on one 8-GPU {gpu_id} node at this precision: "
-                                 f"{thr.note}"))
+    fits8 = [r for r in regimes if r.prediction is not None and r.prediction.num_gpus <= 8]
+    if regimes and not fits8 and arch.kind == "decoder":
+        out.append(finding("M1", f"weights do not fit on one 8-GPU {gpu_id} node at this precision; the regimes use "
+                                 "multi-node layouts or none"))
     if arch.custom_code:
         out.append(finding("S1", "auto_map present (" + ", ".join(sorted(arch.auto_map)) + "): transformers needs the "
                                  "repository's code (trust_remote_code) to run it; deploysheet read it as data only"))

@@ -266,9 +266,9 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     for gpu in gpus:
         cdt = _cd(prec, gpu)
         if prec.compute != cdt and prec.id not in ("bf16", "fp16", "int4"):
-            fnd.insert(0, _finding("Q8", f"{gpu.id} has no native {prec.label} kernels (needs {prec.min_cc}+ "
-                                         f"compute capability): modelled as weight-only, {prec.id} weights "
-                                         f"dequantized to {cdt} compute"))
+            fnd.insert(0, _finding("Q8", f"{gpu.id} has no native {prec.label} kernels (native needs compute "
+                                         f"capability {prec.native_cc}+): modelled as weight-only, {prec.id} "
+                                         f"weights dequantized to {cdt} compute"))
     from .hardware import compute_dtype
     score = compute_score(arch, params, fit, quant, kv, prim, gpus[0].peak_flops(compute_dtype(prec, gpus[0])))
 
@@ -313,7 +313,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
 
         recs = recommend(arch, fit.dims, perf, latency)
         from .recommend import layout_recommendations
-        recs += layout_recommendations(quant)
+        recs += layout_recommendations(quant, arch)
 
     assumptions = _assumptions(arch, opts, kv, calibration, prec.id, unq, gpus)
     sources = [Source(id=k, text=v, trusted=True) for k, v in gpu_sources().items()]

@@ -73,7 +73,7 @@ def test_fixed_dims_4544_576_2112_need_padding_for_fp8_block():
     assert 4544 % 128 == 64
     qkv = next(g for g in inventory(falcon) if g.name == "attn.qkv_proj")
     st, why = check("fp8_block", "vllm", qkv, 1)
-    # merged q|k|v output [4544, 64, 64]: vLLM checks every partition but the last -> 4544 % 128 = 64 refuses
+    # K = 4544: the 1x128 activation groups need K % 128 (and the merged q part 4544 % 128 = 64) -> refused
     assert st == "not_ready" and "4544" in why
     ds = arch_of(DeepseekV3Config(hidden_size=7168, intermediate_size=18432, moe_intermediate_size=2048,
                                   num_hidden_layers=1, num_attention_heads=128, num_key_value_heads=128,
