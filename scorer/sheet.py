@@ -132,8 +132,8 @@ class Sheet(BaseModel):
 
     @property
     def smallest_fit(self) -> Capacity | None:
-        """The lowest TP degree whose weights fit with room for one 4k-token sequence."""
-        return next((c for c in self.capacity if c.max_sequences.get(4096, 0) >= 1), None)
+        """The lowest TP degree whose weights fit with room for one sequence of the shortest reported context."""
+        return next((c for c in self.capacity if c.max_sequences and min(c.max_sequences.items())[1] >= 1), None)
 
 
 def _model_name(prov: Provenance) -> str:
@@ -228,7 +228,8 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     opts = opts.model_copy(update={"precision": prec.id})
     params = count_params(arch)
     gemms = inventory(arch)
-    kv = kv_cache(arch, opts.kv_dtype, opts.kv_policy,
+    contexts = tuple(sorted({min(c, arch.max_positions) if arch.max_positions else c for c in (4096, 32768, 131072)}))
+    kv = kv_cache(arch, opts.kv_dtype, opts.kv_policy, contexts=contexts,
                   ssm_state_dtype="fp32" if _ssm_fp32(raw.config) else None)
     from .score import relevant_tps
     report_tps = list(relevant_tps(params))
