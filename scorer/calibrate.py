@@ -7,8 +7,9 @@ arithmetic. Parameters and their grouping (as few as carry the signal):
 * per GPU family (ampere, ada, hopper, blackwell, cdna*): ``gemm_eff_scale`` (× the MAMF/peak GEMM
   efficiency), ``mem_bw_eff`` (achieved share of HBM bandwidth);
 * global: ``attn_compute_eff``, ``comm_bw_eff``;
-* per serving framework: ``decode_step_overhead_s``, ``prefill_overhead_s``, ``ttft_queue`` (λ),
-  ``tpot_interference`` (μ) — see :func:`scorer.costmodel.serve`.
+* per serving framework: ``decode_step_overhead_s``, ``prefill_overhead_s``, ``prefill_eff_scale``
+  (prefill kernels' efficiency relative to decode's), ``ttft_queue`` (λ), ``tpot_interference`` (μ) —
+  see :func:`scorer.costmodel.serve`.
 
 The objective is the soft-L1 loss of log(predicted / measured) over TTFT, TPOT/ITL, tokens/s/user
 and output tokens/s/GPU rows, solved with ``scipy.optimize.least_squares`` inside bounds.
@@ -31,12 +32,13 @@ from .measure import METRICS, PRECISION_MAP, Predictor, Report, Row, RowResult
 
 #: name -> (group, lower bound, upper bound); group is "family", "framework" or "global"
 FIT_PARAMS: dict[str, tuple[str, float, float]] = {
-    "gemm_eff_scale": ("family", 0.2, 1.3),
-    "mem_bw_eff": ("family", 0.2, 1.0),
+    "gemm_eff_scale": ("framework/family", 0.2, 1.3),
+    "mem_bw_eff": ("framework/family", 0.2, 1.0),
     "attn_compute_eff": ("global", 0.05, 1.0),
     "comm_bw_eff": ("global", 0.05, 1.0),
     "decode_step_overhead_s": ("framework", 0.0, 0.05),
     "prefill_overhead_s": ("framework", 0.0, 0.5),
+    "prefill_eff_scale": ("framework", 0.2, 3.0),
     "ttft_queue": ("framework", 0.0, 1.5),
     "tpot_interference": ("framework", 0.0, 3.0),
 }
@@ -123,8 +125,9 @@ class Fit:
         fams = sorted({s.family for s in samples})
         fws = sorted({s.framework for s in samples})
         self.names: list[str] = []
+        combos = sorted({f"{s.framework}/{s.family}" for s in samples})
         for name, (group, _, _) in FIT_PARAMS.items():
-            keys = fams if group == "family" else fws if group == "framework" else [None]
+            keys = {"family": fams, "framework": fws, "framework/family": combos}.get(group, [None])
             for k in keys:
                 self.names.append(f"{name}@{k}" if k else name)
 
@@ -132,7 +135,7 @@ class Fit:
         p = self.base.resolve(s.framework, s.family)
         for name, val in zip(self.names, theta):
             base, _, key = name.partition("@")
-            if not key or key in (s.family, s.framework):
+            if not key or key in (s.family, s.framework, f"{s.framework}/{s.family}"):
                 p[base] = float(val)
         return p
 
@@ -140,8 +143,9 @@ class Fit:
         out = []
         for name in self.names:
             base, _, key = name.partition("@")
-            fam = key if FIT_PARAMS[base][0] == "family" else None
-            fw = key if FIT_PARAMS[base][0] == "framework" else "vllm"
+            group = FIT_PARAMS[base][0]
+            fam = key if group == "family" else (key.split("/")[1] if group == "framework/family" else None)
+            fw = key if group == "framework" else (key.split("/")[0] if group == "framework/family" else "vllm")
             val = self.base.resolve(fw, fam).get(base, 1.0)
             lo, hi = FIT_PARAMS[base][1:]
             out.append(min(max(val, lo + 1e-6), hi - 1e-6))
@@ -154,10 +158,22 @@ class Fit:
 
     def residuals(self, theta):
         res = []
-        for s in self.samples:
+        for s, w in zip(self.samples, self.weights):
             pred = predict_sample(s, self._params_for(theta, s))
-            res.append(math.log(max(pred, 1e-12) / s.row.value))
+            res.append(w * math.log(max(pred, 1e-12) / s.row.value))
         return res
+
+    @property
+    def weights(self) -> list[float]:
+        """Each (model, framework, metric) group weighs the same, so no single model dominates the fit."""
+        if not hasattr(self, "_w"):
+            counts: dict[tuple, int] = {}
+            for s in self.samples:
+                k = (s.row.config, s.framework, s.row.metric)
+                counts[k] = counts.get(k, 0) + 1
+            mean = len(self.samples) / max(len(counts), 1)
+            self._w = [math.sqrt(mean / counts[(s.row.config, s.framework, s.row.metric)]) for s in self.samples]
+        return self._w
 
     def solve(self, max_nfev: int = 60):
         from scipy.optimize import least_squares

@@ -106,6 +106,49 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--format", default="md", choices=["md", "json", "html"])
     sc.add_argument("-o", "--output", help="write to this file instead of stdout (atomically)")
     sc.add_argument("--no-recommendations", action="store_true", help="skip the what-if recommendations")
+    sc.add_argument("--ttft-ms", type=_positive_float, help="TTFT target: report the cheapest layout meeting it")
+    sc.add_argument("--itl-ms", type=_positive_float, help="inter-token latency target (TPOT), ms")
+
+    pr = sub.add_parser("predict", help="predict TTFT, TPOT and throughput for one workload and layout",
+                        epilog=EPILOG)
+    pr.add_argument("source", metavar="SOURCE")
+    pr.add_argument("--revision")
+    pr.add_argument("--gpu", default="H100-SXM", metavar="ID")
+    pr.add_argument("--tp", type=_positive_int, default=1)
+    pr.add_argument("--pp", type=_positive_int, default=1)
+    pr.add_argument("--ep", type=_positive_int, default=1)
+    pr.add_argument("--dp", type=_positive_int, default=None, help="attention data-parallel ranks (default 1, or "
+                                                                   "--num-gpus / (tp x pp))")
+    pr.add_argument("--num-gpus", type=_positive_int, default=None)
+    pr.add_argument("--precision", default=None)
+    pr.add_argument("--kv-dtype", default="bf16")
+    pr.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
+    pr.add_argument("--isl", type=_positive_int, required=True)
+    pr.add_argument("--osl", type=_positive_int, required=True)
+    pr.add_argument("--concurrency", required=True, help="concurrent requests, or 'max'")
+    pr.add_argument("--usd-per-gpu-hour", type=_positive_float)
+    pr.add_argument("--calibration")
+    pr.add_argument("--format", default="json", choices=["json", "md"])
+    pr.add_argument("-o", "--output")
+
+    va = sub.add_parser("validate", help="compare predictions with a measurements CSV (MdAPE, Spearman)",
+                        epilog=EPILOG)
+    va.add_argument("measurements", metavar="MEASUREMENTS.csv")
+    va.add_argument("--corpus", required=True, help="folder holding <config>/config.json for the CSV's config column")
+    va.add_argument("--calibration")
+    va.add_argument("--cross-validate", choices=["model", "gpu", "framework"],
+                    help="refit the calibration with each group left out and predict that group")
+    va.add_argument("--max-iterations", type=_positive_int, default=40, help="optimizer evaluations per refit")
+    va.add_argument("--format", default="md", choices=["md", "json"])
+    va.add_argument("--out", help="write the report here (atomically)")
+
+    ca = sub.add_parser("calibrate", help="fit the cost model's efficiencies to a measurements CSV", epilog=EPILOG)
+    ca.add_argument("measurements", metavar="MEASUREMENTS.csv")
+    ca.add_argument("--corpus", required=True)
+    ca.add_argument("-o", "--output", required=True, help="calibration file to write (use with --calibration)")
+    ca.add_argument("--calibration", help="start from this calibration (default: the packaged one)")
+    ca.add_argument("--max-iterations", type=_positive_int, default=60)
+    ca.add_argument("--no-cross-validate", action="store_true", help="skip the leave-one-model-out error report")
 
     ru = sub.add_parser("rules", help="list the rules findings cite")
     ru.add_argument("--format", default="md", choices=["md", "json"])
@@ -123,7 +166,7 @@ def cmd_score(args) -> int:
     opts = Options(gpus=args.gpus or ["H100-SXM"], precision=args.precision, kv_dtype=args.kv_dtype.lower(),
                    kv_policy=args.kv_policy, tp=args.tp, framework=args.framework,
                    usd_per_gpu_hour=args.usd_per_gpu_hour, calibration=args.calibration,
-                   recommendations=not args.no_recommendations)
+                   recommendations=not args.no_recommendations, ttft_ms=args.ttft_ms, itl_ms=args.itl_ms)
     validate_options(opts)  # every cheap check before any network access
     raw = load_source(args.source, revision=args.revision)
     sheet = build_sheet(raw, opts)
@@ -175,7 +218,133 @@ def cmd_gpus(args) -> int:
     return 0
 
 
-COMMANDS = {"score": cmd_score, "rules": cmd_rules, "examples": cmd_examples, "gpus": cmd_gpus}
+def cmd_predict(args) -> int:
+    import json
+
+    from .architecture import normalize
+    from .costmodel import CostModel, Layout, excluded_components, load_calibration
+    from .gemms import inventory
+    from .hardware import get_gpu, get_precision
+    from .kvcache import KV_DTYPES
+    from .params import count_params
+    from .regimes import predict, valid_tp
+    from .sheet import default_precision, expected_errors
+    from .sources import load_source
+
+    gpu = get_gpu(args.gpu)
+    if args.kv_dtype not in KV_DTYPES:
+        raise BadInputError(f"unknown KV dtype {args.kv_dtype!r}; known: {', '.join(KV_DTYPES)}")
+    if args.concurrency != "max" and not (args.concurrency.isdigit() and int(args.concurrency) >= 1):
+        raise BadInputError(f"--concurrency must be a positive integer or 'max', got {args.concurrency!r}")
+    if args.precision:
+        get_precision(args.precision)
+    dp = args.dp
+    if args.num_gpus is not None:
+        if args.num_gpus % (args.tp * args.pp):
+            raise BadInputError(f"--num-gpus {args.num_gpus} is not a multiple of tp x pp = {args.tp * args.pp}")
+        implied = args.num_gpus // (args.tp * args.pp)
+        if dp is not None and dp != implied:
+            raise BadInputError(f"--dp {dp} disagrees with --num-gpus {args.num_gpus} / (tp x pp)")
+        dp = implied
+    cal = load_calibration(args.calibration)
+    raw = load_source(args.source, revision=args.revision)
+    arch = normalize(raw.config, raw.quant_config)
+    if not valid_tp(arch, args.tp):
+        raise BadInputError(f"--tp {args.tp} is not valid for this model (rules T1, T2)")
+    prec = get_precision(args.precision or default_precision(arch))
+    unq = excluded_components(arch.quantization.excluded) if (
+        arch.quantization is not None and arch.quantization.format == prec.id) else set()
+    params = count_params(arch)
+    cm = CostModel(arch, params, gpu, prec, Layout(tp=args.tp, pp=args.pp, ep=args.ep, dp=dp or 1), args.kv_dtype,
+                   args.framework, cal, unq, inventory(arch))
+    conc = "max" if args.concurrency == "max" else int(args.concurrency)
+    price = args.usd_per_gpu_hour or (gpu.usd_per_hour.mid if gpu.usd_per_hour else None)
+    p = predict(cm, args.isl, args.osl, conc, price)
+    out = {"model": raw.provenance.repo_id or raw.provenance.source, "gpu": gpu.id, "precision": prec.id,
+           "kv_dtype": args.kv_dtype, "framework": args.framework, **p.model_dump(),
+           "expected_error_pct": expected_errors(cal, gpu.id, args.framework),
+           "calibration": cal.path + (f" (fitted {cal.fit_date})" if cal.fit_date else " (uncalibrated)")}
+    if args.format == "json":
+        text = json.dumps(out, indent=2) + "\n"
+    else:
+        keys = ("layout", "concurrency", "fits", "ttft_ms", "tpot_ms", "tokens_per_s_per_user",
+                "output_tokens_per_s_per_gpu", "memory_per_gpu_gib", "bound", "usd_per_1m_output_tokens")
+        text = "| " + " | ".join(keys) + " |\n|" + "---|" * len(keys) + "\n| " + \
+            " | ".join(str(out[k]) for k in keys) + " |\n"
+    write_output(text, args.output)
+    return 0
+
+
+def cmd_validate(args) -> int:
+    import json
+
+    from .calibrate import _samples, cross_validate, evaluate, summary_dict
+    from .costmodel import load_calibration
+    from .measure import Predictor, read_rows
+
+    cal = load_calibration(args.calibration)
+    rows, malformed = read_rows(args.measurements)
+    pred = Predictor(args.corpus, cal)
+    samples, skipped = _samples(pred, rows)
+    skipped = malformed + skipped
+    if args.cross_validate:
+        results = cross_validate(samples, cal, args.cross_validate, args.max_iterations)
+    else:
+        results = evaluate(samples, cal)
+    report = summary_dict(results, skipped)
+    report["calibration"] = cal.path
+    report["cross_validate"] = args.cross_validate
+    if args.format == "json":
+        text = json.dumps(report, indent=2) + "\n"
+    else:
+        text = render_validation_md(report)
+    write_output(text, args.out)
+    return 0
+
+
+def render_validation_md(report: dict) -> str:
+    lines = [f"# Validation ({'leave-one-' + report['cross_validate'] + '-out' if report.get('cross_validate') else 'in-sample'})",
+             "", f"Calibration: {report.get('calibration')}; rows: {report['n_rows']}, predicted "
+                 f"{report['n_rows'] - len(report['skipped'])}, skipped {len(report['skipped'])}.", "",
+             "| metric | n | MdAPE % | p90 APE % | Spearman |", "|---|---:|---:|---:|---:|"]
+    for m, v in report["metrics"].items():
+        lines.append(f"| {m} | {v['n']} | {v['mdape']} | {v['p90_ape']} | {v['spearman']} |")
+    for title, key in (("GPU", "by_gpu"), ("framework", "by_framework"), ("model", "by_model")):
+        lines += ["", f"By {title}:", "", "| " + title + " | metric | n | MdAPE % | Spearman |", "|---|---|---:|---:|---:|"]
+        for g, d in report[key].items():
+            for m, v in d.items():
+                lines.append(f"| {g} | {m} | {v['n']} | {v['mdape']} | {v['spearman']} |")
+    if report["skipped_counts"]:
+        lines += ["", "Skipped rows:", ""] + [f"- {n} × {r}" for r, n in report["skipped_counts"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def cmd_calibrate(args) -> int:
+    import sys as _sys
+
+    from .calibrate import _samples, cross_validate, fit, summary_dict, write_calibration
+    from .costmodel import load_calibration
+    from .measure import Predictor, read_rows
+
+    base = load_calibration(args.calibration)
+    rows, malformed = read_rows(args.measurements)
+    pred = Predictor(args.corpus, base)
+    samples, skipped = _samples(pred, rows)
+    if not samples:
+        raise BadInputError(f"{args.measurements}: no row could be predicted, nothing to fit")
+    cal = fit(samples, base, args.max_iterations)
+    report: dict = {"fitted_on_rows": len(samples), "skipped_rows": len(malformed) + len(skipped)}
+    if not args.no_cross_validate:
+        lomo = summary_dict(cross_validate(samples, base, "model", args.max_iterations), malformed + skipped)
+        report["leave_one_model_out"] = {"metrics": lomo["metrics"], "by_gpu": lomo["by_gpu"],
+                                         "by_framework": lomo["by_framework"], "by_model": lomo["by_model"]}
+    command = "deploysheet calibrate " + " ".join(_sys.argv[2:]) if len(_sys.argv) > 2 else "deploysheet calibrate"
+    write_calibration(cal, report, args.output, command)
+    return 0
+
+
+COMMANDS = {"score": cmd_score, "predict": cmd_predict, "validate": cmd_validate, "calibrate": cmd_calibrate,
+            "rules": cmd_rules, "examples": cmd_examples, "gpus": cmd_gpus}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -179,13 +179,16 @@ class Features:
 def step_time(f: Features, p: dict[str, float], eff_c: float) -> dict[str, float]:
     """Seconds of a step from its features and efficiency parameters (see module docstring)."""
     eff_m = p["mem_bw_eff"]
+    if f.kind == "prefill":  # large-M prefill GEMMs and attention run at their own achieved efficiency
+        eff_c = eff_c * p.get("prefill_eff_scale", 1.0)
     comp = mem = gemm = 0.0
     for c, m in zip(f.gemm_compute, f.gemm_memory):
         tc, tm = c / eff_c, m / eff_m
         comp += tc
         mem += tm
         gemm += tc if tc > tm else tm
-    attn = max(f.attn_compute / p["attn_compute_eff"], f.attn_memory / eff_m)
+    attn_eff = p["attn_compute_eff"] * (p.get("prefill_eff_scale", 1.0) if f.kind == "prefill" else 1.0)
+    attn = max(f.attn_compute / attn_eff, f.attn_memory / eff_m)
     comm = f.comm_s / p["comm_bw_eff"] + f.comm_n * p["comm_latency_s"]
     lat = f.gemm_ops * p["op_latency_s"]
     over = p["decode_step_overhead_s"] if f.kind == "decode" else p["prefill_overhead_s"]

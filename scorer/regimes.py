@@ -7,7 +7,8 @@ Continuous-batching model (steady state, closed loop of C users):
   queueing behind simultaneous prefills in TTFT, Little's law for throughput), with the calibrated
   ``tpot_interference`` and ``ttft_queue``;
 * tokens/s/user = 1000 / TPOT[ms];
-* memory fit: weights + C sequences of ISL + OSL tokens of KV ≤ GPU memory × utilization − reserve;
+* memory fit: weights + C sequences of ISL + OSL/2 tokens of KV (the mean context of a steady closed loop)
+  ≤ the framework's KV budget; beyond it the engine queues requests (their wait goes into TTFT);
 * $ per 1M output tokens = $/GPU-hour / (tokens/s/GPU · 3600) · 1e6.
 """
 
@@ -74,7 +75,9 @@ def regime_defs() -> list[dict]:
 def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"],
             usd_per_gpu_hour: float | None = None) -> Prediction:
     """Predict TTFT, TPOT, tokens/s for one workload on the layout of ``cm`` (see module docstring)."""
-    ctx = isl + osl
+    # in a steady closed loop the running sequences are spread over their decode: on average ISL + OSL/2 tokens
+    # of KV each (engines allocate pages as tokens arrive, and preempt when they run out)
+    ctx = isl + (osl + 1) // 2
     cap = int(load_json("regimes.json")["max_concurrency_cap"])
     max_c = cm.max_concurrency(ctx)
     if concurrency == "max":
@@ -116,7 +119,7 @@ def _predict_one(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: f
         latency = ttft + max(osl - 1, 0) * tpot
         ttft += latency * (c / running - 1)
     w = cm.weights_per_gpu()
-    kv = running * cm.kv_bytes_per_sequence(isl + osl)
+    kv = running * cm.kv_bytes_per_sequence(isl + (osl + 1) // 2)
     mem = (w + kv) / GIB + cm.p["runtime_reserve_gib"]
     usd = price / (tps_gpu * 3600) * 1e6 if price else None
     return Prediction(layout=lay.label, tp=lay.tp, pp=lay.pp, ep=lay.ep, num_gpus=lay.num_gpus, isl=isl, osl=osl,
@@ -172,3 +175,51 @@ def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: fl
                                 concurrency=str(r["concurrency"]), gpu=gpu_id, precision=precision, prediction=best,
                                 note=note, candidates=cands))
     return out
+
+
+class Frontier(BaseModel):
+    gpu: str
+    precision: str
+    isl: int
+    osl: int
+    points: list[Prediction] = Field(description="every (layout, concurrency) evaluated")
+    pareto: list[Prediction] = Field(description="non-dominated points: no other has both more tokens/s/user and "
+                                                 "more tokens/s/GPU; sorted by tokens/s/user")
+
+
+def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None, tps=(1, 2, 4, 8),
+          concurrencies=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)) -> list[Prediction]:
+    """Every valid TP (EP = TP for MoE experts as well) x concurrency that fits."""
+    out = []
+    layouts = [Layout(tp=t) for t in tps if valid_tp(arch, t)]
+    if arch.is_moe:
+        layouts += [Layout(tp=t, ep=t) for t in tps if t > 1 and valid_tp(arch, t)]
+    for lay in layouts:
+        cm = make_cm(lay)
+        max_c = cm.max_concurrency(isl + (osl + 1) // 2)
+        if max_c < 1:
+            continue
+        for c in concurrencies:
+            if c > max_c:
+                break
+            out.append(_predict_one(cm, isl, osl, c, max_c, usd_per_gpu_hour))
+    return out
+
+
+def pareto(points: list[Prediction]) -> list[Prediction]:
+    """Points not dominated in (tokens/s/user, output tokens/s/GPU), sorted by tokens/s/user."""
+    pts = sorted((p for p in points if p.fits and p.tokens_per_s_per_user), key=lambda p: (
+        -p.tokens_per_s_per_user, -p.output_tokens_per_s_per_gpu))
+    front, best = [], -1.0
+    for p in pts:
+        if p.output_tokens_per_s_per_gpu > best:
+            front.append(p)
+            best = p.output_tokens_per_s_per_gpu
+    return sorted(front, key=lambda p: p.tokens_per_s_per_user)
+
+
+def cheapest_meeting(points: list[Prediction], ttft_ms: float | None, itl_ms: float | None) -> Prediction | None:
+    """The point with the most tokens/s/GPU (the lowest $/token) meeting the TTFT and ITL targets."""
+    ok = [p for p in points if p.fits and (ttft_ms is None or p.ttft_ms <= ttft_ms)
+          and (itl_ms is None or p.tpot_ms <= itl_ms)]
+    return max(ok, key=lambda p: p.output_tokens_per_s_per_gpu, default=None)

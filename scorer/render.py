@@ -91,6 +91,50 @@ def _align(mult: int) -> Markup:
     return Markup(f"✘ {mult}")
 
 
+def frontier_mermaid(front) -> Markup:
+    """A Mermaid xychart (GitHub renders it in Markdown) of the Pareto frontier: tokens/s/GPU vs tokens/s/user."""
+    pts = front.pareto
+    if len(pts) < 2:
+        return Markup("")
+    xs = ", ".join(f'"{p.tokens_per_s_per_user:.0f}"' for p in pts)
+    ys = ", ".join(f"{p.output_tokens_per_s_per_gpu:.0f}" for p in pts)
+    top = max(p.output_tokens_per_s_per_gpu for p in pts) * 1.1
+    return Markup("```mermaid\nxychart-beta\n"
+                  f'    title "{front.gpu} {front.precision}: throughput vs interactivity (ISL {front.isl}, '
+                  f'OSL {front.osl})"\n'
+                  f'    x-axis "tokens/s/user" [{xs}]\n'
+                  f'    y-axis "output tokens/s/GPU" 0 --> {top:.0f}\n'
+                  f"    line [{ys}]\n```")
+
+
+def frontier_svg(front, width: int = 560, height: int = 320) -> Markup:
+    """An inline SVG scatter of every swept point with the Pareto frontier drawn as a line (no external assets)."""
+    pts = [p for p in front.points if p.tokens_per_s_per_user and p.output_tokens_per_s_per_gpu]
+    if not pts:
+        return Markup("")
+    pad = 48
+    xmax = max(p.tokens_per_s_per_user for p in pts) * 1.05
+    ymax = max(p.output_tokens_per_s_per_gpu for p in pts) * 1.05
+
+    def xy(p):
+        return (pad + (width - 2 * pad) * p.tokens_per_s_per_user / xmax,
+                height - pad - (height - 2 * pad) * p.output_tokens_per_s_per_gpu / ymax)
+
+    dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#98a2b3"><title>{p.layout} C={p.concurrency}: '
+                   f"{p.tokens_per_s_per_user:.0f} tok/s/user, {p.output_tokens_per_s_per_gpu:.0f} tok/s/GPU</title>"
+                   "</circle>" for p in pts for x, y in [xy(p)])
+    line = " ".join(f"{x:.1f},{y:.1f}" for p in front.pareto for x, y in [xy(p)])
+    axes = (f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#475467"/>'
+            f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#475467"/>'
+            f'<text x="{width / 2:.0f}" y="{height - 10}" text-anchor="middle" font-size="12">tokens/s/user '
+            f"(0–{xmax:.0f})</text>"
+            f'<text x="14" y="{height / 2:.0f}" font-size="12" transform="rotate(-90 14 {height / 2:.0f})" '
+            f'text-anchor="middle">output tokens/s/GPU (0–{ymax:.0f})</text>')
+    return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+                  f'aria-label="Pareto frontier">{axes}{dots}<polyline points="{line}" fill="none" '
+                  f'stroke="#175cd3" stroke-width="2"/></svg>')
+
+
 @lru_cache(maxsize=4)
 def _env(kind: str) -> jinja2.Environment:
     loader = jinja2.FileSystemLoader(str(templates_dir()))
@@ -101,7 +145,8 @@ def _env(kind: str) -> jinja2.Environment:
         env = jinja2.Environment(loader=loader, autoescape=False, finalize=md_escape, trim_blocks=True,
                                  lstrip_blocks=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters.update(n=_n, f=_f, gib=_gib, hb=_human_b, bn=_billions, mark=_mark, status=_status, align=_align,
-                       md=lambda v: Markup(md_escape(v)), trusted=lambda v: Markup(" ".join(str(v).split())))
+                       md=lambda v: Markup(md_escape(v)), trusted=lambda v: Markup(" ".join(str(v).split())),
+                       mermaid=frontier_mermaid, svg=frontier_svg)
     return env
 
 

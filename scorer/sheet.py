@@ -23,7 +23,7 @@ from .kvcache import DTYPE_BYTES, KV_DTYPES, POLICIES, KVCache, kv_cache
 from .params import ParamCounts, count_params
 from .quant import QuantReadiness, readiness
 from .recommend import Recommendation, recommend
-from .regimes import RegimeResult, run_regimes, valid_tp
+from .regimes import Frontier, Prediction, RegimeResult, cheapest_meeting, pareto, run_regimes, sweep, valid_tp
 from .score import Finding, Score, compute_score, findings
 from .sources import Provenance, RawModel
 
@@ -43,6 +43,8 @@ class Options(BaseModel):
     usd_per_gpu_hour: float | None = None
     calibration: str | None = None
     recommendations: bool = True
+    ttft_ms: float | None = Field(None, description="TTFT target for the SLA search, ms")
+    itl_ms: float | None = Field(None, description="inter-token latency (TPOT) target for the SLA search, ms")
 
 
 class ModelSummary(BaseModel):
@@ -97,6 +99,15 @@ class HubParamCheck(BaseModel):
     note: str
 
 
+class SLAResult(BaseModel):
+    ttft_ms: float | None
+    itl_ms: float | None
+    isl: int
+    osl: int
+    best: dict[str, Prediction | None] = Field(description="GPU -> cheapest layout meeting both targets (None: no "
+                                                           "layout does)")
+
+
 class Source(BaseModel):
     id: str
     text: str
@@ -116,6 +127,11 @@ class Sheet(BaseModel):
     hardware_fit: HardwareFit
     quantization: QuantReadiness
     regimes: dict[str, list[RegimeResult]] = Field(description="GPU id -> regime results")
+    frontier: dict[str, Frontier] = Field(default_factory=dict, description="GPU id -> throughput/interactivity "
+                                                                            "Pareto frontier (1k/1k workload)")
+    sla: SLAResult | None = None
+    expected_error_pct: dict[str, float | None] = Field(
+        default_factory=dict, description="metric -> leave-one-model-out MdAPE of the calibration, %")
     score: Score
     findings: list[Finding]
     recommendations: list[Recommendation]
@@ -195,6 +211,25 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm]) -> l
     return out
 
 
+def expected_errors(cal, gpu_id: str | None = None, framework: str | None = None) -> dict[str, float | None]:
+    """Leave-one-model-out MdAPE (%) per metric from the calibration's validation, most specific first
+    (by GPU, then by framework, then overall). None where the calibration carries no validation."""
+    val = (cal.validation or {}).get("leave_one_model_out") or {}
+    out: dict[str, float | None] = {}
+    for metric in ("ttft_ms", "tpot_ms", "output_tokens_per_s_per_gpu"):
+        err = None
+        for table, key in (("by_gpu", gpu_id), ("by_framework", framework)):
+            entry = (val.get(table) or {}).get(key or "", {}).get(metric)
+            if entry and entry.get("n", 0) >= 10 and entry.get("mdape") is not None:
+                err = entry["mdape"]
+                break
+        if err is None:
+            entry = (val.get("metrics") or {}).get(metric)
+            err = entry.get("mdape") if entry else None
+        out[metric] = err
+    return out
+
+
 def validate_options(opts: Options) -> None:
     """Check GPUs, precision, KV dtype and policy, TP range and calibration file (BadInputError)."""
     for g in opts.gpus or [DEFAULT_GPU]:
@@ -250,6 +285,19 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         for gpu in gpus:
             price = opts.usd_per_gpu_hour or (gpu.usd_per_hour.mid if gpu.usd_per_hour else None)
             regimes[gpu.id] = run_regimes(make_cm(gpu), arch, gpu.id, prec.id, price, opts.tp)
+    frontier: dict[str, Frontier] = {}
+    sla = None
+    if arch.kind == "decoder":
+        best: dict[str, Prediction | None] = {}
+        for gpu in gpus:
+            price = opts.usd_per_gpu_hour or (gpu.usd_per_hour.mid if gpu.usd_per_hour else None)
+            pts = sweep(make_cm(gpu), arch, 1024, 1024, price)
+            frontier[gpu.id] = Frontier(gpu=gpu.id, precision=prec.id, isl=1024, osl=1024, points=pts,
+                                        pareto=pareto(pts))
+            if opts.ttft_ms is not None or opts.itl_ms is not None:
+                best[gpu.id] = cheapest_meeting(pts, opts.ttft_ms, opts.itl_ms)
+        if opts.ttft_ms is not None or opts.itl_ms is not None:
+            sla = SLAResult(ttft_ms=opts.ttft_ms, itl_ms=opts.itl_ms, isl=1024, osl=1024, best=best)
     capacity: list[Capacity] = []
     if arch.kind == "decoder":
         for tp in (1, 2, 4, 8):
@@ -331,6 +379,8 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                  vision_gemms=vision_inventory(arch), hardware_fit=fit, quantization=quant, regimes=regimes,
                  score=score, findings=fnd, recommendations=recs,
                  hub_params=hub_param_check(arch, params, raw.provenance), capacity=capacity, report_tps=report_tps,
+                 frontier=frontier, sla=sla,
+                 expected_error_pct=expected_errors(calibration, gpus[0].id, opts.framework),
                  assumptions=assumptions, sources=sources)
 
 
