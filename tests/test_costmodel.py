@@ -1,0 +1,181 @@
+"""Cost model, serving formulas, Pareto/SLA search and the predict / validate / calibrate commands."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import pytest
+
+from scorer.cli import main
+from scorer.costmodel import Layout, serve
+from scorer.measure import spearman
+from scorer.regimes import Prediction, cheapest_meeting, pareto
+
+PREDICT_KEYS = {"ttft_ms", "tpot_ms", "tokens_per_s_per_user", "output_tokens_per_s_per_gpu", "fits",
+                "memory_per_gpu_gib", "bound"}
+
+
+def test_layout_groups():
+    lay = Layout(tp=1, ep=8, dp=8)
+    assert lay.num_gpus == 8 and lay.moe_tp == 1
+    lay = Layout(tp=64, ep=8)
+    assert lay.num_gpus == 64 and lay.moe_tp == 8  # 64 GPUs per stage, 8 expert groups: each expert split 8-way
+    assert Layout(tp=4).moe_tp == 4  # no EP: experts split like dense layers
+
+
+def test_serve_formulas_by_hand():
+    p = {"tpot_interference": 0.5, "ttft_queue": 0.25}
+    out = serve(t_dec=0.010, t_pre=0.100, t_pre_marginal=0.080, c_local=9, osl=100, num_gpus=2, concurrency=9, p=p)
+    tpot = 0.010 + 0.5 * 8 / 100 * 0.100  # other users' prefills interleaved
+    ttft = 0.100 + 0.25 * 8 * 0.080 + 0.010 / 2  # queueing behind simultaneous prefills, half a step
+    assert math.isclose(out["tpot"], tpot) and math.isclose(out["ttft"], ttft)
+    # Little's law: 9 users x 100 tokens per (TTFT + 99 TPOT), over 2 GPUs
+    assert math.isclose(out["tokens_per_s_per_gpu"], 9 * 100 / (ttft + 99 * tpot) / 2)
+
+
+def test_decode_never_beats_the_weight_read(capsys):
+    # Llama-3.1-8B at BF16 on one H100: a decode step must read every weight once:
+    # 8,030,261,248 params x 2 bytes / 3.35e12 B/s = 4.79 ms is a hard floor for TPOT
+    assert main(["predict", "example:llama-3.1-8b", "--gpu", "H100-SXM", "--isl", "128", "--osl", "128",
+                 "--concurrency", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert PREDICT_KEYS <= set(out)
+    assert out["tpot_ms"] >= 8_030_261_248 * 2 / 3.35e12 * 1e3
+    assert out["fits"] is True and out["bound"] in ("memory", "compute", "communication", "overhead")
+
+
+def test_predict_layouts_and_errors(capsys):
+    assert main(["predict", "example:mixtral-8x7b", "--gpu", "H200-SXM", "--tp", "2", "--ep", "2", "--isl", "1024",
+                 "--osl", "256", "--concurrency", "max", "--precision", "fp8"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["layout"] == "TP2·EP2" and out["concurrency"] >= 1 and out["fits"]
+    assert main(["predict", "example:qwen3-4b", "--isl", "10", "--osl", "10", "--concurrency", "zero"]) == 2
+    assert "concurrency" in capsys.readouterr().err
+    assert main(["predict", "example:qwen3-4b", "--tp", "2", "--num-gpus", "3", "--isl", "1", "--osl", "1",
+                 "--concurrency", "1"]) == 2
+    assert "num-gpus" in capsys.readouterr().err
+
+
+def test_oversubscribed_concurrency_queues(capsys):
+    # Llama-2-7B (MHA: 0.5 MiB of KV per token) at 4k context on one L4 (24 GB): a handful of sequences fit
+    assert main(["predict", "example:llama-2-7b", "--gpu", "L4", "--precision", "int4", "--isl", "3000",
+                 "--osl", "1000", "--concurrency", "64"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fits"] is False and out["queued"] == 64 - out["max_concurrency"] > 0
+
+
+def pt(user, gpu, ttft=100.0, tpot=10.0):
+    return Prediction(layout="TP1", tp=1, num_gpus=1, isl=1, osl=1, concurrency=1, fits=True, memory_per_gpu_gib=1,
+                      weights_per_gpu_gib=1, kv_per_gpu_gib=0, ttft_ms=ttft, tpot_ms=tpot,
+                      tokens_per_s_per_user=user, output_tokens_per_s_per_gpu=gpu, bound="memory",
+                      max_concurrency=1)
+
+
+def test_pareto_drops_dominated_points():
+    a, b, c, d = pt(100, 50), pt(50, 500), pt(60, 400), pt(40, 300)  # d is dominated by b
+    front = pareto([a, b, c, d])
+    assert [(p.tokens_per_s_per_user, p.output_tokens_per_s_per_gpu) for p in front] == [(50, 500), (60, 400),
+                                                                                          (100, 50)]
+
+
+def test_cheapest_layout_meeting_targets():
+    fast = pt(100, 50, ttft=50, tpot=10)
+    cheap = pt(20, 900, ttft=900, tpot=50)
+    mid = pt(40, 600, ttft=300, tpot=25)
+    assert cheapest_meeting([fast, cheap, mid], 500, 30) is mid
+    assert cheapest_meeting([fast, cheap, mid], None, None) is cheap
+    assert cheapest_meeting([fast, cheap, mid], 10, None) is None
+
+
+def test_spearman_by_hand():
+    assert math.isclose(spearman([1, 2, 3, 4], [10, 20, 30, 40]), 1.0)
+    assert math.isclose(spearman([1, 2, 3, 4], [40, 30, 20, 10]), -1.0)
+    # ranks x = 1,2,3,4; y = 1,3,2,4: rho = 1 - 6*(0+1+1+0)/(4*15) = 0.8
+    assert math.isclose(spearman([1, 2, 3, 4], [1, 3, 2, 4]), 0.8)
+    assert spearman([1, 2], [2, 1]) is None
+
+
+def write_csv(path, rows):
+    cols = ["id", "model_id", "config", "gpu", "num_gpus", "tp", "pp", "ep", "attention_dp", "weight_precision",
+            "kv_precision", "framework", "framework_version", "isl", "osl", "concurrency", "metric", "value", "unit",
+            "source", "notes"]
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=cols)
+        w.writeheader()
+        for r in rows:
+            base = {c: "" for c in cols}
+            base.update({"num_gpus": 1, "tp": 1, "pp": 1, "ep": 1, "attention_dp": 1, "framework": "vllm",
+                         "isl": 1024, "osl": 128, "unit": "ms", "source": "test"})
+            base.update(r)
+            w.writerow(base)
+
+
+@pytest.fixture
+def corpus_dir():
+    from scorer.resources import data_dir
+    return data_dir() / "examples"
+
+
+def test_validate_counts_skips_with_reasons(tmp_path, corpus_dir, capsys):
+    rows = [
+        {"id": "a", "model_id": "m", "config": "llama-3.1-8b", "gpu": "H100-SXM", "weight_precision": "bf16",
+         "concurrency": "8", "metric": "tpot_ms", "value": 12.0},
+        {"id": "b", "model_id": "m", "config": "llama-3.1-8b", "gpu": "H100-SXM", "weight_precision": "bf16",
+         "concurrency": "16", "metric": "tpot_ms", "value": 14.0},
+        {"id": "c", "model_id": "m", "config": "llama-3.1-8b", "gpu": "H100-SXM", "weight_precision": "bf16",
+         "concurrency": "32", "metric": "tpot_ms", "value": 18.0},
+        {"id": "d", "model_id": "m", "config": "llama-3.1-8b", "gpu": "TPU-v9", "weight_precision": "bf16",
+         "concurrency": "8", "metric": "tpot_ms", "value": 9.0},
+        {"id": "e", "model_id": "m", "config": "nope", "gpu": "H100-SXM", "weight_precision": "bf16",
+         "concurrency": "8", "metric": "tpot_ms", "value": 9.0},
+        {"id": "f", "model_id": "m", "config": "llama-3.1-8b", "gpu": "H100-SXM", "weight_precision": "fp3",
+         "concurrency": "8", "metric": "tpot_ms", "value": 9.0},
+        {"id": "g", "model_id": "m", "config": "llama-3.1-8b", "gpu": "H100-SXM", "weight_precision": "bf16",
+         "concurrency": "QPS=2", "metric": "ttft_ms", "value": 9.0},
+        {"id": "h", "model_id": "m", "config": "llama-3.1-8b", "gpu": "H100-SXM", "weight_precision": "bf16",
+         "concurrency": "8", "metric": "tpot_ms", "value": "not-a-number"},
+    ]
+    csv_path = tmp_path / "m.csv"
+    write_csv(csv_path, rows)
+    assert main(["validate", str(csv_path), "--corpus", str(corpus_dir), "--format", "json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    m = rep["metrics"]["tpot_ms"]
+    assert m["n"] == 3 and m["mdape"] is not None and m["spearman"] is not None
+    reasons = " ".join(s["reason"] for s in rep["skipped"])
+    assert {s["id"] for s in rep["skipped"]} == {"d", "e", "f", "g", "h"}
+    assert "TPU-v9" in reasons and "nope" in reasons and "fp3" in reasons and "open-loop" in reasons
+    assert "malformed" in reasons
+
+
+def test_validate_bad_csv(tmp_path, capsys):
+    p = tmp_path / "x.csv"
+    p.write_text("a,b\n1,2\n")
+    assert main(["validate", str(p), "--corpus", str(tmp_path)]) == 2
+    assert "missing columns" in capsys.readouterr().err
+    assert main(["validate", str(tmp_path / "none.csv"), "--corpus", str(tmp_path)]) == 2
+
+
+def test_calibrate_writes_a_usable_file(tmp_path, corpus_dir, capsys):
+    rows = []
+    for c, v in ((1, 7.0), (8, 8.0), (32, 11.0), (64, 15.0)):
+        rows.append({"id": f"t{c}", "model_id": "m", "config": "llama-3.1-8b", "gpu": "H100-SXM",
+                     "weight_precision": "bf16", "concurrency": str(c), "metric": "tpot_ms", "value": v})
+        rows.append({"id": f"q{c}", "model_id": "m", "config": "qwen3-4b", "gpu": "H100-SXM",
+                     "weight_precision": "bf16", "concurrency": str(c), "metric": "tpot_ms", "value": v * 0.6})
+    csv_path = tmp_path / "m.csv"
+    write_csv(csv_path, rows)
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(csv_path), "--corpus", str(corpus_dir), "-o", str(out), "--max-iterations",
+                 "5"]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["fit_date"] and doc["command"].startswith("deploysheet calibrate")
+    assert "leave_one_model_out" in doc["validation"]
+    assert main(["predict", "example:llama-3.1-8b", "--isl", "1024", "--osl", "128", "--concurrency", "8",
+                 "--calibration", str(out)]) == 0
+    pred = json.loads(capsys.readouterr().out)
+    assert pred["expected_error_pct"]["tpot_ms"] is not None
+    assert "fitted" in pred["calibration"]
+    assert main(["score", "example:qwen3-4b", "--calibration", str(out), "--no-recommendations"]) == 0
+    assert "Expected error" in capsys.readouterr().out
