@@ -728,8 +728,24 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
     Raises:
         ConfigError: missing, non-integer, non-positive, absurd, inconsistent or malformed values.
     """
+    from . import cache
+    key = None
     try:
-        return _normalize(raw, quant_sidecar)
+        key = cache.arch_key(raw, quant_sidecar)
+    except (TypeError, ValueError, RecursionError):
+        key = None
+    if key is not None:
+        hit = cache.load_arch(key)
+        if hit is not None:
+            try:
+                return ModelArch.model_validate_json(hit)
+            except ValueError:
+                pass  # a corrupt entry: recompute
+    try:
+        arch = _normalize(raw, quant_sidecar)
+        if key is not None:
+            cache.store_arch(key, arch.model_dump_json())
+        return arch
     except ConfigError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError, RecursionError) as exc:

@@ -137,13 +137,16 @@ def frontier_svg(front, width: int = 560, height: int = 320) -> Markup:
 
 @lru_cache(maxsize=4)
 def _env(kind: str) -> jinja2.Environment:
+    from .cache import jinja_bytecode_cache
     loader = jinja2.FileSystemLoader(str(templates_dir()))
+    bcc = jinja_bytecode_cache()
     if kind == "html":
         env = jinja2.Environment(loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                                 undefined=jinja2.StrictUndefined, finalize=strip_controls)
+                                 undefined=jinja2.StrictUndefined, finalize=strip_controls, bytecode_cache=bcc)
     else:
         env = jinja2.Environment(loader=loader, autoescape=False, finalize=md_escape, trim_blocks=True,
-                                 lstrip_blocks=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+                                 lstrip_blocks=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                                 bytecode_cache=bcc)
     env.filters.update(n=_n, f=_f, gib=_gib, hb=_human_b, bn=_billions, mark=_mark, status=_status, align=_align,
                        md=lambda v: Markup(md_escape(v)), trusted=lambda v: Markup(" ".join(str(v).split())),
                        mermaid=frontier_mermaid, svg=frontier_svg)

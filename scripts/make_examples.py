@@ -12,6 +12,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import sys
+
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+
 from transformers import GemmaConfig, GptOssConfig, LlamaConfig, MistralConfig, MixtralConfig, Qwen3Config
 
 OUT = Path(__file__).resolve().parent.parent / "data" / "examples"
@@ -73,6 +77,25 @@ def main() -> None:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "config.json").write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
         print(f"wrote {folder / 'config.json'}")
+    write_arch_cache()
+
+
+def write_arch_cache() -> None:
+    """Precompute the normalized architecture of every example (data/arch_cache/), so the default
+    `deploysheet score` needs no transformers import. tests/test_examples.py checks they are current."""
+    import os
+    os.environ["DEPLOYSHEET_NO_CACHE"] = "1"
+    from scorer import cache
+    from scorer.architecture import _normalize
+    cache_folder = OUT.parent / "arch_cache"
+    cache_folder.mkdir(exist_ok=True)
+    for old in cache_folder.glob("*.json"):
+        old.unlink()
+    for folder in sorted(OUT.iterdir()):
+        cfg = json.loads((folder / "config.json").read_text())
+        key = cache.arch_key(cfg, None)
+        (cache_folder / f"{key}.json").write_text(_normalize(cfg, None).model_dump_json() + "\n")
+        print(f"wrote {cache_folder / (key + '.json')}")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,13 @@ CORPUS = Path(os.environ.get("DEPLOYSHEET_CORPUS", ROOT.parent / "shared" / "cor
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory):
+    """Tests never read or write the user's ~/.cache/deploysheet."""
+    os.environ["DEPLOYSHEET_CACHE_DIR"] = str(tmp_path_factory.mktemp("deploysheet-cache"))
+    yield
+
+
 @pytest.fixture
 def corpus() -> Path:
     """../shared/corpus (CI has it; users of the project do not: those tests skip)."""

@@ -1,0 +1,100 @@
+"""On-disk caches that keep a cold ``deploysheet score`` fast.
+
+* normalized architectures, keyed by the SHA-256 of the config (and sidecar) and of the
+  normalizer's own source, so a change to either misses: normalizing a known model type imports
+  transformers (about 1.3 s); a cache hit does not. The bundled examples ship their entries in
+  ``data/arch_cache/`` (written by ``scripts/make_examples.py``, checked by the tests);
+* compiled jinja2 templates (a bytecode cache).
+
+Location: ``$DEPLOYSHEET_CACHE_DIR``, else ``$XDG_CACHE_HOME/deploysheet``, else
+``~/.cache/deploysheet``. ``DEPLOYSHEET_NO_CACHE=1`` disables both. A cache that cannot be written
+is skipped silently: caching never fails a command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .resources import data_dir
+
+_CODE_FILES = ("architecture.py", "families.py")
+
+
+def enabled() -> bool:
+    return os.environ.get("DEPLOYSHEET_NO_CACHE", "") not in ("1", "true", "yes")
+
+
+def cache_dir() -> Path | None:
+    if not enabled():
+        return None
+    base = os.environ.get("DEPLOYSHEET_CACHE_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        base = os.path.join(xdg, "deploysheet")
+    return Path(base)
+
+
+@lru_cache(maxsize=1)
+def code_hash() -> str:
+    h = hashlib.sha256(__version__.encode())
+    here = Path(__file__).resolve().parent
+    for name in _CODE_FILES:
+        h.update((here / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def arch_key(config: dict[str, Any], sidecar: dict[str, Any] | None) -> str:
+    blob = json.dumps([config, sidecar], sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32] + "-" + code_hash()
+
+
+def load_arch(key: str) -> str | None:
+    """Cached ModelArch JSON for ``key`` (user cache, then the packaged example entries)."""
+    if not enabled():
+        return None
+    for folder in (cache_dir() / "arch" if cache_dir() else None, data_dir() / "arch_cache"):
+        if folder is None:
+            continue
+        path = folder / f"{key}.json"
+        try:
+            return path.read_text(encoding="utf-8")
+        except OSError:
+            continue
+    return None
+
+
+def store_arch(key: str, payload: str) -> None:
+    folder = cache_dir()
+    if folder is None:
+        return
+    folder = folder / "arch"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".arch.")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(payload)
+        os.replace(tmp, folder / f"{key}.json")
+    except OSError:
+        pass
+
+
+def jinja_bytecode_cache():
+    """A jinja2 FileSystemBytecodeCache under the cache dir, or None."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        (folder / "jinja").mkdir(parents=True, exist_ok=True)
+        if not os.access(folder / "jinja", os.W_OK):
+            return None
+    except OSError:
+        return None
+    import jinja2
+    return jinja2.FileSystemBytecodeCache(str(folder / "jinja"))
