@@ -1,0 +1,102 @@
+"""Benchmarks for the cost model (issue 4). Prints each figure and the command that reproduces it.
+
+    python bench/bench_costmodel.py [--corpus ../shared/corpus] [--measurements ../shared/measurements/measured.csv]
+
+1. full grid: one model scored over every catalog GPU x weight precision x valid TP x regime, the Pareto
+   sweep included (what a leaderboard row costs);
+2. validate: measurement rows predicted per second;
+3. cold CLI: wall time of `deploysheet score` on a local config in a fresh process, first with an empty
+   cache (transformers imported to normalize), then with the cache filled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def full_grid(source: str) -> tuple[float, int]:
+    from scorer.architecture import normalize
+    from scorer.costmodel import CostModel, load_calibration
+    from scorer.gemms import inventory
+    from scorer.hardware import catalog, compute_dtype, get_precision, precisions
+    from scorer.params import count_params
+    from scorer.regimes import run_regimes, sweep
+    from scorer.sources import load_source
+
+    raw = load_source(source)
+    arch = normalize(raw.config, raw.quant_config)
+    params, gemms, cal = count_params(arch), inventory(arch), load_calibration()
+    t0 = time.perf_counter()
+    n = 0
+    for gpu in catalog().values():
+        for pid in precisions():
+            prec = get_precision(pid)
+
+            def make(lay, gpu=gpu, prec=prec):
+                return CostModel(arch, params, gpu, prec, lay, "bf16", "vllm", cal, set(), gemms)
+
+            run_regimes(make, arch, gpu.id, pid, 3.0)
+            n += len(sweep(make, arch, 1024, 1024, 3.0))
+    return time.perf_counter() - t0, n
+
+
+def validate_rate(csv_path: str, corpus: str) -> tuple[float, int]:
+    from scorer.calibrate import _samples, evaluate
+    from scorer.costmodel import load_calibration
+    from scorer.measure import Predictor, read_rows
+
+    rows, _ = read_rows(csv_path)
+    t0 = time.perf_counter()
+    pred = Predictor(corpus, load_calibration())
+    samples, skipped = _samples(pred, rows)
+    evaluate(samples, pred.calibration)
+    return time.perf_counter() - t0, len(rows)
+
+
+def cold_cli(config: str) -> tuple[float, float]:
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as cache:
+        env["DEPLOYSHEET_CACHE_DIR"] = cache
+        times = []
+        for _ in range(2):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "scorer.cli", "score", config], check=True, env=env, cwd=ROOT,
+                           stdout=subprocess.DEVNULL)
+            times.append(time.perf_counter() - t0)
+    return times[0], times[1]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
+    ap.add_argument("--measurements", default=str(ROOT.parent / "shared" / "measurements" / "measured.csv"))
+    args = ap.parse_args()
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
+          f"{platform.python_version()}")
+    print("reproduce: python bench/bench_costmodel.py --corpus ... --measurements ...")
+    secs, points = full_grid("example:llama-3.1-8b")
+    print(f"full grid, example:llama-3.1-8b: {secs * 1000:.0f} ms ({points} sweep points; target 200 ms)")
+    if Path(args.measurements).is_file() and Path(args.corpus).is_dir():
+        secs, n = validate_rate(args.measurements, args.corpus)
+        print(f"validate: {n} rows in {secs:.2f} s = {n / secs:,.0f} rows/s (target 2,000 rows/s)")
+    cfg = ROOT / "data" / "examples" / "qwen3-4b" / "config.json"
+    with tempfile.TemporaryDirectory() as tmp:
+        local = Path(tmp) / "config.json"
+        local.write_text(cfg.read_text().replace('"max_position_embeddings": 40960', '"max_position_embeddings": 40961'))
+        first, second = cold_cli(str(local))
+    print(f"cold CLI score of a local config: {first:.2f} s with an empty cache, {second:.2f} s with the cache "
+          f"(target 1.0 s on 2 cores)")
+
+
+if __name__ == "__main__":
+    main()
