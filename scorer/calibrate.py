@@ -64,31 +64,13 @@ class Sample:
 
 def _samples(pred: Predictor, rows: list[Row]) -> tuple[list[Sample], list[dict[str, Any]]]:
     """Reduce rows to features with the current calibration's choices (batch for 'max', fit)."""
-    from .hardware import get_gpu, get_precision
-    from .regimes import predict
-
     out, skipped = [], []
-    cms: dict[tuple, CostModel] = {}
     for row in rows:
         res = pred.predict_row(row)
         if res.skipped:
             skipped.append({"id": row.id, "reason": res.skipped})
             continue
-        arch, params, gemms = pred.arch(row.config)
-        prec_id = PRECISION_MAP[row.weight_precision]
-        kv = row.kv_precision if row.kv_precision in ("fp8", "bf16", "fp16") else (
-            "fp8" if prec_id in ("fp8", "fp8_block", "nvfp4") and row.framework == "trtllm" else "bf16")
-        key = (row.config, row.gpu, prec_id, row.tp, row.pp, row.ep, row.attention_dp, kv, row.framework)
-        if key not in cms:
-            gpu = get_gpu(row.gpu)
-            unq = excluded_components(arch.quantization.excluded) if (
-                arch.quantization is not None and arch.quantization.format == prec_id) else set()
-            cms[key] = CostModel(arch, params, gpu, get_precision(prec_id),
-                                 Layout(tp=row.tp, pp=row.pp, ep=max(1, row.ep), dp=row.attention_dp), kv,
-                                 row.framework, pred.calibration, unq, gemms)
-        cm = cms[key]
-        conc = "max" if row.concurrency == "max" else int(row.concurrency)
-        p = predict(cm, row.isl, row.osl, conc)
+        cm, p = pred.last
         c = p.concurrency
         running = min(c, p.max_concurrency) if p.max_concurrency >= 1 else c
         scale = cm.p.get("gemm_eff_scale", 1.0)

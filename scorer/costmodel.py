@@ -240,6 +240,18 @@ class CostModel:
         self._wb = [self.weight_bytes(g) for g, _ in self._shards]
         self._mis = [misalignment_factor(s.n, s.k, min(wb, 2.0)) for (g, s), wb in zip(self._shards, self._wb)]
         self._blocks = self._comm_plan()
+        # identical mixers are evaluated once and weighted by their layer count
+        groups: dict[str, list] = {}
+        for lay in self.arch.layers:
+            if lay.mixer is not None:
+                key = lay.mixer.model_dump_json()
+                if key in groups:
+                    groups[key][1] += 1
+                else:
+                    groups[key] = [lay.mixer, 1]
+        self._mixers = [(m, n) for m, n in groups.values()]
+        self._kv_cache: dict[tuple, float] = {}
+        self._pre_cache: dict[int, tuple[float, float]] = {}
 
     # ---------------------------------------------------------------- memory
     def weight_bytes(self, g: Gemm) -> float:
@@ -249,6 +261,11 @@ class CostModel:
 
     def weights_per_gpu(self) -> float:
         """Bytes of weights each GPU holds (GEMMs sharded; embedding vocab-parallel; the rest replicated)."""
+        if getattr(self, "_weights", None) is None:
+            self._weights = self._weights_per_gpu()
+        return self._weights
+
+    def _weights_per_gpu(self) -> float:
         tp, ep, pp = self.layout.tp, self.layout.ep, self.layout.pp
         total = 0.0
         for (g, s), wb in zip(self._shards, self._wb):
@@ -265,8 +282,11 @@ class CostModel:
     def kv_bytes_per_sequence(self, context: int, policy: str = "vllm") -> float:
         """Per-GPU bytes of KV cache + recurrent state for one sequence held by a GPU's DP rank
         (PP splits the layers; each sequence lives on one DP rank)."""
-        return per_sequence_bytes(self.arch, context, self.kv_dtype, policy, self.layout.tp,
-                                  self.state_dtype) / self.layout.pp
+        key = (context, policy)
+        if key not in self._kv_cache:
+            self._kv_cache[key] = per_sequence_bytes(self.arch, context, self.kv_dtype, policy, self.layout.tp,
+                                                     self.state_dtype) / self.layout.pp
+        return self._kv_cache[key]
 
     def kv_budget_bytes(self) -> float:
         """Bytes per GPU left for KV cache. Frameworks size it differently (calibration ``kv_free_fraction``):
@@ -291,11 +311,11 @@ class CostModel:
         return int(free // per) * self.layout.dp
 
     # ---------------------------------------------------------------- features
-    def _comm_plan(self) -> list[tuple[str, int, float]]:
-        """(kind, group, bytes per local token) for every collective of a forward pass."""
+    def _comm_plan(self) -> list[tuple[str, int, float, int]]:
+        """(kind, group, bytes per local token, count) of the collectives of a forward pass."""
         lay = self.layout
         h = self.arch.hidden_size
-        plan = []
+        plan: list[tuple[str, int, float]] = []
         for layer in self.arch.layers:
             if layer.mixer is not None and lay.tp > 1:
                 plan.append(("allreduce", lay.tp, h * ACT_BYTES))
@@ -308,18 +328,21 @@ class CostModel:
                     plan.append(("allreduce", lay.moe_tp, layer.ffn.top_k * h * ACT_BYTES))
             elif layer.ffn is not None and lay.tp > 1:
                 plan.append(("allreduce", lay.tp, h * ACT_BYTES))
-        return plan
+        counts: dict[tuple[str, int, float], int] = {}
+        for item in plan:
+            counts[item] = counts.get(item, 0) + 1
+        return [(k, g, b, n) for (k, g, b), n in counts.items()]
 
     def _comm(self, local_tokens: float) -> tuple[float, int]:
         secs = 0.0
         n = 0
-        for kind, group, per_tok in self._blocks:
+        for kind, group, per_tok, count in self._blocks:
             size = local_tokens * per_tok
             if kind == "allreduce":
-                secs += 2.0 * (group - 1) / group * size / self.link_peak
+                secs += count * 2.0 * (group - 1) / group * size / self.link_peak
             else:
-                secs += size / self.link_peak
-            n += 1
+                secs += count * size / self.link_peak
+            n += count
         pp = self.layout.pp
         if pp > 1:
             secs = secs / pp + (pp - 1) * local_tokens * self.arch.hidden_size * ACT_BYTES / self.pp_link_peak
@@ -360,19 +383,18 @@ class CostModel:
         local = batch / dp
         a_c = a_m = 0.0
         sb = DTYPE_BYTES[self.state_dtype]
-        for lay in self.arch.layers:
-            m = lay.mixer
+        for m, n in self._mixers:
             if isinstance(m, AttentionSpec):
                 ctx = min(context, m.window) if (m.span != "full" and m.window) else context
                 heads = kv_heads_per_gpu(m.num_kv_heads, tp)
-                a_m += local * ctx * heads * (m.head_dim + m.v_head_dim) * self.kv_b
-                a_c += 2.0 * local * ctx * (m.num_heads / tp) * (m.head_dim + m.v_head_dim)
+                a_m += n * local * ctx * heads * (m.head_dim + m.v_head_dim) * self.kv_b
+                a_c += n * 2.0 * local * ctx * (m.num_heads / tp) * (m.head_dim + m.v_head_dim)
             elif isinstance(m, MLASpec):
                 lat_dim = m.kv_lora_rank + m.qk_rope_head_dim
-                a_m += local * context * lat_dim * self.kv_b
-                a_c += 2.0 * local * context * (m.num_heads / tp) * (lat_dim + m.kv_lora_rank)
+                a_m += n * local * context * lat_dim * self.kv_b
+                a_c += n * 2.0 * local * context * (m.num_heads / tp) * (lat_dim + m.kv_lora_rank)
             elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec)):
-                a_m += 2.0 * local * _state_bytes(m, sb) / tp
+                a_m += n * 2.0 * local * _state_bytes(m, sb) / tp
         comm_s, comm_n = self._comm(local)
         return Features(comp, mem, ops, a_c / self.peak_bf16 / pp, a_m / self.bw_peak / pp, comm_s, comm_n,
                         "decode")
@@ -384,26 +406,31 @@ class CostModel:
         comp, mem, ops = self._gemm_features(tokens, seqs)
         local_seqs = seqs / dp
         a_c = 0.0
-        for lay in self.arch.layers:
-            m = lay.mixer
-            if isinstance(m, (AttentionSpec, MLASpec)):
-                d = m.head_dim + m.v_head_dim
-                w = m.window if (m.span != "full" and m.window) else None
-                if m.span == "chunked" and w:
-                    full, rem = divmod(length, w)
-                    pairs = full * w * (w + 1) / 2 + rem * (rem + 1) / 2
-                elif w and length > w:
-                    pairs = w * (w + 1) / 2 + (length - w) * w
-                else:
-                    pairs = length * (length + 1) / 2
-                a_c += 2.0 * local_seqs * (m.num_heads / tp) * d * pairs
-            elif isinstance(m, Mamba2Spec):
-                a_c += 6.0 * local_seqs * length * m.n_heads * m.head_dim * m.d_state / tp * RECURRENT_PREFILL_SLOWDOWN
-            elif isinstance(m, GatedDeltaNetSpec):
-                a_c += 6.0 * local_seqs * length * m.num_v_heads * m.head_k_dim * m.head_v_dim / tp * \
-                    RECURRENT_PREFILL_SLOWDOWN
+        for m, n in self._mixers:
+            a_c += n * self._prefill_attention(m, local_seqs, length)
         comm_s, comm_n = self._comm(tokens / dp)
         return Features(comp, mem, ops, a_c / self.peak_bf16 / pp, 0.0, comm_s, comm_n, "prefill")
+
+    def _prefill_attention(self, m, local_seqs: float, length: int) -> float:
+        """Attention / scan FLOPs of one layer prefilling ``local_seqs`` sequences of ``length`` tokens."""
+        tp = self.layout.tp
+        if isinstance(m, (AttentionSpec, MLASpec)):
+            d = m.head_dim + m.v_head_dim
+            w = m.window if (m.span != "full" and m.window) else None
+            if m.span == "chunked" and w:
+                full, rem = divmod(length, w)
+                pairs = full * w * (w + 1) / 2 + rem * (rem + 1) / 2
+            elif w and length > w:
+                pairs = w * (w + 1) / 2 + (length - w) * w
+            else:
+                pairs = length * (length + 1) / 2
+            return 2.0 * local_seqs * (m.num_heads / tp) * d * pairs
+        if isinstance(m, Mamba2Spec):
+            return 6.0 * local_seqs * length * m.n_heads * m.head_dim * m.d_state / tp * RECURRENT_PREFILL_SLOWDOWN
+        if isinstance(m, GatedDeltaNetSpec):
+            return (6.0 * local_seqs * length * m.num_v_heads * m.head_k_dim * m.head_v_dim / tp *
+                    RECURRENT_PREFILL_SLOWDOWN)
+        return 0.0
 
     # ---------------------------------------------------------------- times
     def decode_step(self, batch: float, context: float) -> dict[str, float]:
@@ -416,9 +443,11 @@ class CostModel:
 
     def prefill_times(self, length: int) -> tuple[float, float]:
         """(one request's prefill, the marginal prefill of one more request in a batch), seconds."""
-        one = self.prefill(self.layout.dp, length)["total"]  # one request on each DP rank
-        four = self.prefill(4 * self.layout.dp, length)["total"]
-        return one, max((four - one) / 3, 0.0)
+        if length not in self._pre_cache:
+            one = self.prefill(self.layout.dp, length)["total"]  # one request on each DP rank
+            four = self.prefill(4 * self.layout.dp, length)["total"]
+            self._pre_cache[length] = (one, max((four - one) / 3, 0.0))
+        return self._pre_cache[length]
 
 
 def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl: int, num_gpus: int,

@@ -188,6 +188,7 @@ class Predictor:
             raise BadInputError(f"--corpus {corpus}: not a folder")
         self.calibration = calibration or load_calibration()
         self._arch: dict[str, Any] = {}
+        self._cms: dict[tuple, Any] = {}
 
     def arch(self, config: str):
         if config not in self._arch:
@@ -238,12 +239,17 @@ class Predictor:
         prec = get_precision(prec_id)
         unq = excluded_components(arch.quantization.excluded) if (
             arch.quantization is not None and arch.quantization.format == prec_id) else set()
-        layout = Layout(tp=row.tp, pp=row.pp, ep=max(1, row.ep), dp=row.attention_dp)
-        cm = CostModel(arch, params, gpu, prec, layout, kv, row.framework, self.calibration, unq, gemms)
+        key = (row.config, gpu.id, prec_id, row.tp, row.pp, max(1, row.ep), row.attention_dp, kv, row.framework)
+        cm = self._cms.get(key)
+        if cm is None:
+            layout = Layout(tp=row.tp, pp=row.pp, ep=max(1, row.ep), dp=row.attention_dp)
+            cm = self._cms[key] = CostModel(arch, params, gpu, prec, layout, kv, row.framework, self.calibration,
+                                            unq, gemms)
         conc = "max" if row.concurrency == "max" else int(row.concurrency)
         p = predict(cm, row.isl, row.osl, conc)
         if p.tpot_ms is None:
             return RowResult(row, None, "weights do not fit in memory in the model")
+        self.last = (cm, p)
         val = {"ttft_ms": p.ttft_ms, "tpot_ms": p.tpot_ms, "itl_ms": p.tpot_ms,
                "output_tokens_per_s_per_gpu": p.output_tokens_per_s_per_gpu,
                "tokens_per_s_per_user": p.tokens_per_s_per_user}[row.metric]

@@ -86,10 +86,16 @@ def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"]
         candidates = sorted({c for c in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024) if c <= min(max_c, cap)}
                             | {min(max_c, cap)})
         best = None
+        stale = 0
         for c in candidates:
             p = _predict_one(cm, isl, osl, c, max_c, usd_per_gpu_hour)
             if best is None or (p.output_tokens_per_s_per_gpu or 0) > 1.01 * (best.output_tokens_per_s_per_gpu or 0):
                 best = p
+                stale = 0
+            else:
+                stale += 1
+                if stale >= 2:  # throughput has stopped growing with the batch
+                    break
         return best  # type: ignore[return-value]
     return _predict_one(cm, isl, osl, int(concurrency), max_c, usd_per_gpu_hour)
 
