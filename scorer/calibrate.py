@@ -9,9 +9,10 @@ arithmetic. Parameters and their grouping (as few as carry the signal):
   variants were tried (the groups "family" and "framework/family" remain available): they fit the
   measurements better in-sample but predicted held-out models worse (leave-one-model-out TPOT MdAPE
   25% vs 22%), so the shared efficiencies are kept;
+* global: ``comm_latency_s`` and ``op_latency_s`` (per collective and per kernel);
 * per serving framework: ``decode_step_overhead_s``, ``prefill_overhead_s``, ``prefill_eff_scale``
-  (prefill kernels' efficiency relative to decode's), ``ttft_queue`` (λ), ``tpot_interference`` (μ) —
-  see :func:`scorer.costmodel.serve`.
+  (prefill kernels' efficiency relative to decode's), ``ttft_queue`` (λ), ``ttft_decode_steps`` (κ),
+  ``tpot_interference`` (μ) — see :func:`scorer.costmodel.serve`.
 
 The objective is the soft-L1 loss of log(predicted / measured) over TTFT, TPOT/ITL, tokens/s/user
 and output tokens/s/GPU rows, solved with ``scipy.optimize.least_squares`` inside bounds.
@@ -38,10 +39,13 @@ FIT_PARAMS: dict[str, tuple[str, float, float]] = {
     "mem_bw_eff": ("global", 0.2, 1.0),
     "attn_compute_eff": ("global", 0.05, 1.0),
     "comm_bw_eff": ("global", 0.05, 1.0),
+    "comm_latency_s": ("global", 1e-6, 5e-5),
+    "op_latency_s": ("global", 0.0, 2e-5),
     "decode_step_overhead_s": ("framework", 0.0, 0.05),
     "prefill_overhead_s": ("framework", 0.0, 0.5),
     "prefill_eff_scale": ("framework", 0.2, 3.0),
     "ttft_queue": ("framework", 0.0, 1.5),
+    "ttft_decode_steps": ("framework", 0.0, 20.0),
     "tpot_interference": ("framework", 0.0, 3.0),
 }
 

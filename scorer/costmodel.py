@@ -456,8 +456,9 @@ def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl
 
     * TPOT = t_dec + μ · (c − 1) / OSL · t_pre — other users' prefills interleaved with decode steps
       (μ = ``tpot_interference``, 1 = every prefill stalls the batch once);
-    * TTFT = t_pre + λ · (c − 1) · t_pre_marginal + t_dec / 2 — waiting behind the prefills of requests that
-      arrive together (λ = ``ttft_queue``: 0 = never, 0.5 = a fully synchronized burst);
+    * TTFT = t_pre + λ · (c − 1) · t_pre_marginal + κ · t_dec — waiting behind the prefills of requests that
+      arrive together (λ = ``ttft_queue``: 0 = never, 0.5 = a fully synchronized burst) and for the decode
+      steps a chunked prefill rides along with (κ = ``ttft_decode_steps``);
     * tokens/s/GPU by Little's law: concurrency · OSL / (TTFT + (OSL − 1) · TPOT) / GPUs.
 
     ``c_local`` is the concurrency one DP rank serves; ``t_pre_marginal`` the extra prefill time of one more
@@ -465,7 +466,8 @@ def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl
     """
     extra = max(c_local - 1.0, 0.0)
     tpot = t_dec + p.get("tpot_interference", 1.0) * extra / max(osl, 1) * t_pre
-    ttft = t_pre + p.get("ttft_queue", 0.0) * extra * t_pre_marginal + (t_dec / 2 if c_local > 1 else 0.0)
+    ttft = t_pre + p.get("ttft_queue", 0.0) * extra * t_pre_marginal + (
+        p.get("ttft_decode_steps", 0.5) * t_dec if c_local > 1 else 0.0)
     latency = ttft + max(osl - 1, 0) * tpot
     tps_gpu = concurrency * osl / latency / num_gpus
     return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": tps_gpu, "tokens_per_s_per_user": 1.0 / tpot}
