@@ -42,8 +42,13 @@ def full_grid(source: str) -> tuple[float, int]:
         for pid in precisions():
             prec = get_precision(pid)
 
-            def make(lay, gpu=gpu, prec=prec):
-                return CostModel(arch, params, gpu, prec, lay, "bf16", "vllm", cal, set(), gemms)
+            cms = {}
+
+            def make(lay, gpu=gpu, prec=prec, cms=cms):
+                key = (lay.tp, lay.pp, lay.ep, lay.dp)
+                if key not in cms:
+                    cms[key] = CostModel(arch, params, gpu, prec, lay, "bf16", "vllm", cal, set(), gemms)
+                return cms[key]
 
             run_regimes(make, arch, gpu.id, pid, 3.0)
             n += len(sweep(make, arch, 1024, 1024, 3.0))

@@ -241,10 +241,10 @@ class CostModel:
         self._mis = [misalignment_factor(s.n, s.k, min(wb, 2.0)) for (g, s), wb in zip(self._shards, self._wb)]
         self._blocks = self._comm_plan()
         # identical mixers are evaluated once and weighted by their layer count
-        groups: dict[str, list] = {}
+        groups: dict[tuple, list] = {}
         for lay in self.arch.layers:
             if lay.mixer is not None:
-                key = lay.mixer.model_dump_json()
+                key = (type(lay.mixer).__name__, *lay.mixer.__dict__.values())
                 if key in groups:
                     groups[key][1] += 1
                 else:
@@ -252,6 +252,7 @@ class CostModel:
         self._mixers = [(m, n) for m, n in groups.values()]
         self._kv_cache: dict[tuple, float] = {}
         self._pre_cache: dict[int, tuple[float, float]] = {}
+        self._feat_cache: dict[tuple, Features] = {}
 
     # ---------------------------------------------------------------- memory
     def weight_bytes(self, g: Gemm) -> float:
@@ -378,6 +379,12 @@ class CostModel:
 
     def decode_features(self, batch: float, context: float) -> Features:
         """Features of one decode step: ``batch`` sequences over the layout at mean ``context`` tokens."""
+        key = ("d", batch, context)
+        if key not in self._feat_cache:
+            self._feat_cache[key] = self._decode_features(batch, context)
+        return self._feat_cache[key]
+
+    def _decode_features(self, batch: float, context: float) -> Features:
         tp, dp, pp = self.layout.tp, self.layout.dp, self.layout.pp
         comp, mem, ops = self._gemm_features(batch, batch)
         local = batch / dp
@@ -401,6 +408,12 @@ class CostModel:
 
     def prefill_features(self, seqs: float, length: int) -> Features:
         """Features of prefilling ``seqs`` sequences of ``length`` tokens in one batch over the layout."""
+        key = ("p", seqs, length)
+        if key not in self._feat_cache:
+            self._feat_cache[key] = self._prefill_features(seqs, length)
+        return self._feat_cache[key]
+
+    def _prefill_features(self, seqs: float, length: int) -> Features:
         tp, dp, pp = self.layout.tp, self.layout.dp, self.layout.pp
         tokens = float(seqs * length)
         comp, mem, ops = self._gemm_features(tokens, seqs)

@@ -276,9 +276,16 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         raise BadInputError(f"--tp {opts.tp} is not valid for this model: {arch.first_attention().num_heads} heads"
                             f" / {getattr(arch.first_attention(), 'num_kv_heads', '?')} KV heads (rules T1, T2)")
 
+    cms: dict[tuple, CostModel] = {}
+
     def make_cm(gpu):
-        return lambda layout: CostModel(arch, params, gpu, prec, layout, opts.kv_dtype, opts.framework,
-                                        calibration, unq, gemms)
+        def build(layout: Layout) -> CostModel:
+            key = (gpu.id, layout.tp, layout.pp, layout.ep, layout.dp)
+            if key not in cms:  # regimes, sweep and capacity share cost models (and their memoized steps)
+                cms[key] = CostModel(arch, params, gpu, prec, layout, opts.kv_dtype, opts.framework, calibration,
+                                     unq, gemms)
+            return cms[key]
+        return build
 
     regimes: dict[str, list[RegimeResult]] = {}
     if arch.kind == "decoder":
