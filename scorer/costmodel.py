@@ -350,32 +350,57 @@ class CostModel:
             n = int(round(n / pp)) + (pp - 1)
         return secs, n
 
-    def _gemm_features(self, m_tokens: float, seqs: float) -> tuple[list[float], list[float], int]:
-        dp, ep, pp = self.layout.dp, self.layout.ep, self.layout.pp
-        comp, mem = [], []
-        ops = 0
+    def _gemm_plan(self) -> list[tuple]:
+        """Per inventory entry, the constants of its time formulas (computed once per cost model)."""
+        ep, pp = self.layout.ep, self.layout.pp
+        plan = []
         for (g, s), wb, mis in zip(self._shards, self._wb, self._mis):
             layers = max(1, len(g.layers))
-            m = (seqs if g.component == "lm_head" else m_tokens) / dp
+            kn = s.k * s.n
+            c_scale = 1.0 / (self.peak * mis * pp)
+            m_scale = 1.0 / (self.bw_peak * pp)
             if g.expert:
                 per_layer = g.count // layers
                 top_k = g.active / layers
-                tokens = m * dp  # experts see the tokens of every DP rank
-                touched = per_layer * (1.0 - (1.0 - top_k / per_layer) ** max(tokens, 0.0)) / ep
-                m_eff = tokens * top_k / per_layer
-                flops = 2.0 * tokens * top_k * s.k * s.n * layers / ep
-                byts = wb * s.k * s.n * touched * layers + ACT_BYTES * tokens * top_k * (s.k + s.n) * layers / ep
+                plan.append((True, g.component == "lm_head", s.n, s.k, c_scale, m_scale,
+                             2.0 * top_k * kn * layers / ep,  # FLOPs per token
+                             wb * kn * layers * per_layer / ep,  # bytes if every expert is touched
+                             ACT_BYTES * top_k * (s.k + s.n) * layers / ep,  # activation bytes per token
+                             top_k / per_layer, top_k / per_layer))
             else:
-                m_eff = m
-                flops = 2.0 * m * s.k * s.n * g.count
-                byts = wb * s.k * s.n * g.count + ACT_BYTES * m * (s.k + s.n) * g.count
-            # Below M_TILE_MIN tokens the GEMM is memory-bound and runs as GEMV/split-K: tile and wave
-            # quantization (F3-F5) only shape the compute-bound regime.
-            eta = gemm_efficiency(int(round(m_eff)), s.n, s.k, self.gpu.sms) if m_eff >= M_TILE_MIN else 1.0
-            comp.append(flops / (self.peak * eta * mis) / pp)
-            mem.append(byts / self.bw_peak / pp)
-            ops += layers
-        return comp, mem, int(round(ops / pp))
+                plan.append((False, g.component == "lm_head", s.n, s.k, c_scale, m_scale, 2.0 * kn * g.count,
+                             wb * kn * g.count, ACT_BYTES * (s.k + s.n) * g.count, 0.0, 0.0))
+        self._gemm_ops = int(round(sum(max(1, len(g.layers)) for g, _ in self._shards) / pp))
+        return plan
+
+    def _gemm_features(self, m_tokens: float, seqs: float) -> tuple[list[float], list[float], int]:
+        """Per inventory entry: compute seconds at 100% of peak (tile/wave and misalignment included) and memory
+        seconds at 100% of HBM bandwidth, for a step of ``m_tokens`` tokens (``seqs`` sequences) over the layout.
+
+        Experts see the tokens of every DP rank; a batch of T tokens touches E·(1 − (1 − k/E)^T) of the E
+        experts of a layer. Below M_TILE_MIN tokens a GEMM is memory-bound and runs as GEMV/split-K, so
+        tile and wave quantization (F3–F5) only shape the compute-bound regime."""
+        plan = self.__dict__.get("_plan")
+        if plan is None:
+            plan = self._plan = self._gemm_plan()
+        dp = self.layout.dp
+        sms = self.gpu.sms
+        comp, mem = [], []
+        for expert, lm_head, n, k, c_scale, m_scale, flops_tok, wbytes, abytes_tok, frac, _ in plan:
+            if expert:
+                tokens = m_tokens
+                touched = 1.0 - (1.0 - frac) ** max(tokens, 0.0)
+                m_eff = tokens * frac
+                flops = flops_tok * tokens
+                byts = wbytes * touched + abytes_tok * tokens
+            else:
+                m_eff = (seqs if lm_head else m_tokens) / dp
+                flops = flops_tok * m_eff
+                byts = wbytes + abytes_tok * m_eff
+            eta = gemm_efficiency(int(round(m_eff)), n, k, sms) if m_eff >= M_TILE_MIN else 1.0
+            comp.append(flops * c_scale / eta)
+            mem.append(byts * m_scale)
+        return comp, mem, self._gemm_ops
 
     def decode_features(self, batch: float, context: float) -> Features:
         """Features of one decode step: ``batch`` sequences over the layout at mean ``context`` tokens."""

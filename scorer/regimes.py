@@ -112,6 +112,14 @@ def _no_fit(cm: CostModel, isl: int, osl: int, c: int, max_c: int) -> Prediction
 
 
 def _predict_one(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None) -> Prediction:
+    memo = cm.__dict__.setdefault("_predictions", {})
+    key = (isl, osl, c, max_c, price)
+    if key not in memo:  # regimes and the Pareto sweep ask for the same points
+        memo[key] = _predict_uncached(cm, isl, osl, c, max_c, price)
+    return memo[key]
+
+
+def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None) -> Prediction:
     if max_c < 1:
         return _no_fit(cm, isl, osl, c, max_c)
     lay = cm.layout
