@@ -46,6 +46,12 @@ REQUIRED_PARAMS = {"gemm_compute_eff", "mem_bw_eff", "attn_compute_eff", "op_lat
                    "runtime_reserve_gib"}
 
 
+#: accepted ranges of parameters that are not efficiency ratios (seconds, GiB and GB/s allow 0-1000)
+PARAM_RANGES = {"ttft_decode_steps": (0.0, 100.0), "ttft_queue": (0.0, 10.0),
+                "tpot_interference": (0.0, 10.0), "prefill_eff_scale": (1e-3, 10.0),
+                "gemm_eff_scale": (1e-3, 10.0), "kv_free_fraction": (0.0, 1.0)}
+
+
 class Calibration(BaseModel):
     """Efficiency ratios and overheads; ``frameworks`` override ``params`` per serving framework."""
 
@@ -90,7 +96,7 @@ def load_calibration(path: str | Path | None = None) -> Calibration:
         if missing:
             raise ValueError(f"missing parameters {', '.join(missing)}")
         for k, v in params.items():
-            lo, hi = (0.0, 1e3) if k.endswith(("_s", "_gib", "_gbps")) else (1e-4, 2.0)
+            lo, hi = PARAM_RANGES.get(k, (0.0, 1e3) if k.endswith(("_s", "_gib", "_gbps")) else (1e-4, 2.0))
             if not (math.isfinite(v) and lo <= v <= hi) or (k.endswith("_gbps") and v <= 0):
                 raise ValueError(f"{k} = {v} outside [{lo:g}, {hi:g}]")
         frameworks = doc.get("frameworks") or {}
