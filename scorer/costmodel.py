@@ -30,7 +30,7 @@ from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec,
 from .errors import BadInputError
 from .gemms import Gemm, inventory, shard
 from .hardware import GIB, GPU, Precision, compute_dtype
-from .kvcache import DTYPE_BYTES, _state_bytes, kv_heads_per_gpu, per_sequence_bytes
+from .kvcache import DTYPE_BYTES, _state_bytes, kv_heads_per_gpu, mixer_groups, per_sequence_bytes
 from .params import ParamCounts
 from .resources import load_json
 from .tiles import gemm_efficiency, misalignment_factor
@@ -246,16 +246,7 @@ class CostModel:
         self._wb = [self.weight_bytes(g) for g, _ in self._shards]
         self._mis = [misalignment_factor(s.n, s.k, min(wb, 2.0)) for (g, s), wb in zip(self._shards, self._wb)]
         self._blocks = self._comm_plan()
-        # identical mixers are evaluated once and weighted by their layer count
-        groups: dict[tuple, list] = {}
-        for lay in self.arch.layers:
-            if lay.mixer is not None:
-                key = (type(lay.mixer).__name__, *lay.mixer.__dict__.values())
-                if key in groups:
-                    groups[key][1] += 1
-                else:
-                    groups[key] = [lay.mixer, 1]
-        self._mixers = [(m, n) for m, n in groups.values()]
+        self._mixers = mixer_groups(self.arch)  # identical mixers are evaluated once, weighted by layer count
         self._kv_cache: dict[tuple, float] = {}
         self._pre_cache: dict[int, tuple[float, float]] = {}
         self._feat_cache: dict[tuple, Features] = {}

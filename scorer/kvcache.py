@@ -90,27 +90,51 @@ def kv_heads_per_gpu(num_kv_heads: int, tp: int) -> int:
     return max(1, num_kv_heads // tp)
 
 
+_GROUPS: dict[int, tuple[ModelArch, list]] = {}
+
+
+def mixer_groups(arch: ModelArch) -> list[tuple[object, int]]:
+    """Distinct layer mixers of ``arch`` with their layer counts (memoized per architecture object)."""
+    hit = _GROUPS.get(id(arch))
+    if hit is not None and hit[0] is arch:
+        return hit[1]
+    groups: dict[tuple, list] = {}
+    for lay in arch.layers:
+        if lay.mixer is not None:
+            key = (type(lay.mixer).__name__, *lay.mixer.__dict__.values())
+            if key in groups:
+                groups[key][1] += 1
+            else:
+                groups[key] = [lay.mixer, 1]
+    out = [(m, n) for m, n in groups.values()]
+    if len(_GROUPS) > 256:
+        _GROUPS.clear()
+    _GROUPS[id(arch)] = (arch, out)  # the reference keeps the id from being reused while cached
+    return out
+
+
 def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", policy: str = "vllm",
                        tp: int = 1, state_dtype: str | None = None) -> int:
     """Bytes of KV cache plus recurrent state that one sequence of ``context`` tokens holds on one GPU."""
     b = DTYPE_BYTES[kv_dtype]
     sb = DTYPE_BYTES[state_dtype or kv_dtype]
     total = 0.0
-    for lay in arch.layers:
-        m = lay.mixer
-        if isinstance(m, AttentionSpec):
-            heads = kv_heads_per_gpu(m.num_kv_heads, tp)
-            per_tok = heads * (m.head_dim + m.v_head_dim) * b
-            tokens = context
-            if policy == "window" and m.span != "full" and m.window:
-                tokens = min(context, m.window)
-            total += per_tok * tokens
-        elif isinstance(m, MLASpec):
-            tokens = min(context, m.window) if policy == "window" and m.span != "full" and m.window else context
-            total += (m.kv_lora_rank + m.qk_rope_head_dim) * b * tokens
-        elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec)):
-            total += _state_bytes(m, sb) / tp
+    for m, count in mixer_groups(arch):
+        total += count * _sequence_bytes_one(m, context, b, sb, policy, tp)
     return int(total)
+
+
+def _sequence_bytes_one(m, context: int, b: float, sb: float, policy: str, tp: int) -> float:
+    """Bytes one layer with mixer ``m`` holds for a sequence of ``context`` tokens on one GPU."""
+    windowed = policy == "window" and getattr(m, "span", "full") != "full" and getattr(m, "window", None)
+    tokens = min(context, m.window) if windowed else context
+    if isinstance(m, AttentionSpec):
+        return kv_heads_per_gpu(m.num_kv_heads, tp) * (m.head_dim + m.v_head_dim) * b * tokens
+    if isinstance(m, MLASpec):
+        return (m.kv_lora_rank + m.qk_rope_head_dim) * b * tokens
+    if isinstance(m, (Mamba2Spec, GatedDeltaNetSpec)):
+        return _state_bytes(m, sb) / tp
+    return 0.0
 
 
 def state_dtype_of(arch_raw_dtype: str | None, kv_dtype: str) -> str:
