@@ -83,20 +83,22 @@ def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"]
     if concurrency == "max":
         if max_c < 1:
             return _no_fit(cm, isl, osl, 1, max_c)
-        candidates = sorted({c for c in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024) if c <= min(max_c, cap)}
-                            | {min(max_c, cap)})
-        best = None
-        stale = 0
-        for c in candidates:
+        # the largest batch that fits and still helps: walk down from the memory limit by halves while a
+        # smaller batch keeps within 1% of the best throughput seen (throughput rises with the batch until
+        # compute, interference or the KV budget flattens it)
+        top = min(max_c, cap)
+        best = _predict_one(cm, isl, osl, top, max_c, usd_per_gpu_hour)
+        c = top
+        while c > 1:
+            c = max(1, c // 2)
             p = _predict_one(cm, isl, osl, c, max_c, usd_per_gpu_hour)
-            if best is None or (p.output_tokens_per_s_per_gpu or 0) > 1.01 * (best.output_tokens_per_s_per_gpu or 0):
-                best = p
-                stale = 0
+            if (p.output_tokens_per_s_per_gpu or 0) > 1.01 * (best.output_tokens_per_s_per_gpu or 0):
+                best = p  # throughput peaked below the memory limit
+            elif (p.output_tokens_per_s_per_gpu or 0) >= 0.99 * (best.output_tokens_per_s_per_gpu or 0):
+                best = p  # as good with a smaller batch: prefer it (lower latency)
             else:
-                stale += 1
-                if stale >= 2:  # throughput has stopped growing with the batch
-                    break
-        return best  # type: ignore[return-value]
+                break
+        return best
     return _predict_one(cm, isl, osl, int(concurrency), max_c, usd_per_gpu_hour)
 
 
