@@ -28,7 +28,7 @@ def full_grid(source: str) -> tuple[float, int]:
     from scorer.architecture import normalize
     from scorer.costmodel import CostModel, load_calibration
     from scorer.gemms import inventory
-    from scorer.hardware import catalog, compute_dtype, get_precision, precisions
+    from scorer.hardware import catalog, get_precision, precisions
     from scorer.params import count_params
     from scorer.regimes import run_regimes, sweep
     from scorer.sources import load_source

@@ -25,13 +25,11 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import median
 from typing import Any
 
-from .costmodel import Calibration, CostModel, Features, Layout, excluded_components, load_calibration, serve, \
+from .costmodel import Calibration, Features, serve, \
     step_time
-from .errors import BadInputError, DeploysheetError
-from .measure import METRICS, PRECISION_MAP, Predictor, Report, Row, RowResult
+from .measure import Predictor, Report, Row, RowResult
 
 #: name -> (group, lower bound, upper bound); group is "family", "framework" or "global"
 FIT_PARAMS: dict[str, tuple[str, float, float]] = {
@@ -74,7 +72,7 @@ def _samples(pred: Predictor, rows: list[Row]) -> tuple[list[Sample], list[dict[
         if res.skipped:
             skipped.append({"id": row.id, "reason": res.skipped})
             continue
-        cm, p = pred.last
+        cm, p = res.cost_model, res.prediction
         c = p.concurrency
         running = min(c, p.max_concurrency) if p.max_concurrency >= 1 else c
         scale = cm.p.get("gemm_eff_scale", 1.0)
@@ -211,10 +209,8 @@ def cross_validate(samples: list[Sample], base: Calibration, by: str = "model", 
 
 def write_calibration(cal: Calibration, report: dict[str, Any], path: str | Path, command: str) -> None:
     """Write a calibration file: fitted values with provenance, fit date, command and validation error."""
-    base = json.loads((Path(__file__).resolve().parent.parent / "data" / "calibration.json").read_text()) \
-        if (Path(__file__).resolve().parent.parent / "data" / "calibration.json").is_file() else None
-    from .resources import load_json
-    base = base or load_json("calibration.json")
+    from .resources import data_dir
+    base = json.loads((data_dir() / "calibration.json").read_text())
     doc = dict(base)
     doc["fit_date"] = datetime.date.today().isoformat()
     doc["command"] = command

@@ -209,7 +209,7 @@ def cmd_gpus(args) -> int:
              "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for g in cat.values():
         price = f"{g.usd_per_hour.low:.2f}-{g.usd_per_hour.high:.2f}" if g.usd_per_hour else "–"
-        def tf(k):
+        def tf(k, g=g):
             v = g.tflops.get(k)
             return f"{v:,.0f}" if v else "–"
         lines.append(f"| {g.id} | {tf('bf16')} | {tf('fp8')} | {tf('fp4')} | {g.memory_gb:,.0f} | {g.mem_bw_tbps:.2f} | "

@@ -72,8 +72,6 @@ class Calibration(BaseModel):
                     out[k] = float(v)
         return out
 
-    def for_framework(self, framework: str) -> dict[str, float]:
-        return self.resolve(framework)
 
 
 def load_calibration(path: str | Path | None = None) -> Calibration:
@@ -436,7 +434,7 @@ class CostModel:
         return self._feat_cache[key]
 
     def _prefill_features(self, seqs: float, length: int) -> Features:
-        tp, dp, pp = self.layout.tp, self.layout.dp, self.layout.pp
+        dp, pp = self.layout.dp, self.layout.pp
         tokens = float(seqs * length)
         comp, mem, ops = self._gemm_features(tokens, seqs)
         local_seqs = seqs / dp
@@ -509,9 +507,9 @@ def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl
 
 
 def bound_of(parts: dict[str, float]) -> str:
-    """Which term dominates a decode step: memory, compute, communication or overhead."""
-    mem = max(parts.get("gemm_memory", 0.0), 0.0) + parts.get("attention", 0.0)
-    cand = {"memory": mem if parts.get("gemm_memory", 0) >= parts.get("gemm_compute", 0) else parts.get("attention", 0),
-            "compute": parts.get("gemm_compute", 0.0) if parts.get("gemm_compute", 0) > parts.get("gemm_memory", 0)
-            else 0.0, "communication": parts.get("comm", 0.0), "overhead": parts.get("overhead", 0.0)}
-    return max(cand, key=cand.get)
+    """Which term dominates a decode step: memory (weights and KV), compute, communication or overhead."""
+    gemm_mem, gemm_comp = parts.get("gemm_memory", 0.0), parts.get("gemm_compute", 0.0)
+    terms = {"memory": (gemm_mem if gemm_mem >= gemm_comp else 0.0) + parts.get("attention", 0.0),
+             "compute": gemm_comp if gemm_comp > gemm_mem else 0.0,
+             "communication": parts.get("comm", 0.0), "overhead": parts.get("overhead", 0.0)}
+    return max(terms, key=terms.get)

@@ -137,10 +137,6 @@ def _sequence_bytes_one(m, context: int, b: float, sb: float, policy: str, tp: i
     return 0.0
 
 
-def state_dtype_of(arch_raw_dtype: str | None, kv_dtype: str) -> str:
-    return "fp32" if arch_raw_dtype in ("float32", "fp32") else kv_dtype
-
-
 def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", contexts: tuple[int, ...] = (
         4096, 32768, 131072), tps: tuple[int, ...] = (1, 2, 4, 8, 16), ssm_state_dtype: str | None = None) -> KVCache:
     """Summarize the KV cache of ``arch`` for a KV dtype and a policy (see module docstring).

@@ -61,6 +61,8 @@ class RowResult:
     row: Row
     predicted: float | None
     skipped: str | None = None
+    cost_model: Any = None  # the CostModel the prediction came from (None when skipped)
+    prediction: Any = None  # the regimes.Prediction behind ``predicted``
 
     @property
     def ape(self) -> float | None:
@@ -249,11 +251,10 @@ class Predictor:
         p = predict(cm, row.isl, row.osl, conc)
         if p.tpot_ms is None:
             return RowResult(row, None, "weights do not fit in memory in the model")
-        self.last = (cm, p)
         val = {"ttft_ms": p.ttft_ms, "tpot_ms": p.tpot_ms, "itl_ms": p.tpot_ms,
                "output_tokens_per_s_per_gpu": p.output_tokens_per_s_per_gpu,
                "tokens_per_s_per_user": p.tokens_per_s_per_user}[row.metric]
-        return RowResult(row, val)
+        return RowResult(row, val, cost_model=cm, prediction=p)
 
     def run(self, rows: list[Row]) -> Report:
         return Report([self.predict_row(r) for r in rows])

@@ -10,7 +10,7 @@ import math
 
 from pydantic import BaseModel, Field
 
-from .architecture import AttentionSpec, MLASpec, ModelArch, MoEMLP
+from .architecture import AttentionSpec, ModelArch, MoEMLP
 from .fit import HardwareFit
 from .kvcache import KVCache
 from .params import ParamCounts

@@ -19,7 +19,7 @@ from .errors import BadInputError
 from .fit import HardwareFit, hardware_fit
 from .gemms import Gemm, inventory, vision_inventory
 from .hardware import GIB, catalog, get_gpu, get_precision, gpu_sources, precisions
-from .kvcache import DTYPE_BYTES, KV_DTYPES, POLICIES, KVCache, kv_cache
+from .kvcache import KV_DTYPES, POLICIES, KVCache, kv_cache
 from .params import ParamCounts, count_params
 from .quant import QuantReadiness, readiness
 from .recommend import Recommendation, recommend

@@ -287,8 +287,8 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
         configs: dict[str, dict[str, Any]] = {}
         for fname in wanted:
             url = hf_hub_url(repo_id, fname, revision=sha, endpoint=endpoint)
-            meta = with_backoff(lambda: get_hf_file_metadata(url, token=token, endpoint=endpoint,
-                                                             timeout=HUB_TIMEOUT_S))
+            meta = with_backoff(lambda url=url: get_hf_file_metadata(url, token=token, endpoint=endpoint,
+                                                                     timeout=HUB_TIMEOUT_S))
             if meta.size is not None and meta.size > MAX_CONFIG_BYTES:
                 raise BadInputError(f"{repo_id}: {fname} is {meta.size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap")
             local = hf_hub_download(repo_id, fname, revision=sha, token=token, endpoint=endpoint,

@@ -20,7 +20,7 @@ def test_one_more_row_spills_into_a_second_wave():
 
 def test_gpt_oss_hidden_2880_tile_efficiency():
     # N = 2880 with Tn = 256: ceil(2880/256) = 12 tiles -> 2880 / 3072 = 0.9375 (before wave effects)
-    tm, tn, tk = 128, 256, 64
+    tm, tn = 128, 256
     eta_tile_only = (8192 * 2880) / ((-(-8192 // tm) * tm) * (-(-2880 // tn) * tn))
     assert eta_tile_only == 0.9375
 

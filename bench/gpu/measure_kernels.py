@@ -51,7 +51,7 @@ def gemm_rows():
         for m in (1, 16, 128, 1024, 8192):
             a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
             b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
-            secs = _timeit(lambda: a @ b)
+            secs = _timeit(lambda a=a, b=b: a @ b)
             rows.append({"op": "matmul_bf16", "name": name, "m": m, "k": k, "n": n, "seconds": secs,
                          "tflops": 2 * m * n * k / secs / 1e12,
                          "gbps": (2 * (m * k + k * n + m * n)) / secs / 1e9})
@@ -69,8 +69,8 @@ def attention_rows():
             kk = torch.randn(1, kv, seq, d, device="cuda", dtype=torch.bfloat16)
             v = torch.randn(1, kv, seq, d, device="cuda", dtype=torch.bfloat16)
             try:
-                secs = _timeit(lambda: F.scaled_dot_product_attention(q, kk, v, is_causal=True,
-                                                                      enable_gqa=heads != kv))
+                secs = _timeit(lambda q=q, kk=kk, v=v, gqa=heads != kv: F.scaled_dot_product_attention(
+                    q, kk, v, is_causal=True, enable_gqa=gqa))
             except Exception as exc:  # noqa: BLE001 - record unsupported shapes instead of failing the run
                 rows.append({"op": "sdpa_prefill", "head_dim": d, "heads": heads, "kv_heads": kv,
                              "error": f"{type(exc).__name__}: {exc}"[:200]})
