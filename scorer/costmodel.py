@@ -164,6 +164,24 @@ def excluded_components(patterns: list[str]) -> set[str]:
     return out
 
 
+_SHARDS: dict[tuple[int, int, int], tuple[list, list]] = {}
+_COMM: dict[tuple, tuple[ModelArch, list]] = {}
+
+
+def _shards_for(gemms: list[Gemm], tp: int, moe_tp: int) -> list:
+    """(gemm, per-GPU shard) pairs for a TP degree (experts split over moe_tp), memoized per inventory."""
+    key = (id(gemms), tp, moe_tp)
+    hit = _SHARDS.get(key)
+    if hit is not None and hit[0] is gemms:
+        return hit[1]
+    out = [(g, shard(g, moe_tp if g.expert else tp)) for g in gemms]
+    if len(_SHARDS) > 4096:
+        _SHARDS.clear()
+        _COMM.clear()
+    _SHARDS[key] = (gemms, out)  # the reference keeps the id from being reused while cached
+    return out
+
+
 @dataclass
 class Features:
     """Speed-of-light seconds of one step, before efficiencies: per GEMM entry a compute time at 100% of the
@@ -238,12 +256,16 @@ class CostModel:
         pp_link = self.gpu.scaleup_gbps if lay.num_gpus <= self.gpu.node_gpus else min(
             self.gpu.scaleup_gbps, self.p.get("internode_gbps", 50.0))
         self.pp_link_peak = pp_link * 1e9
-        self._shards = [(g, shard(g, lay.moe_tp if g.expert else tp)) for g in self.gemms]
+        self._shards = _shards_for(self.gemms, tp, lay.moe_tp)
         self.kv_b = DTYPE_BYTES[self.kv_dtype]
         self.state_dtype = "fp32" if self.arch.dtype in ("float32",) else self.kv_dtype
         self._wb = [self.weight_bytes(g) for g, _ in self._shards]
         self._mis = [misalignment_factor(s.n, s.k, min(wb, 2.0)) for (g, s), wb in zip(self._shards, self._wb)]
-        self._blocks = self._comm_plan()
+        key = (id(self.arch), lay.tp, lay.pp, lay.ep, lay.dp)
+        hit = _COMM.get(key)
+        if hit is None or hit[0] is not self.arch:
+            hit = _COMM[key] = (self.arch, self._comm_plan())
+        self._blocks = hit[1]
         self._mixers = mixer_groups(self.arch)  # identical mixers are evaluated once, weighted by layer count
         self._kv_cache: dict[tuple, float] = {}
         self._pre_cache: dict[int, tuple[float, float]] = {}

@@ -147,10 +147,20 @@ def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, pri
                       max_concurrency=max_c)
 
 
+_VALID: dict[tuple[int, int], tuple[object, bool]] = {}
+
+
 def valid_tp(arch, tp: int) -> bool:
-    """TP degrees engines accept (rules T1, T2 and the recurrent mixers' head splits)."""
+    """TP degrees engines accept (rules T1, T2 and the recurrent mixers' head splits); memoized per arch."""
+    hit = _VALID.get((id(arch), tp))
+    if hit is not None and hit[0] is arch:
+        return hit[1]
     from .fit import tp_valid
-    return tp_valid(arch, tp)
+    ok = tp_valid(arch, tp)
+    if len(_VALID) > 4096:
+        _VALID.clear()
+    _VALID[(id(arch), tp)] = (arch, ok)  # holding the arch keeps its id from being reused while cached
+    return ok
 
 
 def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: float | None,
