@@ -232,6 +232,7 @@ class CostModel:
     calibration: Calibration | None = None
     unquantized: set[str] = field(default_factory=set)
     gemms: list[Gemm] = field(default_factory=list)
+    kv_policy: str = "vllm"
 
     def __post_init__(self) -> None:
         if self.calibration is None:
@@ -297,9 +298,10 @@ class CostModel:
         emb_bytes = 0.0 if self.arch.tie_word_embeddings else emb * 2.0 / tp
         return total / pp + emb_bytes + rest * 2.0
 
-    def kv_bytes_per_sequence(self, context: int, policy: str = "vllm") -> float:
+    def kv_bytes_per_sequence(self, context: int, policy: str | None = None) -> float:
         """Per-GPU bytes of KV cache + recurrent state for one sequence held by a GPU's DP rank
         (PP splits the layers; each sequence lives on one DP rank)."""
+        policy = policy or self.kv_policy
         key = (context, policy)
         if key not in self._kv_cache:
             self._kv_cache[key] = per_sequence_bytes(self.arch, context, self.kv_dtype, policy, self.layout.tp,
@@ -320,7 +322,7 @@ class CostModel:
     def usable_bytes(self) -> float:
         return self.kv_budget_bytes() + self.weights_per_gpu()
 
-    def max_concurrency(self, context: int, policy: str = "vllm") -> int:
+    def max_concurrency(self, context: int, policy: str | None = None) -> int:
         """Sequences of ``context`` tokens the whole layout holds (all DP ranks)."""
         free = self.kv_budget_bytes()
         per = self.kv_bytes_per_sequence(context, policy)

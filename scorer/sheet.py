@@ -283,7 +283,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
             key = (gpu.id, layout.tp, layout.pp, layout.ep, layout.dp)
             if key not in cms:  # regimes, sweep and capacity share cost models (and their memoized steps)
                 cms[key] = CostModel(arch, params, gpu, prec, layout, opts.kv_dtype, opts.framework, calibration,
-                                     unq, gemms)
+                                     unq, gemms, opts.kv_policy)
             return cms[key]
         return build
 

@@ -179,3 +179,20 @@ def test_calibrate_writes_a_usable_file(tmp_path, corpus_dir, capsys):
     assert "fitted" in pred["calibration"]
     assert main(["score", "example:qwen3-4b", "--calibration", str(out), "--no-recommendations"]) == 0
     assert "Expected error" in capsys.readouterr().out
+
+
+def test_window_policy_fits_more_sequences_for_sliding_models():
+    from scorer.costmodel import CostModel
+    from scorer.gemms import inventory
+    from scorer.hardware import get_gpu, get_precision
+    from scorer.params import count_params
+    from scorer.sources import load_example
+    from scorer.architecture import normalize
+    arch = normalize(load_example("gpt-oss-20b").config)
+    args = (arch, count_params(arch), get_gpu("H100-SXM"), get_precision("bf16"), Layout(tp=1), "bf16", "vllm",
+            None, set(), inventory(arch))
+    full = CostModel(*args, kv_policy="vllm").max_concurrency(32768)
+    capped = CostModel(*args, kv_policy="window").max_concurrency(32768)
+    # 24 layers, half sliding (window 128): the window policy keeps 12 full layers + 12 x 128 tokens, so at 32k
+    # tokens a sequence needs about half the bytes and roughly twice as many fit
+    assert capped > 1.8 * full > 0
