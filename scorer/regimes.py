@@ -14,7 +14,7 @@ Continuous-batching model (steady state, closed loop of C users):
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -121,9 +121,13 @@ def _predict_one(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: f
     return memo[key]
 
 
-def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None) -> Prediction:
-    if max_c < 1:
-        return _no_fit(cm, isl, osl, c, max_c)
+def _evaluate(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None) -> dict:
+    """Raw numbers of one workload point (seconds, bytes; memoized per cost model)."""
+    memo = cm.__dict__.setdefault("_evaluations", {})
+    key = (isl, osl, c, max_c, price)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
     lay = cm.layout
     running = min(c, max_c)  # the engine runs what its KV cache holds; the rest wait in its queue
     dec = cm.decode_step(running, isl + osl / 2)
@@ -134,16 +138,26 @@ def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, pri
         # closed loop, Little's law: a request's whole latency grows by c / running
         latency = ttft + max(osl - 1, 0) * tpot
         ttft += latency * (c / running - 1)
+    memo[key] = out = {"running": running, "dec": dec, "ttft": ttft, "tpot": tpot, "tps_gpu": tps_gpu,
+                       "usd": price / (tps_gpu * 3600) * 1e6 if price else None}
+    return out
+
+
+def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None) -> Prediction:
+    if max_c < 1:
+        return _no_fit(cm, isl, osl, c, max_c)
+    lay = cm.layout
+    e = _evaluate(cm, isl, osl, c, max_c, price)
+    running, ttft, tpot, tps_gpu, usd = e["running"], e["ttft"], e["tpot"], e["tps_gpu"], e["usd"]
     w = cm.weights_per_gpu()
     kv = running * cm.kv_bytes_per_sequence(isl + (osl + 1) // 2)
     mem = (w + kv) / GIB + cm.p["runtime_reserve_gib"]
-    usd = price / (tps_gpu * 3600) * 1e6 if price else None
     return Prediction(layout=lay.label, tp=lay.tp, pp=lay.pp, ep=lay.ep, num_gpus=lay.num_gpus, isl=isl, osl=osl,
                       concurrency=c, fits=c <= max_c, queued=max(0, c - running), memory_per_gpu_gib=round(mem, 2),
                       weights_per_gpu_gib=round(w / GIB, 2), kv_per_gpu_gib=round(kv / GIB, 3),
                       ttft_ms=round(ttft * 1e3, 3), tpot_ms=round(tpot * 1e3, 3),
                       tokens_per_s_per_user=round(1.0 / tpot, 2), output_tokens_per_s_per_gpu=round(tps_gpu, 2),
-                      bound=bound_of(dec), usd_per_1m_output_tokens=round(usd, 4) if usd else None,
+                      bound=bound_of(e["dec"]), usd_per_1m_output_tokens=round(usd, 4) if usd else None,
                       max_concurrency=max_c)
 
 
@@ -203,18 +217,33 @@ def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: fl
     return out
 
 
+class SweepPoint(NamedTuple):
+    """One (layout, concurrency) of a sweep: the numbers the frontier and the SLA search need."""
+
+    layout: str
+    tp: int
+    ep: int
+    concurrency: int
+    max_concurrency: int
+    fits: bool
+    ttft_ms: float
+    tpot_ms: float
+    tokens_per_s_per_user: float
+    output_tokens_per_s_per_gpu: float
+
+
 class Frontier(BaseModel):
     gpu: str
     precision: str
     isl: int
     osl: int
-    points: list[Prediction] = Field(description="every (layout, concurrency) evaluated")
+    points: list[SweepPoint] = Field(description="every (layout, concurrency) evaluated")
     pareto: list[Prediction] = Field(description="non-dominated points: no other has both more tokens/s/user and "
                                                  "more tokens/s/GPU; sorted by tokens/s/user")
 
 
 def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None, tps=(1, 2, 4, 8),
-          concurrencies=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)) -> list[Prediction]:
+          concurrencies=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)) -> list[SweepPoint]:
     """Every valid TP (EP = TP for MoE experts as well) x concurrency that fits."""
     out = []
     layouts = [Layout(tp=t) for t in tps if valid_tp(arch, t)]
@@ -225,14 +254,23 @@ def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None, tps
         max_c = cm.max_concurrency(isl + (osl + 1) // 2)
         if max_c < 1:
             continue
+        label = lay.label
         for c in concurrencies:
             if c > max_c:
                 break
-            out.append(_predict_one(cm, isl, osl, c, max_c, usd_per_gpu_hour))
+            e = _evaluate(cm, isl, osl, c, max_c, usd_per_gpu_hour)
+            out.append(SweepPoint(label, lay.tp, lay.ep, c, max_c, True, e["ttft"] * 1e3, e["tpot"] * 1e3,
+                                  1.0 / e["tpot"], e["tps_gpu"]))
     return out
 
 
-def pareto(points: list[Prediction]) -> list[Prediction]:
+def to_prediction(make_cm, point: SweepPoint, isl: int, osl: int, usd_per_gpu_hour: float | None) -> Prediction:
+    """The full :class:`Prediction` of a sweep point (memoized on its cost model)."""
+    cm = make_cm(Layout(tp=point.tp, ep=point.ep))
+    return _predict_one(cm, isl, osl, point.concurrency, point.max_concurrency, usd_per_gpu_hour)
+
+
+def pareto(points: list) -> list:
     """Points not dominated in (tokens/s/user, output tokens/s/GPU), sorted by tokens/s/user."""
     pts = sorted((p for p in points if p.fits and p.tokens_per_s_per_user), key=lambda p: (
         -p.tokens_per_s_per_user, -p.output_tokens_per_s_per_gpu))
@@ -244,7 +282,7 @@ def pareto(points: list[Prediction]) -> list[Prediction]:
     return sorted(front, key=lambda p: p.tokens_per_s_per_user)
 
 
-def cheapest_meeting(points: list[Prediction], ttft_ms: float | None, itl_ms: float | None) -> Prediction | None:
+def cheapest_meeting(points: list, ttft_ms: float | None, itl_ms: float | None):
     """The point with the most tokens/s/GPU (the lowest $/token) meeting the TTFT and ITL targets."""
     ok = [p for p in points if p.fits and (ttft_ms is None or p.ttft_ms <= ttft_ms)
           and (itl_ms is None or p.tpot_ms <= itl_ms)]

@@ -23,7 +23,8 @@ from .kvcache import KV_DTYPES, POLICIES, KVCache, kv_cache
 from .params import ParamCounts, count_params
 from .quant import QuantReadiness, readiness
 from .recommend import Recommendation, recommend
-from .regimes import Frontier, Prediction, RegimeResult, cheapest_meeting, pareto, run_regimes, sweep, valid_tp
+from .regimes import (Frontier, Prediction, RegimeResult, cheapest_meeting, pareto, run_regimes, sweep,
+                      to_prediction, valid_tp)
 from .score import Finding, Score, compute_score, findings
 from .sources import Provenance, RawModel
 
@@ -300,9 +301,11 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
             price = opts.usd_per_gpu_hour or (gpu.usd_per_hour.mid if gpu.usd_per_hour else None)
             pts = sweep(make_cm(gpu), arch, 1024, 1024, price)
             frontier[gpu.id] = Frontier(gpu=gpu.id, precision=prec.id, isl=1024, osl=1024, points=pts,
-                                        pareto=pareto(pts))
+                                        pareto=[to_prediction(make_cm(gpu), p, 1024, 1024, price)
+                                                for p in pareto(pts)])
             if opts.ttft_ms is not None or opts.itl_ms is not None:
-                best[gpu.id] = cheapest_meeting(pts, opts.ttft_ms, opts.itl_ms)
+                pick = cheapest_meeting(pts, opts.ttft_ms, opts.itl_ms)
+                best[gpu.id] = to_prediction(make_cm(gpu), pick, 1024, 1024, price) if pick else None
         if opts.ttft_ms is not None or opts.itl_ms is not None:
             sla = SLAResult(ttft_ms=opts.ttft_ms, itl_ms=opts.itl_ms, isl=1024, osl=1024, best=best)
     capacity: list[Capacity] = []
