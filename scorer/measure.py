@@ -51,7 +51,7 @@ class Row(BaseModel):
     osl: int | None = None
     concurrency: str
     metric: str
-    value: float
+    value: float = Field(gt=0, allow_inf_nan=False)
     notes: str = ""
 
 

@@ -196,3 +196,16 @@ def test_window_policy_fits_more_sequences_for_sliding_models():
     # 24 layers, half sliding (window 128): the window policy keeps 12 full layers + 12 x 128 tokens, so at 32k
     # tokens a sequence needs about half the bytes and roughly twice as many fit
     assert capped > 1.8 * full > 0
+
+
+def test_validate_skips_non_positive_and_nan_values(tmp_path, corpus_dir, capsys):
+    rows = [{"id": f"r{i}", "model_id": "m", "config": "llama-3.1-8b", "gpu": "H100-SXM", "weight_precision": "bf16",
+             "concurrency": "8", "metric": "tpot_ms", "value": v} for i, v in enumerate(["nan", "-3", "0", "inf"])]
+    csv_path = tmp_path / "m.csv"
+    write_csv(csv_path, rows)
+    assert main(["validate", str(csv_path), "--corpus", str(corpus_dir), "--format", "json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert len(rep["skipped"]) == 4 and all("malformed" in s["reason"] for s in rep["skipped"])
+    assert main(["calibrate", str(csv_path), "--corpus", str(corpus_dir), "-o", str(tmp_path / "c.json")]) == 2
+    assert "nothing to fit" in capsys.readouterr().err
+    assert not (tmp_path / "c.json").exists()
