@@ -224,7 +224,8 @@ def write_calibration(cal: Calibration, report: dict[str, Any], path: str | Path
     doc["params"] = params
     doc["frameworks"] = cal.frameworks
     doc["about"] = base.get("about", "")
-    Path(path).write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
+    from .cli import write_output
+    write_output(json.dumps(doc, indent=2, sort_keys=False) + "\n", str(path))  # atomic: whole file or nothing
 
 
 def summary_dict(results: list[RowResult], skipped: list[dict[str, Any]]) -> dict[str, Any]:
