@@ -364,20 +364,20 @@ class CostModel:
                 secs += count * size / self.link_peak
             n += count
         pp = self.layout.pp
-        if pp > 1:
-            secs = secs / pp + (pp - 1) * local_tokens * self.arch.hidden_size * ACT_BYTES / self.pp_link_peak
-            n = int(round(n / pp)) + (pp - 1)
+        if pp > 1:  # activations hop between consecutive stages
+            secs += (pp - 1) * local_tokens * self.arch.hidden_size * ACT_BYTES / self.pp_link_peak
+            n += pp - 1
         return secs, n
 
     def _gemm_plan(self) -> list[tuple]:
         """Per inventory entry, the constants of its time formulas (computed once per cost model)."""
-        ep, pp = self.layout.ep, self.layout.pp
+        ep = self.layout.ep
         plan = []
         for (g, s), wb, mis in zip(self._shards, self._wb, self._mis):
             layers = max(1, len(g.layers))
             kn = s.k * s.n
-            c_scale = 1.0 / (self.peak * mis * pp)
-            m_scale = 1.0 / (self.bw_peak * pp)
+            c_scale = 1.0 / (self.peak * mis)
+            m_scale = 1.0 / self.bw_peak
             if g.expert:
                 per_layer = g.count // layers
                 top_k = g.active / layers
@@ -389,7 +389,7 @@ class CostModel:
             else:
                 plan.append((False, g.component == "lm_head", s.n, s.k, c_scale, m_scale, 2.0 * kn * g.count,
                              wb * kn * g.count, ACT_BYTES * (s.k + s.n) * g.count, 0.0, 0.0))
-        self._gemm_ops = int(round(sum(max(1, len(g.layers)) for g, _ in self._shards) / pp))
+        self._gemm_ops = sum(max(1, len(g.layers)) for g, _ in self._shards)
         return plan
 
     def _gemm_features(self, m_tokens: float, seqs: float) -> tuple[list[float], list[float], int]:
@@ -429,7 +429,11 @@ class CostModel:
         return self._feat_cache[key]
 
     def _decode_features(self, batch: float, context: float) -> Features:
+        # Pipeline parallelism: the batch runs as pp micro-batches, and each sequence's token passes through
+        # every stage in turn, so one step costs the whole model's time at batch/pp (weights are read once per
+        # micro-batch by the stage holding them).
         tp, dp, pp = self.layout.tp, self.layout.dp, self.layout.pp
+        batch = batch / pp
         comp, mem, ops = self._gemm_features(batch, batch)
         local = batch / dp
         a_c = a_m = 0.0
@@ -447,7 +451,7 @@ class CostModel:
             elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec)):
                 a_m += n * 2.0 * local * _state_bytes(m, sb) / tp
         comm_s, comm_n = self._comm(local)
-        return Features(comp, mem, ops, a_c / self.peak_bf16 / pp, a_m / self.bw_peak / pp, comm_s, comm_n,
+        return Features(comp, mem, ops, a_c / self.peak_bf16, a_m / self.bw_peak, comm_s, comm_n,
                         "decode")
 
     def prefill_features(self, seqs: float, length: int) -> Features:
@@ -458,7 +462,7 @@ class CostModel:
         return self._feat_cache[key]
 
     def _prefill_features(self, seqs: float, length: int) -> Features:
-        dp, pp = self.layout.dp, self.layout.pp
+        dp = self.layout.dp  # a prefill passes through every pipeline stage: the whole model's time
         tokens = float(seqs * length)
         comp, mem, ops = self._gemm_features(tokens, seqs)
         local_seqs = seqs / dp
@@ -466,7 +470,7 @@ class CostModel:
         for m, n in self._mixers:
             a_c += n * self._prefill_attention(m, local_seqs, length)
         comm_s, comm_n = self._comm(tokens / dp)
-        return Features(comp, mem, ops, a_c / self.peak_bf16 / pp, 0.0, comm_s, comm_n, "prefill")
+        return Features(comp, mem, ops, a_c / self.peak_bf16, 0.0, comm_s, comm_n, "prefill")
 
     def _prefill_attention(self, m, local_seqs: float, length: int) -> float:
         """Attention / scan FLOPs of one layer prefilling ``local_seqs`` sequences of ``length`` tokens."""

@@ -209,3 +209,14 @@ def test_validate_skips_non_positive_and_nan_values(tmp_path, corpus_dir, capsys
     assert main(["calibrate", str(csv_path), "--corpus", str(corpus_dir), "-o", str(tmp_path / "c.json")]) == 2
     assert "nothing to fit" in capsys.readouterr().err
     assert not (tmp_path / "c.json").exists()
+
+
+def test_pipeline_parallel_decode_is_not_faster_at_batch_one(capsys):
+    # a token passes through every pipeline stage in turn: PP halves the weights per GPU, not the latency
+    outs = []
+    for pp in ("1", "2"):
+        assert main(["predict", "example:llama-3.1-8b", "--pp", pp, "--isl", "1024", "--osl", "128",
+                     "--concurrency", "1"]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[1]["tpot_ms"] >= outs[0]["tpot_ms"] * 0.98
+    assert outs[1]["weights_per_gpu_gib"] < 0.6 * outs[0]["weights_per_gpu_gib"]
