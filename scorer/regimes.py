@@ -177,21 +177,34 @@ def valid_tp(arch, tp: int) -> bool:
     return ok
 
 
+def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout]:
+    """Layouts the regimes and the sweep try: every valid TP of one node, EP = TP for MoE experts; when the model
+    fits no single node, TP across nodes and TP8 x PP stages (``data/regimes.json``)."""
+    doc = load_json("regimes.json")
+    if tp_fixed:
+        return [Layout(tp=tp_fixed)]
+    tps = [t for t in doc["tp_degrees"] if valid_tp(arch, t)]
+    layouts = [Layout(tp=t) for t in tps]
+    if arch.is_moe:
+        layouts += [Layout(tp=t, ep=t) for t in tps if t > 1]
+    if not any(make_cm(lay).max_concurrency(2048) >= 1 for lay in layouts):
+        top = max(tps) if tps else 1
+        layouts += [Layout(tp=t) for t in doc["tp_degrees_multinode"] if valid_tp(arch, t)]
+        layouts += [Layout(tp=top, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
+        if arch.is_moe:
+            layouts += [Layout(tp=top, ep=top, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
+    return layouts
+
+
 def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: float | None,
                 tp_fixed: int | None = None) -> list[RegimeResult]:
-    """Evaluate every regime of ``data/regimes.json``, choosing the best valid TP per regime.
+    """Evaluate every regime of ``data/regimes.json``, choosing the best candidate layout per regime.
 
     ``make_cm(Layout) -> CostModel`` builds a cost model for a layout.
     """
-    doc = load_json("regimes.json")
-    tps = [tp_fixed] if tp_fixed else [t for t in doc["tp_degrees"] if valid_tp(arch, t)]
-    models = {tp: make_cm(Layout(tp=tp)) for tp in tps}
-    if not tp_fixed and not any(m.max_concurrency(2048) >= 1 for m in models.values()):
-        for t in doc["tp_degrees_multinode"]:
-            if valid_tp(arch, t):
-                models[t] = make_cm(Layout(tp=t))
+    models = {lay.label: make_cm(lay) for lay in candidate_layouts(make_cm, arch, tp_fixed)}
     out = []
-    for r in doc["regimes"]:
+    for r in load_json("regimes.json")["regimes"]:
         isl, osl = r["isl"], r["osl"]
         note = None
         if arch.max_positions and isl + osl > arch.max_positions:
@@ -203,7 +216,7 @@ def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: fl
         cands = [predict(cm, isl, osl, r["concurrency"], usd_per_gpu_hour) for cm in models.values()]
         fitting = [p for p in cands if p.fits]
         if not fitting:
-            note = "does not fit at any layout tried (TP " + ", ".join(str(t) for t in models) + ")"
+            note = "does not fit at any layout tried (" + ", ".join(models) + ")"
             best = None
         elif r["objective"] == "min_tpot":
             best = min(fitting, key=lambda p: p.tpot_ms)
@@ -223,6 +236,7 @@ class SweepPoint(NamedTuple):
     layout: str
     tp: int
     ep: int
+    pp: int
     concurrency: int
     max_concurrency: int
     fits: bool
@@ -242,14 +256,11 @@ class Frontier(BaseModel):
                                                  "more tokens/s/GPU; sorted by tokens/s/user")
 
 
-def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None, tps=(1, 2, 4, 8),
+def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None,
           concurrencies=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)) -> list[SweepPoint]:
-    """Every valid TP (EP = TP for MoE experts as well) x concurrency that fits."""
+    """Every candidate layout (:func:`candidate_layouts`) x concurrency that fits."""
     out = []
-    layouts = [Layout(tp=t) for t in tps if valid_tp(arch, t)]
-    if arch.is_moe:
-        layouts += [Layout(tp=t, ep=t) for t in tps if t > 1 and valid_tp(arch, t)]
-    for lay in layouts:
+    for lay in candidate_layouts(make_cm, arch):
         cm = make_cm(lay)
         max_c = cm.max_concurrency(isl + (osl + 1) // 2)
         if max_c < 1:
@@ -259,14 +270,14 @@ def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None, tps
             if c > max_c:
                 break
             e = _evaluate(cm, isl, osl, c, max_c, usd_per_gpu_hour)
-            out.append(SweepPoint(label, lay.tp, lay.ep, c, max_c, True, e["ttft"] * 1e3, e["tpot"] * 1e3,
+            out.append(SweepPoint(label, lay.tp, lay.ep, lay.pp, c, max_c, True, e["ttft"] * 1e3, e["tpot"] * 1e3,
                                   1.0 / e["tpot"], e["tps_gpu"]))
     return out
 
 
 def to_prediction(make_cm, point: SweepPoint, isl: int, osl: int, usd_per_gpu_hour: float | None) -> Prediction:
     """The full :class:`Prediction` of a sweep point (memoized on its cost model)."""
-    cm = make_cm(Layout(tp=point.tp, ep=point.ep))
+    cm = make_cm(Layout(tp=point.tp, ep=point.ep, pp=point.pp))
     return _predict_one(cm, isl, osl, point.concurrency, point.max_concurrency, usd_per_gpu_hour)
 
 
