@@ -150,6 +150,17 @@ def build_parser() -> argparse.ArgumentParser:
     ca.add_argument("--max-iterations", type=_positive_int, default=60)
     ca.add_argument("--no-cross-validate", action="store_true", help="skip the leave-one-model-out error report")
 
+    hub = sub.add_parser("hub", help="Hub bot: post sheets as discussions", epilog=EPILOG)
+    hub_sub = hub.add_subparsers(dest="hub_cmd", metavar="HUBCOMMAND", parser_class=_Parser)
+    hp = hub_sub.add_parser("post", help="post or update the sheet discussion on a Hub model repo", epilog=EPILOG,
+                            description="An explicit post by an operator is its own opt-in. Idempotent: one "
+                                        "discussion per repo, edited in place; a closed one is never reopened.")
+    hp.add_argument("repo_id", metavar="REPO_ID")
+    hp.add_argument("--revision")
+    hp.add_argument("--dry-run", metavar="DIR", help="write what would be posted to DIR; no Hub writes")
+    hp.add_argument("--gpu", action="append", dest="gpus", metavar="ID")
+    hp.add_argument("--format", default="md", choices=["md", "json"], help="how to print the outcome")
+
     ru = sub.add_parser("rules", help="list the rules findings cite")
     ru.add_argument("--format", default="md", choices=["md", "json"])
     sub.add_parser("examples", help="list the bundled example configs")
@@ -343,7 +354,36 @@ def cmd_calibrate(args) -> int:
     return 0
 
 
+def cmd_hub(args) -> int:
+    import json
+    from dataclasses import asdict
+
+    from .sheet import Options
+    from .sources import parse_hub_source
+
+    if args.hub_cmd != "post":
+        raise BadInputError("hub: choose a subcommand: post")
+    parsed = parse_hub_source(args.repo_id)
+    if parsed is None or parsed[1]:
+        raise BadInputError(f"hub post: {args.repo_id!r} is not a Hub repo id of the form org/name")
+    from bot.post import post_discussion
+    opts = Options(gpus=args.gpus or ["H100-SXM"])
+    try:
+        out = post_discussion(parsed[0], args.revision, options=opts, dry_run=args.dry_run)
+    except RuntimeError as exc:
+        from .errors import HubError
+        raise HubError(str(exc)) from None
+    if args.format == "json":
+        write_output(json.dumps(asdict(out), indent=2) + "\n", None)
+    else:
+        where = f" discussion #{out.discussion}" if out.discussion else ""
+        write_output(f"{out.repo_id}: {out.action}{where} (commit {out.sha[:7]}, grade {out.grade}, "
+                     f"{out.score:.1f}/100){' ' + out.url if out.url else ''}\n", None)
+    return 0
+
+
 COMMANDS = {"score": cmd_score, "predict": cmd_predict, "validate": cmd_validate, "calibrate": cmd_calibrate,
+            "hub": cmd_hub,
             "rules": cmd_rules, "examples": cmd_examples, "gpus": cmd_gpus}
 
 

@@ -38,12 +38,93 @@ class FakeRepo:
 
 
 class FakeHub:
-    def __init__(self, httpserver):
+    def __init__(self, httpserver, bot_name: str = "deploysheet-bot"):
         self.server = httpserver
         self.repos: dict[str, FakeRepo] = {}
         self.requests: list[tuple[str, str]] = []
         self.fail_next: list[int] = []  # status codes to answer before serving normally
+        self.fail_after_create: list[int] = []  # store the discussion, then answer with this status
+        self.bot_name = bot_name
+        self.discussions: dict[str, list[dict]] = {}
+        self._ids = 0
+        import threading
+        self.lock = threading.Lock()
         httpserver.expect_request(re.compile(".*")).respond_with_handler(self.handle)
+
+    # ------------------------------------------------------------------ discussions
+    def _event(self, author: str, content: str) -> dict:
+        self._ids += 1
+        return {"id": f"{self._ids:024x}", "type": "comment", "createdAt": "2026-01-01T00:00:00.000Z",
+                "author": {"name": author}, "data": {"edited": False, "hidden": False, "latest": {"raw": content}}}
+
+    def add_discussion(self, repo_id: str, title: str, body: str, author: str, status: str = "open",
+                       pull_request: bool = False) -> dict:
+        lst = self.discussions.setdefault(repo_id, [])
+        d = {"num": len(lst) + 1, "title": title, "status": status, "isPullRequest": pull_request,
+             "createdAt": "2026-01-01T00:00:00.000Z", "author": {"name": author},
+             "repo": {"name": repo_id, "type": "model"}, "events": [self._event(author, body)]}
+        lst.append(d)
+        return d
+
+    def _summary(self, d: dict) -> dict:
+        return {k: d[k] for k in ("num", "title", "status", "isPullRequest", "createdAt", "author", "repo")}
+
+    def _discussions(self, req: Request, repo_id: str, rest: str) -> Response:
+        lst = self.discussions.setdefault(repo_id, [])
+        j = lambda obj, status=200: Response(json.dumps(obj), status=status, content_type="application/json")  # noqa
+        if rest == "" and req.method == "GET":
+            sel = [d for d in lst
+                   if (req.args.get("author") is None or d["author"]["name"].lower() == req.args["author"].lower())
+                   and (req.args.get("type") in (None, "all") or d["isPullRequest"] == (req.args["type"] ==
+                                                                                       "pull_request"))
+                   and (req.args.get("status") in (None, "all") or d["status"] == req.args["status"])]
+            page = int(req.args.get("p", "0"))
+            chunk = sel[page * 50:(page + 1) * 50]
+            return j({"discussions": [self._summary(d) for d in chunk], "count": len(sel), "start": page * 50})
+        if rest == "" and req.method == "POST":
+            body = json.loads(req.get_data() or b"{}")
+            d = self.add_discussion(repo_id, body["title"], body.get("description", ""), self.bot_name,
+                                    pull_request=bool(body.get("pullRequest")))
+            if self.fail_after_create:
+                return Response("upstream error", status=self.fail_after_create.pop(0))
+            return j({"num": d["num"]})
+        m = re.match(r"^/(\d+)(/.*)?$", rest)
+        if not m:
+            return Response("not found", status=404)
+        num = int(m.group(1))
+        d = next((x for x in lst if x["num"] == num), None)
+        if d is None:
+            return Response("not found", status=404)
+        sub = m.group(2) or ""
+        if sub == "" and req.method == "GET":
+            out = dict(d)
+            if d["isPullRequest"]:
+                out["changes"] = {"base": "refs/heads/main"}
+                out["filesWithConflicts"] = []
+            return j(out)
+        body = json.loads(req.get_data() or b"{}")
+        if sub == "/comment":
+            ev = self._event(self.bot_name, body["comment"])
+            d["events"].append(ev)
+            return j({"newMessage": ev})
+        m2 = re.match(r"^/comment/([0-9a-f]+)/edit$", sub)
+        if m2:
+            ev = next((e for e in d["events"] if e["id"] == m2.group(1)), None)
+            if ev is None:
+                return Response("not found", status=404)
+            ev["data"]["latest"]["raw"] = body["content"]
+            ev["data"]["edited"] = True
+            return j({"updatedComment": ev})
+        if sub == "/status":
+            d["status"] = body["status"]
+            ev = {"id": "s" * 24, "type": "status-change", "createdAt": "2026-01-01T00:00:00.000Z",
+                  "author": {"name": self.bot_name}, "data": {"status": body["status"]}}
+            d["events"].append(ev)
+            return j({"newStatus": ev})
+        return Response("not found", status=404)
+
+    def writes(self) -> list[tuple[str, str]]:
+        return [(m, p) for m, p in self.requests if m == "POST"]
 
     @property
     def endpoint(self) -> str:
@@ -66,6 +147,13 @@ class FakeHub:
         if self.fail_next:
             code = self.fail_next.pop(0)
             return Response("busy", status=code, headers={"Retry-After": "0"})
+        if path == "/api/whoami-v2":
+            return Response(json.dumps({"name": self.bot_name, "id": "b" * 24, "type": "user"}), status=200,
+                            content_type="application/json")
+        m = re.match(r"^/api/models/([^/]+/[^/]+)/discussions(.*)$", path)
+        if m:
+            with self.lock:
+                return self._discussions(req, m.group(1), m.group(2))
         if path == "/api/models":
             return self._list(req)
         m = re.match(r"^/api/models/([^/]+/[^/]+)(?:/revision/([^/]+))?$", path)

@@ -1,0 +1,120 @@
+"""Post (or update) a model's deployment sheet as one Hub discussion, idempotently.
+
+Rules (hub-and-github.md §0, §3.4, §6):
+
+* one discussion per repo, found by the bot's author name and its hidden marker, open or closed;
+* a closed bot discussion means the owner opted out: never post there or open another;
+* same commit as the marker says → nothing to do; new commit → edit the sheet in place, and add a
+  short comment only when the grade changes;
+* duplicates the bot finds (say, after a lost response) are closed, the oldest is kept;
+* ``dry_run`` writes what would be posted to a folder and makes no write on the Hub.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from scorer import __version__
+from scorer.render import render_markdown
+from scorer.sheet import Options, Sheet, build_sheet
+from scorer.sources import load_hub
+
+from .hub import HubClient
+from .marker import Marker
+
+TITLE_MAX = 200
+
+
+@dataclass
+class Outcome:
+    repo_id: str
+    action: str  # created, updated, updated+comment, unchanged, opted-out, dry-run
+    sha: str
+    grade: str
+    score: float
+    discussion: int | None = None
+    closed_duplicates: list[int] | None = None
+    url: str | None = None
+
+
+def title_for(sheet: Sheet) -> str:
+    """Discussion title: plain text, no mentions, at most 200 characters."""
+    t = f"Deployment sheet: grade {sheet.score.grade} ({sheet.score.total:.0f}/100) [automated, deploysheet]"
+    return t[:TITLE_MAX]
+
+
+def body_for(sheet: Sheet, marker: Marker) -> str:
+    """The discussion's first comment: who posts, how to opt out, the sheet, the marker."""
+    head = (
+        f"*This is an automated deployment sheet from deploysheet {__version__}: hardware fit, quantization readiness and predicted serving cost computed from this "
+        "repository's `config.json` (no code from the repository is run). It is updated in place when the "
+        "model changes. To opt out, close this discussion: the bot never posts here again.*\n\n")
+    sheet_md = render_markdown(sheet)
+    # model-controlled strings are already escaped by the template; also defuse any stray mention
+    sheet_md = re.sub(r"(?<![\w`])@(?=[A-Za-z0-9])", "@\u200b", sheet_md)
+    return head + sheet_md.rstrip() + "\n\n" + marker.render() + "\n"
+
+
+def _write_dry_run(folder: Path, outcome: Outcome, title: str, body: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    safe = outcome.repo_id.replace("/", "__")
+    (folder / f"{safe}.title.txt").write_text(title + "\n", encoding="utf-8")
+    (folder / f"{safe}.md").write_text(body, encoding="utf-8")
+    (folder / f"{safe}.json").write_text(json.dumps(asdict(outcome), indent=2) + "\n", encoding="utf-8")
+
+
+def post_discussion(repo_id: str, revision: str | None = None, *, client: HubClient | None = None,
+                    options: Options | None = None, dry_run: str | Path | None = None) -> Outcome:
+    """Create or update the bot's discussion on ``repo_id`` (see module docstring).
+
+    Raises:
+        HubError / BadInputError: the repo cannot be read or scored (from :mod:`scorer.sources`).
+    """
+    client = client or HubClient()
+    raw = load_hub(repo_id, repo_id, revision)
+    sheet = build_sheet(raw, options or Options())
+    sha = raw.provenance.commit_sha or ""
+    marker = Marker(repo=repo_id, sha=sha, score=sheet.score.total, grade=sheet.score.grade)
+    title, body = title_for(sheet), body_for(sheet, marker)
+    base = dict(repo_id=repo_id, sha=sha, grade=marker.grade, score=marker.score)
+
+    mine = client.own_discussions(repo_id)
+    if any(d.status == "closed" for d in mine):
+        out = Outcome(action="opted-out", discussion=min(d.num for d in mine if d.status == "closed"), **base)
+        if dry_run:
+            _write_dry_run(Path(dry_run), out, title, body)
+        return out
+    if dry_run:
+        action = "dry-run:create" if not mine else (
+            "dry-run:unchanged" if mine[0].marker and mine[0].marker.sha == sha else "dry-run:update")
+        out = Outcome(action=action, discussion=mine[0].num if mine else None, **base)
+        _write_dry_run(Path(dry_run), out, title, body)
+        return out
+    if not mine:
+        d = client.create_discussion(repo_id, title, body)
+        return Outcome(action="created", discussion=d.num, url=_url(client, repo_id, d.num), **base)
+    keep, dupes = mine[0], mine[1:]
+    for d in dupes:
+        client.close(repo_id, d, "Closing a duplicate of the deployment sheet in discussion "
+                                 f"#{keep.num}. [automated, deploysheet]")
+    closed = [d.num for d in dupes] or None
+    old = keep.marker
+    if old is not None and old.sha == sha:
+        return Outcome(action="unchanged", discussion=keep.num, closed_duplicates=closed,
+                       url=_url(client, repo_id, keep.num), **base)
+    client.edit_first_comment(repo_id, keep, body)
+    action = "updated"
+    if old is not None and old.grade != marker.grade:
+        note = (f"The deployment sheet above was updated for commit {sha[:7]}: grade {old.grade} → "
+                f"{marker.grade} ({old.score:.0f} → {marker.score:.0f}/100). [automated, deploysheet]")
+        client.add_comment(repo_id, keep, note)
+        action = "updated+comment"
+    return Outcome(action=action, discussion=keep.num, closed_duplicates=closed, url=_url(client, repo_id, keep.num),
+                   **base)
+
+
+def _url(client: HubClient, repo_id: str, num: int) -> str:
+    return f"{client.endpoint}/{repo_id}/discussions/{num}"

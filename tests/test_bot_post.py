@@ -1,0 +1,132 @@
+"""The Hub bot's discussion posting, through the real huggingface_hub client against a fake Hub."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from bot.hub import HubClient
+from bot.marker import Marker, find_marker
+from bot.post import post_discussion
+from scorer.cli import main
+
+CFG = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 1024,
+       "intermediate_size": 2816, "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 2,
+       "vocab_size": 32000, "max_position_embeddings": 4096}
+
+
+@pytest.fixture
+def hub(fakehub, monkeypatch):
+    monkeypatch.setenv("HF_TOKEN", "hf_fake_token")
+    return fakehub
+
+
+def client():
+    return HubClient(sleep=lambda s: None)
+
+
+def test_marker_roundtrip():
+    m = Marker(repo="org/m", sha="a" * 40, score=71.25, grade="B")
+    assert find_marker("text " + m.render() + " tail") == Marker(repo="org/m", sha="a" * 40, score=71.2, grade="B")
+    assert find_marker("no marker") is None
+
+
+def test_first_post_then_same_commit_is_a_no_op(hub):
+    hub.add("org/model", CFG)
+    out = post_discussion("org/model", client=client())
+    assert out.action == "created" and out.discussion == 1
+    d = hub.discussions["org/model"][0]
+    body = d["events"][0]["data"]["latest"]["raw"]
+    assert "automated" in body and "close this discussion" in body and "# Deployment sheet" in body
+    assert find_marker(body).sha == hub.repos["org/model"].sha
+    writes = len(hub.writes())
+    again = post_discussion("org/model", client=client())
+    assert again.action == "unchanged" and len(hub.discussions["org/model"]) == 1
+    assert len(hub.writes()) == writes  # no Hub write at all
+
+
+def test_new_commit_edits_in_place_and_grade_change_comments(hub):
+    repo = hub.add("org/model", CFG)
+    post_discussion("org/model", client=client())
+    # same grade, new commit: one edit, no comment
+    hub.add("org/model", dict(CFG, max_position_embeddings=8192))
+    out = post_discussion("org/model", client=client())
+    assert out.action == "updated"
+    d = hub.discussions["org/model"][0]
+    assert len(d["events"]) == 1 and d["events"][0]["data"]["edited"]
+    assert find_marker(d["events"][0]["data"]["latest"]["raw"]).sha == hub.repos["org/model"].sha != repo.sha
+    # a misaligned model changes the grade: one edit plus one comment
+    hub.add("org/model", dict(CFG, hidden_size=1000, num_attention_heads=8, head_dim=128, intermediate_size=2730,
+                              vocab_size=32001))
+    out = post_discussion("org/model", client=client())
+    assert out.action == "updated+comment"
+    comments = [e for e in d["events"] if e["type"] == "comment"]
+    assert len(comments) == 2 and "grade" in comments[1]["data"]["latest"]["raw"]
+    assert len(hub.discussions["org/model"]) == 1
+
+
+def test_closed_discussion_means_opted_out(hub):
+    hub.add("org/model", CFG)
+    post_discussion("org/model", client=client())
+    hub.discussions["org/model"][0]["status"] = "closed"
+    hub.add("org/model", dict(CFG, max_position_embeddings=8192))
+    writes = len(hub.writes())
+    out = post_discussion("org/model", client=client())
+    assert out.action == "opted-out"
+    assert len(hub.writes()) == writes and len(hub.discussions["org/model"]) == 1
+
+
+def test_rate_limited_read_then_success(hub):
+    hub.add("org/model", CFG)
+    hub.fail_next = [429]
+    out = post_discussion("org/model", client=client())
+    assert out.action == "created" and len(hub.discussions["org/model"]) == 1
+
+
+def test_error_after_the_post_landed_makes_exactly_one_discussion(hub):
+    hub.add("org/model", CFG)
+    hub.fail_after_create = [500]
+    out = post_discussion("org/model", client=client())
+    assert out.action == "created"
+    assert len(hub.discussions["org/model"]) == 1
+
+
+def test_duplicates_are_closed_and_user_copies_ignored(hub):
+    hub.add("org/model", CFG)
+    first = post_discussion("org/model", client=client())
+    body = hub.discussions["org/model"][0]["events"][0]["data"]["latest"]["raw"]
+    hub.add_discussion("org/model", "copy", body, author="someone-else")  # a user pasting the marker
+    hub.add_discussion("org/model", "dup", body, author="deploysheet-bot")
+    hub.add("org/model", dict(CFG, max_position_embeddings=8192))
+    out = post_discussion("org/model", client=client())
+    assert out.discussion == first.discussion and out.closed_duplicates == [3]
+    assert hub.discussions["org/model"][2]["status"] == "closed"
+    assert hub.discussions["org/model"][1]["status"] == "open"  # not the bot's: untouched
+
+
+def test_dry_run_writes_files_and_no_hub_writes(hub, tmp_path):
+    hub.add("org/model", CFG)
+    out = post_discussion("org/model", client=client(), dry_run=tmp_path)
+    assert out.action == "dry-run:create"
+    assert (tmp_path / "org__model.md").read_text().startswith("*This is an automated")
+    assert hub.writes() == []
+
+
+def test_hostile_config_strings_are_neutralized(hub):
+    hub.add("org/model", dict(CFG, model_type="@everyone <script>alert(1)</script> [x](http://evil)",
+                              architectures=["@admin"]))
+    post_discussion("org/model", client=client())
+    body = hub.discussions["org/model"][0]["events"][0]["data"]["latest"]["raw"]
+    assert "@everyone" not in body and "@admin" not in body and "<script>" not in body
+    assert not re.search(r"(?<!\\)\]\(http", body)  # brackets are escaped: no live link
+
+
+def test_cli_hub_post(hub, capsys):
+    hub.add("org/model", CFG)
+    assert main(["hub", "post", "org/model", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["action"] == "created" and out["url"].endswith("/org/model/discussions/1")
+    assert main(["hub", "post", "not a repo"]) == 2
+    assert main(["hub", "post", "org/missing"]) == 3
