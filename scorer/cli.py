@@ -160,6 +160,16 @@ def build_parser() -> argparse.ArgumentParser:
     hp.add_argument("--dry-run", metavar="DIR", help="write what would be posted to DIR; no Hub writes")
     hp.add_argument("--gpu", action="append", dest="gpus", metavar="ID")
     hp.add_argument("--format", default="md", choices=["md", "json"], help="how to print the outcome")
+    hs = hub_sub.add_parser("serve", help="run the webhook server (FastAPI + uvicorn)", epilog=EPILOG,
+                            description="Needs WEBHOOK_SECRET (the Hub webhook's secret) and HF_TOKEN in the "
+                                        "environment. Posts only for repos matching --allow.")
+    hs.add_argument("--host", default="0.0.0.0")
+    hs.add_argument("--port", type=_positive_int, default=7860)
+    hs.add_argument("--db", default="deploysheet-bot.sqlite", help="SQLite queue file (survives restarts)")
+    hs.add_argument("--allow", action="append", default=[], metavar="PATTERN",
+                    help="repos the bot may post on: org/name or org/* (repeatable; also DEPLOYSHEET_BOT_ALLOW, "
+                         "comma-separated)")
+    hs.add_argument("--posts-per-hour", type=_positive_int, default=30)
 
     ru = sub.add_parser("rules", help="list the rules findings cite")
     ru.add_argument("--format", default="md", choices=["md", "json"])
@@ -361,8 +371,18 @@ def cmd_hub(args) -> int:
     from .sheet import Options
     from .sources import parse_hub_source
 
+    if args.hub_cmd == "serve":
+        secret = os.environ.get("WEBHOOK_SECRET")
+        if not secret:
+            raise BadInputError("hub serve: set WEBHOOK_SECRET to the Hub webhook's secret")
+        from bot.server import Settings, serve
+        allow = list(args.allow) + [p.strip() for p in os.environ.get("DEPLOYSHEET_BOT_ALLOW", "").split(",")
+                                    if p.strip()]
+        serve(Settings(secret=secret, db=args.db, allow=allow, posts_per_hour=args.posts_per_hour), args.host,
+              args.port)
+        return 0
     if args.hub_cmd != "post":
-        raise BadInputError("hub: choose a subcommand: post")
+        raise BadInputError("hub: choose a subcommand: post, serve")
     parsed = parse_hub_source(args.repo_id)
     if parsed is None or parsed[1]:
         raise BadInputError(f"hub post: {args.repo_id!r} is not a Hub repo id of the form org/name")

@@ -1,0 +1,105 @@
+"""A durable work queue in one SQLite file (WAL mode): webhook deliveries survive restarts.
+
+Jobs are keyed by (repo, sha): a replayed or duplicated delivery of the same commit is one job.
+Work is serialized per repo — a job is claimed only when no other job of its repo is running —
+and a job left ``running`` by a process that died is made ``pending`` again at start-up. Posting
+budget: every Hub write is recorded, and :meth:`Queue.posts_in_last_hour` counts them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  repo TEXT NOT NULL,
+  sha TEXT NOT NULL,
+  old_sha TEXT,
+  status TEXT NOT NULL DEFAULT 'pending',   -- pending, running, done, skipped, failed
+  attempts INTEGER NOT NULL DEFAULT 0,
+  not_before REAL NOT NULL DEFAULT 0,
+  result TEXT,
+  created REAL NOT NULL,
+  updated REAL NOT NULL,
+  UNIQUE (repo, sha)
+);
+CREATE TABLE IF NOT EXISTS posts (ts REAL NOT NULL, repo TEXT NOT NULL, action TEXT NOT NULL);
+"""
+
+
+@dataclass
+class Job:
+    id: int
+    repo: str
+    sha: str
+    old_sha: str | None
+    attempts: int
+
+
+class Queue:
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        with self._conn() as c:
+            c.execute("PRAGMA journal_mode=WAL")
+            c.executescript(SCHEMA)
+            # a process that died mid-job leaves it 'running': nothing runs yet, so make it pending again
+            c.execute("UPDATE jobs SET status='pending' WHERE status='running'")
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        conn.execute("PRAGMA busy_timeout=30000")
+        return conn
+
+    def enqueue(self, repo: str, sha: str, old_sha: str | None = None) -> bool:
+        """Add a job; False when (repo, sha) is already known (a replayed delivery)."""
+        now = time.time()
+        with self._lock, self._conn() as c:
+            cur = c.execute("INSERT OR IGNORE INTO jobs (repo, sha, old_sha, created, updated) VALUES (?,?,?,?,?)",
+                            (repo, sha, old_sha, now, now))
+            return cur.rowcount == 1
+
+    def claim(self) -> Job | None:
+        """The oldest pending job whose repo has nothing running, marked running (atomic)."""
+        now = time.time()
+        with self._lock, self._conn() as c:
+            c.execute("BEGIN IMMEDIATE")
+            row = c.execute(
+                "SELECT id, repo, sha, old_sha, attempts FROM jobs j WHERE status='pending' AND not_before<=? AND "
+                "NOT EXISTS (SELECT 1 FROM jobs r WHERE r.repo=j.repo AND r.status='running') ORDER BY id LIMIT 1",
+                (now,)).fetchone()
+            if row is None:
+                c.execute("COMMIT")
+                return None
+            c.execute("UPDATE jobs SET status='running', attempts=attempts+1, updated=? WHERE id=?", (now, row[0]))
+            c.execute("COMMIT")
+            return Job(id=row[0], repo=row[1], sha=row[2], old_sha=row[3], attempts=row[4] + 1)
+
+    def finish(self, job: Job, status: str, result: str = "") -> None:
+        with self._lock, self._conn() as c:
+            c.execute("UPDATE jobs SET status=?, result=?, updated=? WHERE id=?", (status, result[:2000], time.time(),
+                                                                                  job.id))
+
+    def retry_later(self, job: Job, delay_s: float, result: str = "") -> None:
+        with self._lock, self._conn() as c:
+            c.execute("UPDATE jobs SET status='pending', not_before=?, result=?, updated=? WHERE id=?",
+                      (time.time() + delay_s, result[:2000], time.time(), job.id))
+
+    def record_post(self, repo: str, action: str) -> None:
+        with self._lock, self._conn() as c:
+            c.execute("INSERT INTO posts (ts, repo, action) VALUES (?,?,?)", (time.time(), repo, action))
+
+    def posts_in_last_hour(self) -> int:
+        with self._conn() as c:
+            return c.execute("SELECT COUNT(*) FROM posts WHERE ts > ?", (time.time() - 3600,)).fetchone()[0]
+
+    def jobs(self) -> list[dict]:
+        with self._conn() as c:
+            cur = c.execute("SELECT id, repo, sha, status, attempts, result FROM jobs ORDER BY id")
+            return [dict(zip(("id", "repo", "sha", "status", "attempts", "result"), r)) for r in cur.fetchall()]

@@ -1,0 +1,205 @@
+"""Webhook server for the Hub bot: FastAPI + uvicorn, a SQLite queue and one worker thread.
+
+``POST /webhook`` checks ``X-Webhook-Secret`` in constant time (401 missing, 403 wrong), parses the
+raw JSON itself (huggingface_hub's WebhookPayload drops ``repo.headSha``, hub-and-github.md §2.2),
+keeps only pushes to ``refs/heads/main`` of public model repos, queues ``(repo, sha)`` and answers
+at once (202). The worker posts sheets one repo at a time; a job whose commit changes neither
+``config.json`` nor the weights is skipped; repos must be allowed (``allow`` patterns: ``org/*``,
+``org/name``); a per-hour posting budget holds work back instead of dropping it; jobs survive
+restarts. ``GET /healthz`` reports the queue.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hmac
+import json
+import logging
+import threading
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from .queue import Queue
+
+log = logging.getLogger("deploysheet.bot")
+
+
+@dataclass
+class Settings:
+    secret: str
+    db: str = "deploysheet-bot.sqlite"
+    allow: list[str] = field(default_factory=list)  # fnmatch patterns on repo ids; empty = nothing allowed
+    posts_per_hour: int = 30
+    poll_s: float = 0.5
+    max_attempts: int = 5
+    private_ok: bool = False
+
+
+def classify(payload: dict) -> tuple[str, str | None, str | None, str | None]:
+    """('queue', repo, sha, old_sha) for a push to main of a public model repo, else ('ignore', reason, ...)."""
+    if not isinstance(payload, dict):
+        return "ignore", "payload is not an object", None, None
+    event = payload.get("event") if isinstance(payload.get("event"), dict) else {}
+    repo = payload.get("repo") if isinstance(payload.get("repo"), dict) else {}
+    scope, action = str(event.get("scope", "")), str(event.get("action", ""))
+    if repo.get("type") != "model":
+        return "ignore", f"not a model repo ({repo.get('type')!r})", None, None
+    name = repo.get("name")
+    if not isinstance(name, str) or "/" not in name:
+        return "ignore", "repo.name missing", None, None
+    if scope.startswith("discussion"):
+        return "ignore", "discussion events are not acted on (the bot's own posts trigger them)", None, None
+    if not (scope.startswith("repo.content") and action == "update") and not (scope == "repo" and action ==
+                                                                                 "create"):
+        return "ignore", f"event {scope}/{action} is not a push", None, None
+    if repo.get("private"):
+        return "ignore", "private repo", None, None
+    refs = payload.get("updatedRefs") if isinstance(payload.get("updatedRefs"), list) else []
+    main = next((r for r in refs if isinstance(r, dict) and r.get("ref") == "refs/heads/main"), None)
+    sha = (main or {}).get("newSha") or (repo.get("headSha") if scope == "repo" else None)
+    if not isinstance(sha, str) or len(sha) != 40:
+        return "ignore", "no push to refs/heads/main", None, None
+    old = (main or {}).get("oldSha")
+    return "queue", name, sha, old if isinstance(old, str) else None
+
+
+def allowed(repo: str, patterns: list[str]) -> bool:
+    return any(fnmatch.fnmatchcase(repo.lower(), p.lower()) for p in patterns)
+
+
+def touches_config_or_weights(client, repo: str, old_sha: str | None, new_sha: str) -> bool:
+    """True unless config.json and the weight index are byte-identical (same ETag) at both commits."""
+    if not old_sha:
+        return True
+    from huggingface_hub import get_hf_file_metadata, hf_hub_url
+    from huggingface_hub.errors import EntryNotFoundError, HfHubHTTPError
+
+    for fname in ("config.json", "model.safetensors.index.json", "model.safetensors"):
+        tags = []
+        for sha in (old_sha, new_sha):
+            try:
+                meta = get_hf_file_metadata(hf_hub_url(repo, fname, revision=sha, endpoint=client.endpoint),
+                                            token=client.api.token, endpoint=client.endpoint)
+                tags.append(meta.etag)
+            except EntryNotFoundError:
+                tags.append(None)
+            except (HfHubHTTPError, OSError):
+                return True  # cannot tell: treat as changed
+        if tags[0] != tags[1]:
+            return True
+    return False
+
+
+class Worker(threading.Thread):
+    def __init__(self, queue: Queue, settings: Settings, client_factory=None):
+        super().__init__(daemon=True, name="deploysheet-bot-worker")
+        self.queue = queue
+        self.settings = settings
+        self.stop = threading.Event()
+        self.client_factory = client_factory
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            job = self.queue.claim()
+            if job is None:
+                self.stop.wait(self.settings.poll_s)
+                continue
+            self.process(job)
+
+    def process(self, job) -> None:
+        from scorer.errors import DeploysheetError, HubError
+
+        from .hub import HubClient
+        from .post import post_discussion
+
+        if not allowed(job.repo, self.settings.allow):
+            self.queue.finish(job, "skipped", "not on the allow-list")
+            log.info("skip %s: not on the allow-list", job.repo)
+            return
+        if self.queue.posts_in_last_hour() >= self.settings.posts_per_hour:
+            self.queue.retry_later(job, 300, "posting budget for this hour used up")
+            log.info("hold %s: posting budget used up", job.repo)
+            return
+        client = self.client_factory() if self.client_factory else HubClient()
+        try:
+            if not touches_config_or_weights(client, job.repo, job.old_sha, job.sha):
+                self.queue.finish(job, "skipped", "commit changes neither config.json nor the weights")
+                return
+            out = post_discussion(job.repo, job.sha, client=client)
+        except HubError as exc:  # gated, private, gone: answered and skipped
+            self.queue.finish(job, "skipped", str(exc))
+            log.info("skip %s: %s", job.repo, exc)
+            return
+        except DeploysheetError as exc:  # unusable config: nothing to post
+            self.queue.finish(job, "skipped", str(exc))
+            log.info("skip %s: %s", job.repo, exc)
+            return
+        except Exception as exc:  # noqa: BLE001 - a transient failure: retry with backoff, then give up
+            if job.attempts >= self.settings.max_attempts:
+                self.queue.finish(job, "failed", f"{type(exc).__name__}: {exc}")
+            else:
+                self.queue.retry_later(job, min(300, 2 ** job.attempts), f"{type(exc).__name__}: {exc}")
+            log.warning("job %s on %s failed (%s)", job.id, job.repo, type(exc).__name__)
+            return
+        if out.action in ("created", "updated", "updated+comment"):
+            self.queue.record_post(job.repo, out.action)
+        self.queue.finish(job, "done", out.action)
+        log.info("%s %s -> %s", job.repo, job.sha[:7], out.action)
+
+
+def create_app(settings: Settings, client_factory=None):
+    """The FastAPI application (the worker starts and stops with it)."""
+    queue = Queue(settings.db)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        worker = Worker(queue, settings, client_factory)
+        worker.start()
+        app.state.worker = worker
+        try:
+            yield
+        finally:
+            worker.stop.set()
+            worker.join(timeout=10)
+
+    app = FastAPI(title="deploysheet Hub bot", lifespan=lifespan)
+    app.state.queue = queue
+
+    @app.post("/webhook")
+    async def webhook(request: Request):
+        given = request.headers.get("x-webhook-secret")
+        if given is None:
+            return JSONResponse({"error": "missing X-Webhook-Secret"}, status_code=401)
+        if not hmac.compare_digest(given.encode("utf-8", "replace"), settings.secret.encode("utf-8")):
+            return JSONResponse({"error": "wrong X-Webhook-Secret"}, status_code=403)
+        raw = await request.body()
+        if len(raw) > 1_000_000:
+            return JSONResponse({"error": "payload too large"}, status_code=413)
+        try:
+            payload = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            return JSONResponse({"error": "payload is not JSON"}, status_code=400)
+        verdict, repo, sha, old = classify(payload)
+        if verdict != "queue":
+            return JSONResponse({"ignored": repo}, status_code=200)
+        new = queue.enqueue(repo, sha, old)
+        return JSONResponse({"queued": new, "repo": repo, "sha": sha}, status_code=202)
+
+    @app.get("/healthz")
+    async def healthz():
+        jobs = queue.jobs()
+        counts: dict[str, int] = {}
+        for j in jobs:
+            counts[j["status"]] = counts.get(j["status"], 0) + 1
+        return {"ok": True, "jobs": counts, "posts_last_hour": queue.posts_in_last_hour(), "time": time.time()}
+
+    return app
+
+
+def serve(settings: Settings, host: str = "0.0.0.0", port: int = 7860) -> None:  # pragma: no cover - CLI glue
+    import uvicorn
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")

@@ -1,0 +1,163 @@
+"""The webhook server end to end: real HTTP to a uvicorn server on loopback, which posts to a fake Hub."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import socket
+import threading
+import time
+
+import pytest
+import requests
+
+from bot.hub import HubClient
+from bot.queue import Queue
+from bot.server import Settings, classify, create_app
+
+CFG = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 1024,
+       "intermediate_size": 2816, "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 2,
+       "vocab_size": 32000, "max_position_embeddings": 4096}
+SECRET = "s3cret-value"
+
+
+def payload(repo: str, sha: str, old: str | None = None, scope: str = "repo.content", typ: str = "model") -> dict:
+    """A Hub webhook (version 3) for a push to main, as documented in hub-docs/webhooks.md."""
+    return {"event": {"action": "update", "scope": scope},
+            "repo": {"type": typ, "name": repo, "id": "x", "private": False, "headSha": sha,
+                     "url": {"web": f"https://huggingface.co/{repo}"}},
+            "updatedRefs": [{"ref": "refs/heads/main", "oldSha": old, "newSha": sha}],
+            "webhook": {"id": "w", "version": 3}}
+
+
+class Server:
+    def __init__(self, settings: Settings):
+        import uvicorn
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.app = create_app(settings, client_factory=lambda: HubClient(sleep=lambda s: None))
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                break
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def post(self, body, secret=SECRET, raw: bytes | None = None):
+        headers = {} if secret is None else {"X-Webhook-Secret": secret}
+        return requests.post(self.url + "/webhook", data=raw if raw is not None else json.dumps(body),
+                             headers=headers, timeout=10)
+
+    def wait_idle(self, timeout=30):
+        queue = self.app.state.queue
+        end = time.time() + timeout
+        while time.time() < end:
+            if all(j["status"] not in ("pending", "running") for j in queue.jobs()):
+                return queue.jobs()
+            time.sleep(0.1)
+        raise AssertionError(f"queue not drained: {queue.jobs()}")
+
+
+@pytest.fixture
+def hub(fakehub, monkeypatch):
+    monkeypatch.setenv("HF_TOKEN", "hf_fake_token")
+    return fakehub
+
+
+def settings(tmp_path, **kw):
+    return Settings(secret=SECRET, db=str(tmp_path / "q.sqlite"), allow=["org/*"], poll_s=0.05, **kw)
+
+
+def test_classify_filters_events():
+    assert classify(payload("org/m", "a" * 40))[0] == "queue"
+    assert classify(payload("org/m", "a" * 40, typ="dataset"))[0] == "ignore"
+    assert classify(payload("org/m", "a" * 40, scope="discussion"))[0] == "ignore"
+    p = payload("org/m", "a" * 40)
+    p["updatedRefs"] = [{"ref": "refs/pr/3", "oldSha": None, "newSha": "b" * 40}]
+    assert classify(p)[0] == "ignore"
+    p = payload("org/m", "a" * 40)
+    p["repo"]["private"] = True
+    assert classify(p) == ("ignore", "private repo", None, None)
+    assert classify([1, 2])[0] == "ignore"
+
+
+def test_secret_and_malformed_payloads(hub, tmp_path):
+    with Server(settings(tmp_path)) as srv:
+        assert srv.post(payload("org/m", "a" * 40), secret=None).status_code == 401
+        assert srv.post(payload("org/m", "a" * 40), secret="wrong").status_code == 403
+        assert srv.post(None, raw=b"{not json").status_code == 400
+        r = srv.post({"event": "weird"})
+        assert r.status_code == 200 and "ignored" in r.json()
+        assert requests.get(srv.url + "/healthz", timeout=5).json()["ok"] is True
+
+
+def test_push_posts_one_discussion_and_replays_do_not_duplicate(hub, tmp_path):
+    repo = hub.add("org/model", CFG)
+    with Server(settings(tmp_path)) as srv:
+        body = payload("org/model", repo.sha)
+        with concurrent.futures.ThreadPoolExecutor(16) as ex:
+            codes = list(ex.map(lambda _: srv.post(body).status_code, range(100)))
+        assert set(codes) == {202}
+        jobs = srv.wait_idle()
+        assert [j["status"] for j in jobs] == ["done"]
+        assert len(hub.discussions["org/model"]) == 1
+        # a new commit that changes config.json: exactly one edit
+        new = hub.add("org/model", dict(CFG, max_position_embeddings=8192))
+        with concurrent.futures.ThreadPoolExecutor(16) as ex:
+            list(ex.map(lambda _: srv.post(payload("org/model", new.sha, repo.sha)), range(100)))
+        srv.wait_idle()
+        edits = [p for m, p in hub.requests if m == "POST" and p.endswith("/edit")]
+        assert len(edits) == 1 and len(hub.discussions["org/model"]) == 1
+
+
+def test_not_allowed_and_unreadable_repos_are_skipped(hub, tmp_path):
+    hub.add("other/model", CFG)
+    hub.add("org/gated", CFG, gated=True)
+    with Server(settings(tmp_path)) as srv:
+        srv.post(payload("other/model", hub.repos["other/model"].sha))
+        srv.post(payload("org/gated", hub.repos["org/gated"].sha))
+        jobs = {j["repo"]: j for j in srv.wait_idle()}
+    assert jobs["other/model"]["status"] == "skipped" and "allow" in jobs["other/model"]["result"]
+    assert jobs["org/gated"]["status"] == "skipped" and "gated" in jobs["org/gated"]["result"]
+    assert hub.writes() == []
+
+
+def test_posting_budget_holds_work(hub, tmp_path):
+    repo = hub.add("org/model", CFG)
+    st = settings(tmp_path, posts_per_hour=1)
+    Queue(st.db).record_post("org/earlier", "created")
+    with Server(st) as srv:
+        srv.post(payload("org/model", repo.sha))
+        time.sleep(1.0)
+        jobs = srv.app.state.queue.jobs()
+    assert jobs[0]["status"] == "pending" and "budget" in jobs[0]["result"]
+    assert "org/model" not in hub.discussions
+
+
+def test_restart_with_queued_work_does_it_once(hub, tmp_path):
+    repo = hub.add("org/model", CFG)
+    st = settings(tmp_path)
+    q = Queue(st.db)
+    q.enqueue("org/model", repo.sha)
+    job = q.claim()  # a previous process claimed it and died
+    assert job is not None
+    with Server(st) as srv:
+        jobs = srv.wait_idle()
+    assert [j["status"] for j in jobs] == ["done"] and len(hub.discussions["org/model"]) == 1
+    with Server(st) as srv:  # a second restart finds nothing left to do
+        time.sleep(0.5)
+        assert [j["status"] for j in srv.app.state.queue.jobs()] == ["done"]
+    assert len(hub.discussions["org/model"]) == 1
