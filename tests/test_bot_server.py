@@ -161,3 +161,16 @@ def test_restart_with_queued_work_does_it_once(hub, tmp_path):
         time.sleep(0.5)
         assert [j["status"] for j in srv.app.state.queue.jobs()] == ["done"]
     assert len(hub.discussions["org/model"]) == 1
+
+
+def test_recorded_payload_end_to_end(hub, tmp_path):
+    """A payload shaped as the Hub sends it (hub-docs/webhooks.md, version 3) drives a post end to end."""
+    from pathlib import Path
+    repo = hub.add("org/model", CFG)
+    raw = (Path(__file__).parent / "data" / "webhook_push.json").read_text().replace("__SHA__", repo.sha)
+    with Server(settings(tmp_path)) as srv:
+        r = srv.post(None, raw=raw.encode())
+        assert r.status_code == 202 and r.json()["sha"] == repo.sha
+        assert [j["status"] for j in srv.wait_idle()] == ["done"]
+    body = hub.discussions["org/model"][0]["events"][0]["data"]["latest"]["raw"]
+    assert "# Deployment sheet — org/model" in body
