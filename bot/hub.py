@@ -7,6 +7,9 @@
   and adopts its own post if it exists (§1.3).
 * Editing a comment is idempotent (it sets the content) and is retried; adding a comment is not, so
   a failed one is checked against the discussion before one more attempt.
+* Model-card pull requests: ``create_commit(create_pr=True)`` is treated like ``create_discussion``
+  (re-list before one more try); a commit to an existing PR's ref (``refs/pr/N``) is content-addressed
+  (an identical README is a no-op), so it is retried.
 
 Tokens come from ``HF_TOKEN`` or the huggingface_hub login and are never logged.
 """
@@ -15,11 +18,13 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from dataclasses import dataclass
 from functools import cached_property
 
 from scorer import __version__
-from scorer.sources import with_backoff
+from scorer.errors import BadInputError, HubError
+from scorer.sources import hub_cache_dir, with_backoff
 
 from .marker import Marker, find_marker
 
@@ -81,8 +86,6 @@ class HubClient:
 
     def create_discussion(self, repo_id: str, title: str, body: str) -> BotDiscussion:
         """Open the discussion once; on any failure re-list and adopt the bot's post if the POST landed."""
-        import time
-
         from huggingface_hub.errors import HfHubHTTPError
 
         want = find_marker(body)
@@ -114,3 +117,65 @@ class HubClient:
 
     def close(self, repo_id: str, d: BotDiscussion, comment: str) -> None:
         self._retry(lambda: self.api.change_discussion_status(repo_id, d.num, "closed", comment=comment))
+
+    # ------------------------------------------------------------------ model-card pull requests
+    def read_file(self, repo_id: str, filename: str, revision: str, max_bytes: int) -> bytes | None:
+        """A file of the repo at ``revision`` as bytes; None when the repo has no such file.
+
+        Raises:
+            BadInputError: the file is larger than ``max_bytes``.
+        """
+        from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url
+        from huggingface_hub.errors import RemoteEntryNotFoundError
+
+        url = hf_hub_url(repo_id, filename, revision=revision, endpoint=self.endpoint)
+        try:
+            meta = self._retry(lambda: get_hf_file_metadata(url, token=self.api.token, endpoint=self.endpoint))
+        except RemoteEntryNotFoundError:
+            return None
+        if meta.size is not None and meta.size > max_bytes:
+            raise BadInputError(f"{repo_id}: {filename} is {meta.size:,} bytes, over the {max_bytes:,}-byte cap")
+        path = self._retry(lambda: hf_hub_download(repo_id, filename, revision=revision, token=self.api.token,
+                                                   endpoint=self.endpoint, cache_dir=hub_cache_dir()))
+        with open(path, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise BadInputError(f"{repo_id}: {filename} is over the {max_bytes:,}-byte cap")
+        return data
+
+    def _commit_readme(self, repo_id: str, readme: bytes, title: str, description: str, **kw):
+        from huggingface_hub import CommitOperationAdd
+
+        try:
+            return self.api.create_commit(repo_id, operations=[CommitOperationAdd("README.md", readme)],
+                                          commit_message=title, commit_description=description, **kw)
+        except ValueError as exc:  # the Hub's YAML validation of the card's metadata block
+            if "metadata" in str(exc).lower():
+                raise HubError(f"{repo_id}: the Hub rejects the model card's YAML metadata; the card must be "
+                               "fixed before a section can be added") from None
+            raise
+
+    def create_card_pr(self, repo_id: str, readme: bytes, title: str, description: str,
+                       parent_commit: str) -> BotDiscussion:
+        """Open one pull request changing README.md; on failure re-list and adopt it if it landed."""
+        from huggingface_hub.errors import HfHubHTTPError
+
+        want = find_marker(description)
+        for attempt in range(2):
+            try:
+                self._commit_readme(repo_id, readme, title, description, create_pr=True,
+                                    parent_commit=parent_commit)
+            except (HfHubHTTPError, OSError) as exc:
+                log.warning("pull request on %s failed (%s); re-listing before any retry", repo_id,
+                            type(exc).__name__)
+            for d in self.own_discussions(repo_id, pull_requests=True):
+                if d.status in ("open", "draft") and d.marker and want and d.marker.key == want.key:
+                    return d
+            if attempt == 0:
+                (self._sleep or time.sleep)(1.0)
+        raise RuntimeError(f"pull request on {repo_id} was not created")
+
+    def update_card_pr(self, repo_id: str, d: BotDiscussion, readme: bytes, title: str, description: str) -> None:
+        """Commit the new README.md to the PR's ref, then put the new description in its first comment."""
+        self._retry(lambda: self._commit_readme(repo_id, readme, title, description, revision=f"refs/pr/{d.num}"))
+        self.edit_first_comment(repo_id, d, description)

@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 
 MARKER_VERSION = 1
-_RE = re.compile(r"<!-- deploysheet-bot v=(\d+) repo=(\S+) sha=([0-9a-f]{7,40}) score=([0-9.]+) grade=([A-F]) -->")
+_RE = re.compile(r"<!-- deploysheet-bot v=(\d+) repo=(\S+) sha=([0-9a-f]{7,40}) score=([0-9.]+) grade=([A-F])"
+                 r"(?: key=([0-9a-f]{16}))? -->")
 
 
 @dataclass(frozen=True)
@@ -22,10 +23,12 @@ class Marker:
     score: float
     grade: str
     version: int = MARKER_VERSION
+    key: str | None = None  # model-card mode: digest of what the sheet was computed from (bot/card.py)
 
     def render(self) -> str:
+        key = f" key={self.key}" if self.key else ""
         return (f"<!-- deploysheet-bot v={self.version} repo={self.repo} sha={self.sha} "
-                f"score={self.score:.1f} grade={self.grade} -->")
+                f"score={self.score:.1f} grade={self.grade}{key} -->")
 
 
 def find_marker(text: str | None) -> Marker | None:
@@ -35,5 +38,5 @@ def find_marker(text: str | None) -> Marker | None:
     found = _RE.findall(text)
     if not found:
         return None
-    v, repo, sha, score, grade = found[-1]
-    return Marker(repo=repo, sha=sha, score=float(score), grade=grade, version=int(v))
+    v, repo, sha, score, grade, key = found[-1]
+    return Marker(repo=repo, sha=sha, score=float(score), grade=grade, version=int(v), key=key or None)

@@ -46,15 +46,18 @@ def title_for(sheet: Sheet) -> str:
     return t[:TITLE_MAX]
 
 
+def neutralize_mentions(md: str) -> str:
+    """Defuse @mentions (a zero-width space after '@'); model strings are already escaped by the template."""
+    return re.sub(r"(?<![\w`])@(?=[A-Za-z0-9])", "@\u200b", md)
+
+
 def body_for(sheet: Sheet, marker: Marker) -> str:
     """The discussion's first comment: who posts, how to opt out, the sheet, the marker."""
     head = (
         f"*This is an automated deployment sheet from deploysheet {__version__}: hardware fit, quantization readiness and predicted serving cost computed from this "
         "repository's `config.json` (no code from the repository is run). It is updated in place when the "
         "model changes. To opt out, close this discussion: the bot never posts here again.*\n\n")
-    sheet_md = render_markdown(sheet)
-    # model-controlled strings are already escaped by the template; also defuse any stray mention
-    sheet_md = re.sub(r"(?<![\w`])@(?=[A-Za-z0-9])", "@\u200b", sheet_md)
+    sheet_md = neutralize_mentions(render_markdown(sheet))
     return head + sheet_md.rstrip() + "\n\n" + marker.render() + "\n"
 
 

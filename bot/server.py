@@ -37,6 +37,7 @@ class Settings:
     poll_s: float = 0.5
     max_attempts: int = 5
     private_ok: bool = False
+    mode: str = "discussion"  # or "pr": model-card pull requests (bot/card.py)
 
 
 def classify(payload: dict) -> tuple[str, str | None, str | None, str | None]:
@@ -114,6 +115,7 @@ class Worker(threading.Thread):
         from scorer.errors import DeploysheetError, HubError
 
         from .hub import HubClient
+        from .card import post_card_pr
         from .post import post_discussion
 
         if not allowed(job.repo, self.settings.allow):
@@ -129,7 +131,8 @@ class Worker(threading.Thread):
             if not touches_config_or_weights(client, job.repo, job.old_sha, job.sha):
                 self.queue.finish(job, "skipped", "commit changes neither config.json nor the weights")
                 return
-            out = post_discussion(job.repo, job.sha, client=client)
+            poster = post_card_pr if self.settings.mode == "pr" else post_discussion
+            out = poster(job.repo, job.sha, client=client)
         except HubError as exc:  # gated, private, gone: answered and skipped
             self.queue.finish(job, "skipped", str(exc))
             log.info("skip %s: %s", job.repo, exc)

@@ -154,9 +154,13 @@ def build_parser() -> argparse.ArgumentParser:
     hub_sub = hub.add_subparsers(dest="hub_cmd", metavar="HUBCOMMAND", parser_class=_Parser)
     hp = hub_sub.add_parser("post", help="post or update the sheet discussion on a Hub model repo", epilog=EPILOG,
                             description="An explicit post by an operator is its own opt-in. Idempotent: one "
-                                        "discussion per repo, edited in place; a closed one is never reopened.")
+                                        "discussion (or model-card pull request) per repo, updated in place; a "
+                                        "closed one is never reopened and means the bot stays away.")
     hp.add_argument("repo_id", metavar="REPO_ID")
     hp.add_argument("--revision")
+    hp.add_argument("--as", dest="mode", default="discussion", choices=["discussion", "pr"],
+                    help="discussion (default), or pr: a pull request adding a 'Deployment sheet' section to the "
+                         "model card between markers, the rest of the card left byte-for-byte intact")
     hp.add_argument("--dry-run", metavar="DIR", help="write what would be posted to DIR; no Hub writes")
     hp.add_argument("--gpu", action="append", dest="gpus", metavar="ID")
     hp.add_argument("--format", default="md", choices=["md", "json"], help="how to print the outcome")
@@ -170,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="repos the bot may post on: org/name or org/* (repeatable; also DEPLOYSHEET_BOT_ALLOW, "
                          "comma-separated)")
     hs.add_argument("--posts-per-hour", type=_positive_int, default=30)
+    hs.add_argument("--as", dest="mode", default="discussion", choices=["discussion", "pr"],
+                    help="what to post for each allowed repo: a discussion (default) or a model-card pull request")
 
     ru = sub.add_parser("rules", help="list the rules findings cite")
     ru.add_argument("--format", default="md", choices=["md", "json"])
@@ -378,25 +384,28 @@ def cmd_hub(args) -> int:
         from bot.server import Settings, serve
         allow = list(args.allow) + [p.strip() for p in os.environ.get("DEPLOYSHEET_BOT_ALLOW", "").split(",")
                                     if p.strip()]
-        serve(Settings(secret=secret, db=args.db, allow=allow, posts_per_hour=args.posts_per_hour), args.host,
-              args.port)
+        serve(Settings(secret=secret, db=args.db, allow=allow, posts_per_hour=args.posts_per_hour, mode=args.mode),
+              args.host, args.port)
         return 0
     if args.hub_cmd != "post":
         raise BadInputError("hub: choose a subcommand: post, serve")
     parsed = parse_hub_source(args.repo_id)
     if parsed is None or parsed[1]:
         raise BadInputError(f"hub post: {args.repo_id!r} is not a Hub repo id of the form org/name")
+    from bot.card import post_card_pr
     from bot.post import post_discussion
     opts = Options(gpus=args.gpus or ["H100-SXM"])
+    poster = post_card_pr if args.mode == "pr" else post_discussion
     try:
-        out = post_discussion(parsed[0], args.revision, options=opts, dry_run=args.dry_run)
+        out = poster(parsed[0], args.revision, options=opts, dry_run=args.dry_run)
     except RuntimeError as exc:
         from .errors import HubError
         raise HubError(str(exc)) from None
     if args.format == "json":
         write_output(json.dumps(asdict(out), indent=2) + "\n", None)
     else:
-        where = f" discussion #{out.discussion}" if out.discussion else ""
+        kind = "pull request" if args.mode == "pr" else "discussion"
+        where = f" {kind} #{out.discussion}" if out.discussion else ""
         write_output(f"{out.repo_id}: {out.action}{where} (commit {out.sha[:7]}, grade {out.grade}, "
                      f"{out.score:.1f}/100){' ' + out.url if out.url else ''}\n", None)
     return 0

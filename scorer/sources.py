@@ -256,6 +256,12 @@ def _weight_formats(filenames: list[str]) -> list[str]:
     return fmts
 
 
+def hub_cache_dir() -> str | None:
+    """The huggingface_hub cache folder from the environment now (the library reads it at import time)."""
+    return os.environ.get("HF_HUB_CACHE") or (
+        os.path.join(os.environ["HF_HOME"], "hub") if os.environ.get("HF_HOME") else None)
+
+
 def load_hub(source: str, repo_id: str, revision: str | None = None, token: str | None = None) -> RawModel:
     """Fetch ``config.json`` (and ``hf_quant_config.json``) of a Hub repo at a pinned commit.
 
@@ -268,9 +274,7 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
     from huggingface_hub import HfApi, get_hf_file_metadata, hf_hub_download, hf_hub_url
 
     api = HfApi(endpoint=endpoint, token=token, library_name="deploysheet", library_version=__version__)
-    # huggingface_hub reads its cache location at import time; honour the environment at call time
-    cache_dir = os.environ.get("HF_HUB_CACHE") or (
-        os.path.join(os.environ["HF_HOME"], "hub") if os.environ.get("HF_HOME") else None)
+    cache_dir = hub_cache_dir()
     try:
         info = with_backoff(lambda: api.model_info(
             repo_id, revision=revision, timeout=HUB_TIMEOUT_S,

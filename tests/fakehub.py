@@ -5,10 +5,17 @@ Serves the endpoints huggingface_hub 2.4 calls to read a model (hub-and-github.m
 ``X-Repo-Commit`` and ``ETag``), and answers the side call ``/api/agent-harnesses`` with 404.
 Errors carry ``X-Error-Code`` as the real Hub does (RepoNotFound, GatedRepo, EntryNotFound,
 RevisionNotFound). Every request is logged in ``requests`` for assertions.
+
+Model-card pull requests (hub-and-github.md §1.3, huggingface_hub ``create_commit``):
+``POST /api/validate-yaml``, ``POST /api/models/{repo}/preupload/{rev}`` (regular upload mode, with the
+git-blob oid of the file already there so an unchanged file is a no-op) and
+``POST /api/models/{repo}/commit/{rev}[?create_pr=1]`` with the ndjson body; ``create_pr`` opens a
+draft pull request whose branch is ``refs/pr/N``, and a commit to ``refs/pr/N`` updates that branch.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -46,6 +53,8 @@ class FakeHub:
         self.fail_after_create: list[int] = []  # store the discussion, then answer with this status
         self.bot_name = bot_name
         self.discussions: dict[str, list[dict]] = {}
+        self.pr_files: dict[tuple[str, int], dict[str, bytes]] = {}
+        self.commits: list[dict] = []  # every commit received: repo, revision, create_pr, summary, files
         self._ids = 0
         import threading
         self.lock = threading.Lock()
@@ -71,7 +80,7 @@ class FakeHub:
 
     def _discussions(self, req: Request, repo_id: str, rest: str) -> Response:
         lst = self.discussions.setdefault(repo_id, [])
-        j = lambda obj, status=200: Response(json.dumps(obj), status=status, content_type="application/json")  # noqa
+        j = lambda obj, status=200: Response(json.dumps(obj), status=status, content_type="application/json")
         if rest == "" and req.method == "GET":
             sel = [d for d in lst
                    if (req.args.get("author") is None or d["author"]["name"].lower() == req.args["author"].lower())
@@ -156,13 +165,88 @@ class FakeHub:
                 return self._discussions(req, m.group(1), m.group(2))
         if path == "/api/models":
             return self._list(req)
+        if path == "/api/validate-yaml":
+            return Response(json.dumps({"errors": [], "warnings": []}), status=200, content_type="application/json")
+        m = re.match(r"^/api/models/([^/]+/[^/]+)/(preupload|commit)/(.+)$", path)
+        if m:
+            with self.lock:
+                return (self._preupload if m.group(2) == "preupload" else self._commit)(req, m.group(1), m.group(3))
         m = re.match(r"^/api/models/([^/]+/[^/]+)(?:/revision/([^/]+))?$", path)
         if m:
             return self._info(m.group(1), m.group(2))
-        m = re.match(r"^/([^/]+/[^/]+)/resolve/([^/]+)/(.+)$", path)
+        m = re.match(r"^/([^/]+/[^/]+)/resolve/(refs/pr/\d+|[^/]+)/(.+)$", path)
         if m:
             return self._file(req, m.group(1), m.group(2), m.group(3))
         return Response("not found", status=404)
+
+    # ------------------------------------------------------------------ commits and pull requests
+    def files_at(self, repo: FakeRepo, rev: str) -> dict[str, bytes] | None:
+        m = re.fullmatch(r"refs/pr/(\d+)", rev)
+        if m:
+            return self.pr_files.get((repo.repo_id, int(m.group(1))))
+        return repo.files if self._resolve(repo, rev) == repo.sha else None
+
+    def _preupload(self, req: Request, repo_id: str, rev: str) -> Response:
+        repo = self._repo(repo_id)
+        if isinstance(repo, Response):
+            return repo
+        files = self.files_at(repo, rev) or {}
+        body = json.loads(req.get_data() or b"{}")
+        out = []
+        for f in body.get("files", []):
+            old = files.get(f["path"])
+            oid = hashlib.sha1(b"blob %d\0" % len(old) + old).hexdigest() if old is not None else None
+            out.append({"path": f["path"], "uploadMode": "regular", "shouldIgnore": False, "oid": oid})
+        return Response(json.dumps({"files": out, "commitOid": repo.sha}), status=200,
+                        content_type="application/json")
+
+    def _commit(self, req: Request, repo_id: str, rev: str) -> Response:
+        repo = self._repo(repo_id)
+        if isinstance(repo, Response):
+            return repo
+        lines = [json.loads(x) for x in (req.get_data() or b"").splitlines() if x.strip()]
+        header = next(x["value"] for x in lines if x["key"] == "header")
+        changes = {x["value"]["path"]: base64.b64decode(x["value"]["content"]) for x in lines if x["key"] == "file"}
+        create_pr = req.args.get("create_pr") == "1"
+        self.commits.append({"repo": repo_id, "revision": rev, "create_pr": create_pr,
+                             "summary": header["summary"], "files": changes})
+        j = lambda obj: Response(json.dumps(obj), status=200, content_type="application/json")
+        oid = hashlib.sha1(json.dumps([rev, header["summary"], len(self.commits)]).encode()).hexdigest()
+        if create_pr:
+            if rev != "main":
+                return Response("create_pr needs main", status=400)
+            d = self.add_discussion(repo_id, header["summary"], header.get("description", ""), self.bot_name,
+                                    status="draft", pull_request=True)
+            self.pr_files[(repo_id, d["num"])] = {**repo.files, **changes}
+            if self.fail_after_create:
+                return Response("upstream error", status=self.fail_after_create.pop(0))
+            return j({"commitUrl": f"{self.endpoint}/{repo_id}/commit/{oid}", "commitOid": oid,
+                      "pullRequestUrl": f"{self.endpoint}/{repo_id}/discussions/{d['num']}"})
+        m = re.fullmatch(r"refs/pr/(\d+)", rev)
+        if m:
+            key = (repo_id, int(m.group(1)))
+            if key not in self.pr_files:
+                return Response("", status=404, headers={"X-Error-Code": "RevisionNotFound"})
+            self.pr_files[key].update(changes)
+            return j({"commitUrl": f"{self.endpoint}/{repo_id}/commit/{oid}", "commitOid": oid})
+        if rev != "main":
+            return Response("", status=404, headers={"X-Error-Code": "RevisionNotFound"})
+        self.push(repo_id, changes)
+        return j({"commitUrl": f"{self.endpoint}/{repo_id}/commit/{repo.sha}", "commitOid": repo.sha})
+
+    def push(self, repo_id: str, changes: dict[str, bytes]) -> FakeRepo:
+        """A new commit on main with ``changes`` (as an owner's push or a merge would make)."""
+        repo = self.repos[repo_id]
+        repo.files = {**repo.files, **changes}
+        repo.sha = hashlib.sha1(repo.sha.encode() + json.dumps(sorted(changes)).encode() +
+                                b"".join(changes.values())).hexdigest()
+        repo.branches["main"] = repo.sha
+        return repo
+
+    def merge_pr(self, repo_id: str, num: int) -> FakeRepo:
+        d = next(x for x in self.discussions[repo_id] if x["num"] == num)
+        d["status"] = "merged"
+        return self.push(repo_id, {"README.md": self.pr_files[(repo_id, num)]["README.md"]})
 
     def _list(self, req: Request) -> Response:
         filters = req.args.getlist("filter")
@@ -226,9 +310,12 @@ class FakeHub:
         if gate is not None:
             return gate
         sha = self._resolve(repo, rev)
-        if sha is None:
+        files = self.files_at(repo, rev) if rev.startswith("refs/pr/") else repo.files
+        if rev.startswith("refs/pr/") and files is not None:
+            sha = hashlib.sha1(rev.encode() + b"".join(files.values())).hexdigest()
+        if sha is None or files is None:
             return Response("", status=404, headers={"X-Error-Code": "RevisionNotFound"})
-        data = repo.files.get(fname)
+        data = files.get(fname)
         if data is None:
             return Response("", status=404, headers={"X-Error-Code": "EntryNotFound", "X-Repo-Commit": sha})
         etag = '"' + hashlib.sha1(data).hexdigest() + '"'

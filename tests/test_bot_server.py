@@ -174,3 +174,60 @@ def test_recorded_payload_end_to_end(hub, tmp_path):
         assert [j["status"] for j in srv.wait_idle()] == ["done"]
     body = hub.discussions["org/model"][0]["events"][0]["data"]["latest"]["raw"]
     assert "# Deployment sheet — org/model" in body
+
+
+def test_server_started_as_the_readme_says(hub, tmp_path):
+    """`WEBHOOK_SECRET=... HF_TOKEN=... deploysheet hub serve --allow 'org/*'` in a child process handles a
+    recorded Hub payload end to end against the fake Hub, then stops cleanly on SIGTERM."""
+    import os
+    import shutil
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = hub.add("org/model", CFG)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    exe = shutil.which("deploysheet", path=str(Path(sys.executable).parent))
+    cmd = [exe] if exe else [sys.executable, "-m", "scorer"]
+    env = dict(os.environ, WEBHOOK_SECRET=SECRET, HF_TOKEN="hf_fake_token")
+    proc = subprocess.Popen([*cmd, "hub", "serve", "--allow", "org/*", "--host", "127.0.0.1", "--port", str(port),
+                             "--db", str(tmp_path / "q.sqlite")], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                requests.get(url + "/healthz", timeout=1)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        raw = (Path(__file__).parent / "data" / "webhook_push.json").read_text().replace("__SHA__", repo.sha)
+        r = requests.post(url + "/webhook", data=raw.encode(), headers={"X-Webhook-Secret": SECRET}, timeout=10)
+        assert r.status_code == 202
+        assert requests.post(url + "/webhook", data=raw.encode(), timeout=10).status_code == 401
+        end = time.time() + 60
+        while time.time() < end and not hub.discussions.get("org/model"):
+            time.sleep(0.2)
+        assert len(hub.discussions["org/model"]) == 1
+        body = hub.discussions["org/model"][0]["events"][0]["data"]["latest"]["raw"]
+        assert "# Deployment sheet — org/model" in body
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out = proc.communicate(timeout=20)[0]
+    # uvicorn shuts down gracefully, then re-raises the captured SIGTERM (exit status -15)
+    assert proc.returncode in (0, -signal.SIGTERM) and "Finished server process" in out, out
+    assert "hf_fake_token" not in out and SECRET not in out  # secrets never logged
+
+
+def test_pr_mode_server_opens_one_card_pr(hub, tmp_path):
+    repo = hub.add("org/model", CFG, more_files={"README.md": b"# Card\n"})
+    with Server(settings(tmp_path, mode="pr")) as srv:
+        for _ in range(3):
+            assert srv.post(payload("org/model", repo.sha)).status_code == 202
+        srv.wait_idle()
+    prs = hub.discussions["org/model"]
+    assert len(prs) == 1 and prs[0]["isPullRequest"]
+    assert hub.pr_files[("org/model", 1)]["README.md"].startswith(b"# Card\n\n<!-- deploysheet:start -->")
