@@ -320,7 +320,8 @@ def quantized_derivatives(api, repo_id: str, limit: int = 20) -> list[str] | Non
     Best effort: a failure here never fails the sheet (returns None, meaning 'not looked up').
     """
     try:
-        return [m.id for m in api.list_models(filter=f"base_model:quantized:{repo_id}", limit=limit)]
+        return with_backoff(lambda: [m.id for m in api.list_models(filter=f"base_model:quantized:{repo_id}",
+                                                                    limit=limit)])
     except Exception:  # noqa: BLE001 - optional signal; any Hub or parsing failure just omits it
         return None
 

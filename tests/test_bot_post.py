@@ -130,3 +130,14 @@ def test_cli_hub_post(hub, capsys):
     assert out["action"] == "created" and out["url"].endswith("/org/model/discussions/1")
     assert main(["hub", "post", "not a repo"]) == 2
     assert main(["hub", "post", "org/missing"]) == 3
+
+
+def test_posted_sheet_is_the_cli_sheet(hub, capsys):
+    """The discussion carries exactly the Markdown `deploysheet score org/model` prints."""
+    hub.add("org/model", CFG)
+    assert main(["score", "org/model"]) == 0
+    cli_md = capsys.readouterr().out
+    post_discussion("org/model", client=client())
+    body = hub.discussions["org/model"][0]["events"][0]["data"]["latest"]["raw"]
+    assert cli_md.strip() in body
+    assert body.index(cli_md.strip()) < body.index("<!-- deploysheet-bot")
