@@ -41,9 +41,8 @@ class Outcome:
 
 
 def title_for(sheet: Sheet) -> str:
-    """Discussion title: plain text, no mentions, at most 200 characters."""
-    t = f"Deployment sheet: grade {sheet.score.grade} ({sheet.score.total:.0f}/100) [automated, deploysheet]"
-    return t[:TITLE_MAX]
+    """Discussion title: fixed plain text, so it stays true when the sheet is edited (hub-and-github.md §3.4)."""
+    return "GPU deployment sheet (automated, deploysheet)"[:TITLE_MAX]
 
 
 def neutralize_mentions(md: str) -> str:

@@ -40,6 +40,7 @@ def test_first_post_then_same_commit_is_a_no_op(hub):
     d = hub.discussions["org/model"][0]
     body = d["events"][0]["data"]["latest"]["raw"]
     assert "automated" in body and "close this discussion" in body and "# Deployment sheet" in body
+    assert d["title"] == "GPU deployment sheet (automated, deploysheet)"  # no grade: stays true after edits
     assert find_marker(body).sha == hub.repos["org/model"].sha
     writes = len(hub.writes())
     again = post_discussion("org/model", client=client())
