@@ -33,7 +33,7 @@ from scorer.sources import RawModel, load_hub
 
 from .hub import HubClient
 from .marker import Marker, find_marker
-from .post import Outcome, neutralize_mentions
+from .post import Outcome, neutralize_mentions, write_dry_run
 
 START = b"<!-- deploysheet:start -->"
 END = b"<!-- deploysheet:end -->"
@@ -72,9 +72,11 @@ def splice(card: bytes | None, block: bytes) -> bytes:
     span = find_block(card)
     if card is None or card == b"":
         return block + b"\n"
+    nl = b"\r\n" if b"\r\n" in card else b"\n"
+    if nl == b"\r\n":  # keep a CRLF card CRLF throughout
+        block = block.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
     if span is not None:
         return card[:span[0]] + block + card[span[1]:]
-    nl = b"\r\n" if b"\r\n" in card else b"\n"
     sep = b"" if card.endswith(nl * 2) else (nl if card.endswith(nl) else nl * 2)
     return card + sep + block + nl
 
@@ -125,11 +127,9 @@ def description_for(marker: Marker, added: bool) -> str:
 
 
 def _write_dry_run(folder: Path, outcome: Outcome, readme: bytes, description: str) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
     safe = outcome.repo_id.replace("/", "__")
-    (folder / f"{safe}.README.md").write_bytes(readme)
-    (folder / f"{safe}.pr.md").write_text(description, encoding="utf-8")
-    (folder / f"{safe}.json").write_text(json.dumps(asdict(outcome), indent=2) + "\n", encoding="utf-8")
+    write_dry_run(folder, {f"{safe}.README.md": readme, f"{safe}.pr.md": description.encode(),
+                           f"{safe}.json": (json.dumps(asdict(outcome), indent=2) + "\n").encode()})
 
 
 def post_card_pr(repo_id: str, revision: str | None = None, *, client: HubClient | None = None,
@@ -153,16 +153,20 @@ def post_card_pr(repo_id: str, revision: str | None = None, *, client: HubClient
     base = dict(repo_id=repo_id, sha=sha, grade=marker.grade, score=marker.score)
 
     card = client.read_file(repo_id, "README.md", sha, MAX_CARD_BYTES)
-    span = find_block(card)
+    try:
+        span = find_block(card)
+    except BadInputError as exc:
+        raise BadInputError(f"{repo_id}: {exc}") from None
     in_card = find_marker(card[span[0]:span[1]].decode("utf-8", "replace")) if span and card else None
     readme = splice(card, section_for(sheet, marker))
     description = description_for(marker, added=span is None)
 
-    prs = client.own_discussions(repo_id, pull_requests=True)
-    closed = [d for d in prs if d.status == "closed"]
+    posts = client.own_discussions(repo_id, pull_requests=None)  # discussions and model-card PRs
+    prs = [d for d in posts if d.is_pull_request]
+    closed = [d for d in posts if d.opted_out(client.me)]
     merged = [d for d in prs if d.status == "merged"]
     open_ = [d for d in prs if d.status in ("open", "draft")]
-    if closed:
+    if closed:  # the owner closed the bot's pull request or discussion: no post of either kind
         out = Outcome(action="opted-out", discussion=min(d.num for d in closed), **base)
     elif in_card is not None and in_card.key == key:
         out = Outcome(action="in-card", **base)
@@ -172,9 +176,10 @@ def post_card_pr(repo_id: str, revision: str | None = None, *, client: HubClient
         out = None
     if dry_run:
         if out is None:
-            action = "dry-run:create" if not open_ else (
-                "dry-run:unchanged" if open_[0].marker and open_[0].marker.key == key else "dry-run:update")
+            action = "create" if not open_ else (
+                "unchanged" if open_[0].marker and open_[0].marker.key == key else "update")
             out = Outcome(action=action, discussion=open_[0].num if open_ else None, **base)
+        out.action = "dry-run:" + out.action
         _write_dry_run(Path(dry_run), out, readme, description)
         return out
     if out is not None:

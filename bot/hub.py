@@ -41,6 +41,11 @@ class BotDiscussion:
     body: str
     marker: Marker | None
     comments: list[str]
+    closed_by: str | None = None  # who made the last status change (the bot closing a duplicate is no opt-out)
+
+    def opted_out(self, me: str) -> bool:
+        """Closed by someone other than the bot: the owner said no."""
+        return self.status == "closed" and (self.closed_by or "").lower() != me.lower()
 
 
 class HubClient:
@@ -58,12 +63,29 @@ class HubClient:
 
     @cached_property
     def me(self) -> str:
-        """The bot's own user name (whoami, called once)."""
-        return self._retry(lambda: self.api.whoami(cache=True))["name"]
+        """The bot's own user name (whoami, called once).
 
-    def own_discussions(self, repo_id: str, pull_requests: bool = False) -> list[BotDiscussion]:
-        """The bot's discussions (or pull requests) on a repo that carry its marker, oldest first."""
-        kind = "pull_request" if pull_requests else "discussion"
+        Raises:
+            BadInputError: no token is configured. HubError: the Hub refuses the token or cannot answer.
+        """
+        from huggingface_hub.errors import HfHubHTTPError, LocalTokenNotFoundError
+
+        try:
+            return self._retry(lambda: self.api.whoami(cache=True))["name"]
+        except LocalTokenNotFoundError:
+            raise BadInputError("no Hugging Face token: set HF_TOKEN to a token of the bot account or run "
+                                "'hf auth login' (the bot needs it even for --dry-run, to find its own posts)") \
+                from None
+        except HfHubHTTPError as exc:
+            status = getattr(getattr(exc, "response", None), "status_code", "?")
+            raise HubError(f"the Hub at {self.endpoint} refused the bot's token (whoami: HTTP {status})") from None
+        except OSError as exc:
+            raise HubError(f"cannot reach the Hub at {self.endpoint} ({type(exc).__name__})") from None
+
+    def own_discussions(self, repo_id: str, pull_requests: bool | None = False) -> list[BotDiscussion]:
+        """The bot's discussions (``pull_requests=False``), pull requests (True) or both (None) on a repo
+        that carry its marker, oldest first."""
+        kind = {False: "discussion", True: "pull_request", None: "all"}[pull_requests]
         listed = self._retry(lambda: list(self.api.get_repo_discussions(
             repo_id, author=self.me, discussion_type=kind, discussion_status="all")))
         out = []
@@ -78,10 +100,12 @@ class HubClient:
             marker = find_marker(first.content)
             if marker is None or marker.repo.lower() != repo_id.lower():
                 continue
+            changes = [e for e in det.events if e.type == "status-change"]
             out.append(BotDiscussion(num=d.num, title=d.title, status=d.status, is_pull_request=d.is_pull_request,
                                      first_comment_id=first.id, body=first.content, marker=marker,
                                      comments=[c.content for c in comments[1:] if (c.author or "").lower() ==
-                                               self.me.lower()]))
+                                               self.me.lower()],
+                                     closed_by=changes[-1].author if changes else None))
         return out
 
     def create_discussion(self, repo_id: str, title: str, body: str) -> BotDiscussion:

@@ -3,7 +3,8 @@
 Rules (hub-and-github.md §0, §3.4, §6):
 
 * one discussion per repo, found by the bot's author name and its hidden marker, open or closed;
-* a closed bot discussion means the owner opted out: never post there or open another;
+* a bot discussion or model-card pull request closed by someone else means the owner opted out:
+  never post there or open another (one the bot closed itself, as a duplicate, does not count);
 * same commit as the marker says → nothing to do; new commit → edit the sheet in place, and add a
   short comment only when the grade changes;
 * duplicates the bot finds (say, after a lost response) are closed, the oldest is kept;
@@ -18,6 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from scorer import __version__
+from scorer.errors import BadInputError
 from scorer.render import render_markdown
 from scorer.sheet import Options, Sheet, build_sheet
 from scorer.sources import load_hub
@@ -54,18 +56,27 @@ def body_for(sheet: Sheet, marker: Marker) -> str:
     """The discussion's first comment: who posts, how to opt out, the sheet, the marker."""
     head = (
         f"*This is an automated deployment sheet from deploysheet {__version__}: hardware fit, quantization readiness and predicted serving cost computed from this "
-        "repository's `config.json` (no code from the repository is run). It is updated in place when the "
-        "model changes. To opt out, close this discussion: the bot never posts here again.*\n\n")
+        "repository's `config.json` (no code from the repository is run). It is edited in place when the bot "
+        "scores a new commit. To opt out, close this discussion: the bot never posts on this repository "
+        "again.*\n\n")
     sheet_md = neutralize_mentions(render_markdown(sheet))
     return head + sheet_md.rstrip() + "\n\n" + marker.render() + "\n"
 
 
+def write_dry_run(folder: Path, files: dict[str, bytes]) -> None:
+    """Write the dry-run files into ``folder``. Raises BadInputError when the folder cannot be written."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            (folder / name).write_bytes(data)
+    except OSError as exc:
+        raise BadInputError(f"--dry-run {folder}: cannot write there: {exc.strerror or exc}") from None
+
+
 def _write_dry_run(folder: Path, outcome: Outcome, title: str, body: str) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
     safe = outcome.repo_id.replace("/", "__")
-    (folder / f"{safe}.title.txt").write_text(title + "\n", encoding="utf-8")
-    (folder / f"{safe}.md").write_text(body, encoding="utf-8")
-    (folder / f"{safe}.json").write_text(json.dumps(asdict(outcome), indent=2) + "\n", encoding="utf-8")
+    write_dry_run(folder, {f"{safe}.title.txt": (title + "\n").encode(), f"{safe}.md": body.encode(),
+                           f"{safe}.json": (json.dumps(asdict(outcome), indent=2) + "\n").encode()})
 
 
 def post_discussion(repo_id: str, revision: str | None = None, *, client: HubClient | None = None,
@@ -83,12 +94,15 @@ def post_discussion(repo_id: str, revision: str | None = None, *, client: HubCli
     title, body = title_for(sheet), body_for(sheet, marker)
     base = dict(repo_id=repo_id, sha=sha, grade=marker.grade, score=marker.score)
 
-    mine = client.own_discussions(repo_id)
-    if any(d.status == "closed" for d in mine):
-        out = Outcome(action="opted-out", discussion=min(d.num for d in mine if d.status == "closed"), **base)
+    posts = client.own_discussions(repo_id, pull_requests=None)  # discussions and model-card PRs
+    no = [d for d in posts if d.opted_out(client.me)]
+    if no:  # the owner closed the bot's discussion or pull request: no post of either kind
+        out = Outcome(action="dry-run:opted-out" if dry_run else "opted-out", discussion=min(d.num for d in no),
+                      **base)
         if dry_run:
             _write_dry_run(Path(dry_run), out, title, body)
         return out
+    mine = [d for d in posts if not d.is_pull_request and d.status != "closed"]
     if dry_run:
         action = "dry-run:create" if not mine else (
             "dry-run:unchanged" if mine[0].marker and mine[0].marker.sha == sha else "dry-run:update")
@@ -111,7 +125,7 @@ def post_discussion(repo_id: str, revision: str | None = None, *, client: HubCli
     action = "updated"
     if old is not None and old.grade != marker.grade:
         note = (f"The deployment sheet above was updated for commit {sha[:7]}: grade {old.grade} → "
-                f"{marker.grade} ({old.score:.0f} → {marker.score:.0f}/100). [automated, deploysheet]")
+                f"{marker.grade} ({old.score:.1f} → {marker.score:.1f}/100). [automated, deploysheet]")
         client.add_comment(repo_id, keep, note)
         action = "updated+comment"
     return Outcome(action=action, discussion=keep.num, closed_duplicates=closed, url=_url(client, repo_id, keep.num),

@@ -1,6 +1,7 @@
 """A durable work queue in one SQLite file (WAL mode): webhook deliveries survive restarts.
 
-Jobs are keyed by (repo, sha): a replayed or duplicated delivery of the same commit is one job.
+Jobs are keyed by (repo, sha): a replayed or duplicated delivery of the same commit is one job (a
+new delivery re-queues a job that was skipped or failed).
 Work is serialized per repo — a job is claimed only when no other job of its repo is running —
 and a job left ``running`` by a process that died is made ``pending`` again at start-up. Posting
 budget: every Hub write is recorded, and :meth:`Queue.posts_in_last_hour` counts them.
@@ -58,11 +59,19 @@ class Queue:
         return conn
 
     def enqueue(self, repo: str, sha: str, old_sha: str | None = None) -> bool:
-        """Add a job; False when (repo, sha) is already known (a replayed delivery)."""
+        """Add a job; False when (repo, sha) is already pending, running or done (a replayed delivery).
+
+        A new delivery of a commit whose job was skipped or failed (say, the repo was added to the
+        allow-list since, or the Hub was down) queues it again; posting is idempotent, so this is safe.
+        """
         now = time.time()
         with self._lock, self._conn() as c:
             cur = c.execute("INSERT OR IGNORE INTO jobs (repo, sha, old_sha, created, updated) VALUES (?,?,?,?,?)",
                             (repo, sha, old_sha, now, now))
+            if cur.rowcount == 1:
+                return True
+            cur = c.execute("UPDATE jobs SET status='pending', attempts=0, not_before=0, updated=? "
+                            "WHERE repo=? AND sha=? AND status IN ('skipped', 'failed')", (now, repo, sha))
             return cur.rowcount == 1
 
     def claim(self) -> Job | None:

@@ -15,6 +15,7 @@ import fnmatch
 import hmac
 import json
 import logging
+import os
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -114,8 +115,8 @@ class Worker(threading.Thread):
     def process(self, job) -> None:
         from scorer.errors import DeploysheetError, HubError
 
-        from .hub import HubClient
         from .card import post_card_pr
+        from .hub import HubClient
         from .post import post_discussion
 
         if not allowed(job.repo, self.settings.allow):
@@ -188,8 +189,10 @@ def create_app(settings: Settings, client_factory=None):
             return JSONResponse({"error": "payload is not JSON"}, status_code=400)
         verdict, repo, sha, old = classify(payload)
         if verdict != "queue":
+            log.info("ignored webhook: %s", repo)
             return JSONResponse({"ignored": repo}, status_code=200)
         new = queue.enqueue(repo, sha, old)
+        log.info("webhook %s %s: %s", repo, sha[:7], "queued" if new else "already known")
         return JSONResponse({"queued": new, "repo": repo, "sha": sha}, status_code=202)
 
     @app.get("/healthz")
@@ -203,6 +206,41 @@ def create_app(settings: Settings, client_factory=None):
     return app
 
 
+def check_start(settings: Settings, host: str, port: int) -> None:
+    """Refuse to start in a state that cannot work. Raises BadInputError (exit 2) naming the problem."""
+    import socket
+    import sqlite3
+
+    from huggingface_hub import get_token
+
+    from scorer.errors import BadInputError
+
+    if not (os.environ.get("HF_TOKEN") or get_token()):
+        raise BadInputError("hub serve: no Hugging Face token: set HF_TOKEN (a write token of the bot account) or "
+                            "run 'hf auth login'")
+    try:
+        Queue(settings.db)
+    except (OSError, sqlite3.Error) as exc:
+        raise BadInputError(f"hub serve: cannot open the queue database {settings.db}: {exc}") from None
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as exc:
+        raise BadInputError(f"hub serve: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
 def serve(settings: Settings, host: str = "0.0.0.0", port: int = 7860) -> None:  # pragma: no cover - CLI glue
     import uvicorn
+
+    check_start(settings, host, port)
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    if not settings.allow:
+        log.warning("no --allow pattern (nor DEPLOYSHEET_BOT_ALLOW): webhooks are accepted but nothing is posted")
+    log.info("mode %s, allow %s, %d posts/hour, queue %s", settings.mode, ", ".join(settings.allow) or "-",
+             settings.posts_per_hour, settings.db)
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info")

@@ -16,7 +16,7 @@ from pathlib import Path
 from . import __version__
 from .errors import EXIT_BAD_INPUT, EXIT_INTERNAL, BadInputError, DeploysheetError
 
-EPILOG = "exit codes: 0 ok, 2 bad input, 3 Hub/network failure, 1 internal error"
+EPILOG = "exit codes: 0 ok, 2 bad input, 3 Hub/network failure, 4 quality gate failed (action), 1 internal error"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -150,15 +150,18 @@ def build_parser() -> argparse.ArgumentParser:
     ca.add_argument("--max-iterations", type=_positive_int, default=60)
     ca.add_argument("--no-cross-validate", action="store_true", help="skip the leave-one-model-out error report")
 
-    hub = sub.add_parser("hub", help="Hub bot: post sheets as discussions", epilog=EPILOG)
+    hub = sub.add_parser("hub", help="Hub bot: post sheets as discussions or model-card pull requests",
+                         epilog=EPILOG)
     hub_sub = hub.add_subparsers(dest="hub_cmd", metavar="HUBCOMMAND", parser_class=_Parser)
-    hp = hub_sub.add_parser("post", help="post or update the sheet discussion on a Hub model repo", epilog=EPILOG,
+    hp = hub_sub.add_parser("post", help="post or update the sheet (discussion or model-card PR) on a Hub model repo",
+                            epilog=EPILOG,
                             description="An explicit post by an operator is its own opt-in. Idempotent: one "
                                         "discussion (or model-card pull request) per repo, updated in place; a "
                                         "closed one is never reopened and means the bot stays away.")
     hp.add_argument("repo_id", metavar="REPO_ID")
     hp.add_argument("--revision")
-    hp.add_argument("--as", dest="mode", default="discussion", choices=["discussion", "pr"],
+    hp.add_argument("--as", dest="mode", default=os.environ.get("DEPLOYSHEET_BOT_MODE") or "discussion",
+                    choices=["discussion", "pr"],
                     help="discussion (default), or pr: a pull request adding a 'Deployment sheet' section to the "
                          "model card between markers, the rest of the card left byte-for-byte intact")
     hp.add_argument("--dry-run", metavar="DIR", help="write what would be posted to DIR; no Hub writes")
@@ -167,15 +170,23 @@ def build_parser() -> argparse.ArgumentParser:
     hs = hub_sub.add_parser("serve", help="run the webhook server (FastAPI + uvicorn)", epilog=EPILOG,
                             description="Needs WEBHOOK_SECRET (the Hub webhook's secret) and HF_TOKEN in the "
                                         "environment. Posts only for repos matching --allow.")
-    hs.add_argument("--host", default="0.0.0.0")
+    hs.add_argument("--host", default="0.0.0.0", help="interface to listen on (default 0.0.0.0: all; use 127.0.0.1 "
+                                                       "to try it locally)")
     hs.add_argument("--port", type=_positive_int, default=7860)
     hs.add_argument("--db", default="deploysheet-bot.sqlite", help="SQLite queue file (survives restarts)")
     hs.add_argument("--allow", action="append", default=[], metavar="PATTERN",
                     help="repos the bot may post on: org/name or org/* (repeatable; also DEPLOYSHEET_BOT_ALLOW, "
                          "comma-separated)")
     hs.add_argument("--posts-per-hour", type=_positive_int, default=30)
-    hs.add_argument("--as", dest="mode", default="discussion", choices=["discussion", "pr"],
+    hs.add_argument("--as", dest="mode", default=os.environ.get("DEPLOYSHEET_BOT_MODE") or "discussion",
+                    choices=["discussion", "pr"],
                     help="what to post for each allowed repo: a discussion (default) or a model-card pull request")
+
+    sub.add_parser("action", help="GitHub Action entry point (reads its inputs from the environment)", epilog=EPILOG,
+                   description="Run by action.yml. Scores DEPLOYSHEET_MODEL_PATH (or DEPLOYSHEET_HF_REPO_ID), writes "
+                               "the sheet to $GITHUB_STEP_SUMMARY, posts a sticky pull-request comment or a release-"
+                               "body block, writes score/grade/passed/sheet-path/comment-url to $GITHUB_OUTPUT, and "
+                               "exits 4 when the score is below DEPLOYSHEET_THRESHOLD. See bot/action.py.")
 
     ru = sub.add_parser("rules", help="list the rules findings cite")
     ru.add_argument("--format", default="md", choices=["md", "json"])
@@ -390,8 +401,13 @@ def cmd_hub(args) -> int:
     if args.hub_cmd != "post":
         raise BadInputError("hub: choose a subcommand: post, serve")
     parsed = parse_hub_source(args.repo_id)
-    if parsed is None or parsed[1]:
+    if parsed is None:
         raise BadInputError(f"hub post: {args.repo_id!r} is not a Hub repo id of the form org/name")
+    if parsed[1]:
+        if args.revision and args.revision != parsed[1]:
+            raise BadInputError(f"hub post: two revisions given ({parsed[1]!r} in the repo id and --revision "
+                                f"{args.revision!r})")
+        args.revision = parsed[1]
     from bot.card import post_card_pr
     from bot.post import post_discussion
     opts = Options(gpus=args.gpus or ["H100-SXM"])
@@ -411,7 +427,16 @@ def cmd_hub(args) -> int:
     return 0
 
 
-COMMANDS = {"score": cmd_score, "predict": cmd_predict, "validate": cmd_validate, "calibrate": cmd_calibrate,
+def cmd_action(args) -> int:
+    from bot.action import annotate, run
+    try:
+        return run()
+    except DeploysheetError as exc:
+        annotate("error", str(exc))
+        raise
+
+
+COMMANDS = {"action": cmd_action, "score": cmd_score, "predict": cmd_predict, "validate": cmd_validate, "calibrate": cmd_calibrate,
             "hub": cmd_hub,
             "rules": cmd_rules, "examples": cmd_examples, "gpus": cmd_gpus}
 

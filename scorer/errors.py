@@ -7,6 +7,7 @@ Exit codes (documented in the README and ``deploysheet --help``):
   inconsistent dimensions, an unknown GPU or precision, an oversize file, a bad argument
 * 3 — Hub or network failure: repository or revision not found, gated or private repository
   the token cannot read, the Hub unreachable or answering with an error
+* 4 — `deploysheet action` only: the score is below the quality-gate threshold
 * 1 — an internal error (a bug): reported in one line; ``DEPLOYSHEET_DEBUG=1`` shows the traceback
 """
 
@@ -16,6 +17,7 @@ EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_BAD_INPUT = 2
 EXIT_HUB = 3
+EXIT_GATE = 4
 
 
 class DeploysheetError(Exception):

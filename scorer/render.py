@@ -135,6 +135,26 @@ def frontier_svg(front, width: int = 560, height: int = 320) -> Markup:
                   f'stroke="#175cd3" stroke-width="2"/></svg>')
 
 
+def _num(x, unit: str = "") -> str:
+    """A metric value with its unit, at a precision that suits the unit."""
+    if x is None:
+        return "–"
+    if unit == "params":
+        return _billions(x)
+    if unit == "B/token":
+        return f"{int(x):,} B"
+    if unit == "USD/1M tokens":
+        return f"${x:,.3f}"
+    if unit == "/100":
+        return f"{x:.1f}"
+    digits = 2 if abs(x) < 10 else (1 if abs(x) < 100 else 0)
+    return f"{x:,.{digits}f} {unit}"
+
+
+def _pct(x) -> str:
+    return "–" if x is None else f"{x:+.1f}%"
+
+
 @lru_cache(maxsize=4)
 def _env(kind: str) -> jinja2.Environment:
     from .cache import jinja_bytecode_cache
@@ -149,7 +169,7 @@ def _env(kind: str) -> jinja2.Environment:
                                  bytecode_cache=bcc)
     env.filters.update(n=_n, f=_f, gib=_gib, hb=_human_b, bn=_billions, mark=_mark, status=_status, align=_align,
                        md=lambda v: Markup(md_escape(v)), trusted=lambda v: Markup(" ".join(str(v).split())),
-                       mermaid=frontier_mermaid, svg=frontier_svg)
+                       mermaid=frontier_mermaid, svg=frontier_svg, num=_num, pct=_pct)
     return env
 
 
@@ -170,6 +190,11 @@ def _finite(obj):
     if isinstance(obj, list):
         return [_finite(v) for v in obj]
     return obj
+
+
+def render_diff_markdown(d) -> str:
+    """Markdown table of a :class:`~scorer.compare.SheetDiff` (templates/diff.md.j2)."""
+    return _env("md").get_template("diff.md.j2").render(d=d)
 
 
 def render_json(sheet: Sheet) -> str:

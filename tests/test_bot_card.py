@@ -51,7 +51,9 @@ def test_splice_appends_and_keeps_every_other_byte():
     assert splice(b"# Card\n", block) == b"# Card\n\n" + block + b"\n"
     assert splice(b"# Card", block) == b"# Card\n\n" + block + b"\n"
     assert splice(b"# Card\n\n", block) == b"# Card\n\n" + block + b"\n"
-    assert splice(b"# Card\r\nline\r\n", block) == b"# Card\r\nline\r\n\r\n" + block + b"\r\n"
+    # a CRLF card stays CRLF: the block's line ends follow the card's
+    assert splice(b"# Card\r\nline\r\n", block) == (b"# Card\r\nline\r\n\r\n" + START + b"\r\nX\r\n" + END
+                                                      + b"\r\n")
     assert splice(None, block) == block + b"\n"
 
 
@@ -174,3 +176,41 @@ def test_cli_pr_mode_dry_run_and_errors(hub, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "unmatched deploysheet marker" in err and "Traceback" not in err
     assert ("org/broken", 1) not in hub.pr_files
+
+
+def test_opt_out_in_one_mode_covers_the_other(hub):
+    from bot.post import post_discussion
+    hub.add("org/a", CFG, more_files={"README.md": CARD})
+    post_discussion("org/a", client=client())
+    hub.discussions["org/a"][0]["status"] = "closed"  # the owner closes the bot's discussion
+    writes = len(hub.writes())
+    assert post_card_pr("org/a", client=client()).action == "opted-out"
+    hub.add("org/b", CFG, more_files={"README.md": CARD})
+    post_card_pr("org/b", client=client())
+    assert not [p for _, p in hub.writes()[writes:] if "org/a" in p]  # nothing more on org/a
+    hub.discussions["org/b"][0]["status"] = "closed"  # the owner closes the bot's pull request
+    writes = len(hub.writes())
+    assert post_discussion("org/b", client=client()).action == "opted-out"
+    assert len(hub.writes()) == writes
+
+
+def test_pr_the_bot_closed_itself_is_no_opt_out(hub):
+    hub.add("org/model", CFG, more_files={"README.md": CARD})
+    post_card_pr("org/model", client=client())
+    hub.merge_pr("org/model", 1)
+    # a stale duplicate PR, then the card already current: the bot closes the PR itself
+    hub.add_discussion("org/model", "dup", hub.discussions["org/model"][0]["events"][0]["data"]["latest"]["raw"],
+                       author="deploysheet-bot", status="draft", pull_request=True)
+    assert post_card_pr("org/model", client=client()).closed_duplicates == [2]
+    hub.push("org/model", {"config.json": json.dumps(dict(CFG, max_position_embeddings=8192)).encode()})
+    assert post_card_pr("org/model", client=client()).action == "created"
+
+
+def test_dry_run_into_a_file_is_a_bad_input(hub, tmp_path, capsys):
+    hub.add("org/model", CFG)
+    target = tmp_path / "a-file"
+    target.write_text("x")
+    assert main(["hub", "post", "org/model", "--as", "pr", "--dry-run", str(target)]) == 2
+    assert main(["hub", "post", "org/model", "--dry-run", str(target / "sub")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("--dry-run") == 2 and "Traceback" not in err

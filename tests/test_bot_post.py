@@ -142,3 +142,30 @@ def test_posted_sheet_is_the_cli_sheet(hub, capsys):
     body = hub.discussions["org/model"][0]["events"][0]["data"]["latest"]["raw"]
     assert cli_md.strip() in body
     assert body.index(cli_md.strip()) < body.index("<!-- deploysheet-bot")
+
+
+def test_no_token_is_a_one_line_bad_input(hub, monkeypatch, capsys, tmp_path):
+    monkeypatch.delenv("HF_TOKEN")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))  # no stored login either
+    hub.add("org/model", CFG)
+    assert main(["hub", "post", "org/model", "--dry-run", str(tmp_path / "d")]) == 2
+    err = capsys.readouterr().err
+    assert "no Hugging Face token" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_repo_id_with_revision_suffix(hub, capsys):
+    repo = hub.add("org/model", CFG)
+    assert main(["hub", "post", f"org/model@{repo.sha}", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sha"] == repo.sha
+    assert main(["hub", "post", "org/model@main", "--revision", "dev"]) == 2
+
+
+def test_duplicate_the_bot_closed_is_no_opt_out(hub):
+    hub.add("org/model", CFG)
+    first = post_discussion("org/model", client=client())
+    body = hub.discussions["org/model"][0]["events"][0]["data"]["latest"]["raw"]
+    hub.add_discussion("org/model", "dup", body, author="deploysheet-bot")
+    assert post_discussion("org/model", client=client()).closed_duplicates == [2]
+    hub.add("org/model", dict(CFG, max_position_embeddings=8192))  # a new commit
+    out = post_discussion("org/model", client=client())
+    assert out.action == "updated" and out.discussion == first.discussion

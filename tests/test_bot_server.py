@@ -78,7 +78,8 @@ def hub(fakehub, monkeypatch):
 
 
 def settings(tmp_path, **kw):
-    return Settings(secret=SECRET, db=str(tmp_path / "q.sqlite"), allow=["org/*"], poll_s=0.05, **kw)
+    kw = {"db": str(tmp_path / "q.sqlite"), "allow": ["org/*"], **kw}
+    return Settings(secret=SECRET, poll_s=0.05, **kw)
 
 
 def test_classify_filters_events():
@@ -231,3 +232,37 @@ def test_pr_mode_server_opens_one_card_pr(hub, tmp_path):
     prs = hub.discussions["org/model"]
     assert len(prs) == 1 and prs[0]["isPullRequest"]
     assert hub.pr_files[("org/model", 1)]["README.md"].startswith(b"# Card\n\n<!-- deploysheet:start -->")
+
+
+def test_skipped_commit_is_queued_again_by_a_new_delivery(hub, tmp_path):
+    repo = hub.add("org/model", CFG)
+    db = str(tmp_path / "q.sqlite")
+    with Server(settings(tmp_path, allow=[], db=db)) as srv:  # nothing allowed yet
+        assert srv.post(payload("org/model", repo.sha)).status_code == 202
+        assert [j["status"] for j in srv.wait_idle()] == ["skipped"]
+    with Server(settings(tmp_path, allow=["org/*"], db=db)) as srv:  # the operator fixes the allow-list
+        assert srv.post(payload("org/model", repo.sha)).json()["queued"] is True
+        assert [j["status"] for j in srv.wait_idle()] == ["done"]
+        assert srv.post(payload("org/model", repo.sha)).json()["queued"] is False  # done stays done
+    assert len(hub.discussions["org/model"]) == 1
+
+
+def test_serve_refuses_to_start_broken(hub, tmp_path, monkeypatch, capsys):
+    from scorer.cli import main
+    monkeypatch.setenv("WEBHOOK_SECRET", SECRET)
+    monkeypatch.delenv("HF_TOKEN")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    assert main(["hub", "serve", "--db", str(tmp_path / "q.sqlite")]) == 2
+    assert "no Hugging Face token" in capsys.readouterr().err
+    monkeypatch.setenv("HF_TOKEN", "hf_fake_token")
+    (tmp_path / "file").write_text("")
+    assert main(["hub", "serve", "--db", str(tmp_path / "file" / "q.sqlite")]) == 2
+    assert "cannot open the queue database" in capsys.readouterr().err
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert main(["hub", "serve", "--host", "127.0.0.1", "--port", str(port), "--db",
+                     str(tmp_path / "q.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err

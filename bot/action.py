@@ -1,0 +1,432 @@
+"""The GitHub Action's entry point: ``deploysheet action`` (run by ``action.yml``).
+
+Reads its inputs from the environment (the composite action maps each input through ``env:``;
+hub-and-github.md §4.1-§4.8), scores the model, then, in this order:
+
+1. writes the sheet to ``$GITHUB_STEP_SUMMARY`` (trimmed below the 1 MiB cap with a note) and to a
+   file (the ``sheet-path`` output);
+2. posts it: on ``pull_request`` one sticky comment found by a hidden marker and the token's login
+   (PATCH when the body changed, nothing when identical, newer duplicates deleted); on ``release``
+   (or a tag push) a block between markers in the release body, the rest of the body untouched;
+   on a pull request the comment leads with what changed against the base revision;
+3. writes ``score``, ``grade``, ``passed``, ``sheet-path`` and ``comment-url`` to ``$GITHUB_OUTPUT``;
+4. applies the quality gate last, so a failing run still shows why.
+
+A 403 from GitHub (fork pull requests get a read-only token; a missing ``permissions:``) is a
+warning, never a failure: the sheet is still in the summary.
+
+Environment (inputs): ``DEPLOYSHEET_MODEL_PATH`` (folder or config.json in the workspace, default
+``.``), ``DEPLOYSHEET_HF_REPO_ID`` and ``DEPLOYSHEET_HF_REVISION`` (score a Hub repo instead),
+``HF_TOKEN`` (empty = unset), ``DEPLOYSHEET_GPUS`` (comma- or space-separated), ``DEPLOYSHEET_PRECISION``,
+``DEPLOYSHEET_THRESHOLD`` (0-100, 0 disables the gate), ``DEPLOYSHEET_COMMENT`` (auto | pr | release
+| none), ``DEPLOYSHEET_COMMENT_HEADER``, ``DEPLOYSHEET_DIFF`` (true | false), ``DEPLOYSHEET_ON_ERROR``
+(fail | warn), ``GITHUB_TOKEN``. GitHub's own: ``GITHUB_EVENT_NAME``, ``GITHUB_EVENT_PATH``,
+``GITHUB_REPOSITORY``, ``GITHUB_API_URL``, ``GITHUB_SERVER_URL``, ``GITHUB_RUN_ID``, ``GITHUB_REF``,
+``GITHUB_SHA``, ``GITHUB_WORKSPACE``, ``GITHUB_STEP_SUMMARY``, ``GITHUB_OUTPUT``, ``RUNNER_TEMP``.
+
+Exit codes: 0 done (warnings included) · 2 bad input or a model that cannot be scored · 3 Hub
+failure (both only with ``on-error: fail``) · 4 the score is below the threshold · 1 internal error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scorer.errors import EXIT_GATE, BadInputError, DeploysheetError
+from scorer.render import render_diff_markdown, render_json, render_markdown
+from scorer.sheet import Options, Sheet, build_sheet
+from scorer.sources import (
+    MAX_CONFIG_BYTES,
+    Provenance,
+    RawModel,
+    load_source,
+    parse_json_bytes,
+)
+
+from .card import END, START, find_block, splice
+from .github import GitHub, GitHubError
+from .post import neutralize_mentions
+
+SUMMARY_MAX_BYTES = 1024 * 1024  # $GITHUB_STEP_SUMMARY cap per step (hub-and-github.md §4.3)
+COMMENT_MAX_CHARS = 65536  # GitHub issue-comment body limit (§4.6)
+RELEASE_MAX_CHARS = 125000  # GitHub release body limit
+COMMENT_MODES = ("auto", "pr", "release", "none")
+_DATE = re.compile(r" on \d{4}-\d{2}-\d{2}")
+
+
+# ------------------------------------------------------------------------------------------ inputs
+@dataclass
+class Inputs:
+    model_path: str = "."
+    hf_repo_id: str = ""
+    hf_revision: str = ""
+    gpus: list[str] = field(default_factory=list)
+    precision: str = ""
+    threshold: float = 0.0
+    comment: str = "auto"
+    header: str = ""
+    diff: bool = True
+    on_error: str = "fail"
+
+    @classmethod
+    def from_env(cls, env: dict[str, str]) -> Inputs:
+        """Parse and check the inputs. Raises BadInputError naming the input at fault."""
+        def get(name: str, default: str = "") -> str:
+            return (env.get(f"DEPLOYSHEET_{name}") or default).strip()
+
+        raw_t = get("THRESHOLD", "0")
+        try:
+            threshold = float(raw_t)
+        except ValueError:
+            raise BadInputError(f"input threshold: {raw_t[:40]!r} is not a number") from None
+        if not 0 <= threshold <= 100:
+            raise BadInputError(f"input threshold: {threshold:g} is outside 0-100")
+        comment = get("COMMENT", "auto").lower()
+        if comment not in COMMENT_MODES:
+            raise BadInputError(f"input comment: {comment[:40]!r} is not one of {', '.join(COMMENT_MODES)}")
+        header = get("COMMENT_HEADER")
+        if not re.fullmatch(r"[A-Za-z0-9._-]{0,64}", header):
+            raise BadInputError("input comment-header: use at most 64 letters, digits, '.', '_' or '-'")
+        on_error = get("ON_ERROR", "fail").lower()
+        if on_error not in ("fail", "warn"):
+            raise BadInputError(f"input on-error: {on_error[:40]!r} is not fail or warn")
+        diff = get("DIFF", "true").lower()
+        if diff not in ("true", "false"):
+            raise BadInputError(f"input diff: {diff[:40]!r} is not true or false")
+        return cls(model_path=get("MODEL_PATH", "."), hf_repo_id=get("HF_REPO_ID"), hf_revision=get("HF_REVISION"),
+                   gpus=[g for g in re.split(r"[,\s]+", get("GPUS")) if g], precision=get("PRECISION"),
+                   threshold=threshold, comment=comment, header=header, diff=diff == "true", on_error=on_error)
+
+    def options(self) -> Options:
+        kw = {"gpus": self.gpus} if self.gpus else {}
+        return Options(precision=self.precision or None, **kw)
+
+
+# ------------------------------------------------------------------------------------------ workflow commands
+def _escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def annotate(level: str, message: str, title: str = "deploysheet") -> None:
+    """A workflow command (``::warning title=...::message``) that GitHub shows on the run."""
+    t = _escape_data(title).replace(":", "%3A").replace(",", "%2C")
+    print(f"::{level} title={t}::{_escape_data(message)}", flush=True)
+
+
+def write_outputs(path: str | None, values: dict[str, str]) -> None:
+    """Append ``name<<DELIM`` blocks to ``$GITHUB_OUTPUT`` with a random delimiter (§4.3)."""
+    if not path:
+        return
+    with open(path, "a", encoding="utf-8") as fh:
+        for k, v in values.items():
+            delim = f"ghadelim_{secrets.token_hex(16)}"
+            fh.write(f"{k}<<{delim}\n{v}\n{delim}\n")
+
+
+def trim_utf8(text: str, max_bytes: int, note: str) -> str:
+    """``text`` cut at a line boundary so that it plus ``note`` fits in ``max_bytes`` of UTF-8."""
+    data = text.encode("utf-8")
+    if len(data) <= max_bytes:
+        return text
+    room = max_bytes - len(note.encode("utf-8")) - 2
+    cut = data[:max(room, 0)].decode("utf-8", "ignore")
+    cut = cut[:cut.rfind("\n") + 1] if "\n" in cut else cut
+    if cut.count("```") % 2:  # do not leave a code fence open
+        cut += "```\n"
+    return cut + "\n" + note + "\n"
+
+
+# ------------------------------------------------------------------------------------------ the action
+@dataclass
+class Context:
+    env: dict[str, str]
+    event_name: str
+    event: dict
+    repository: str
+    api_url: str
+    run_url: str | None
+
+    @classmethod
+    def from_env(cls, env: dict[str, str]) -> Context:
+        event: dict = {}
+        path = env.get("GITHUB_EVENT_PATH")
+        if path:
+            try:
+                with open(path, "rb") as fh:
+                    event = json.loads(fh.read(16 * 1024 * 1024))
+            except (OSError, ValueError) as exc:
+                raise BadInputError(f"GITHUB_EVENT_PATH {path}: cannot read the event ({type(exc).__name__})") \
+                    from None
+            if not isinstance(event, dict):
+                raise BadInputError(f"GITHUB_EVENT_PATH {path}: the event is not a JSON object")
+        server, repo, run = env.get("GITHUB_SERVER_URL", "https://github.com"), env.get("GITHUB_REPOSITORY", ""), \
+            env.get("GITHUB_RUN_ID")
+        return cls(env=env, event_name=env.get("GITHUB_EVENT_NAME", ""), event=event, repository=repo,
+                   api_url=env.get("GITHUB_API_URL") or "https://api.github.com",
+                   run_url=f"{server.rstrip('/')}/{repo}/actions/runs/{run}" if repo and run else None)
+
+    @property
+    def pr(self) -> dict | None:
+        pr = self.event.get("pull_request")
+        return pr if isinstance(pr, dict) and isinstance(pr.get("number"), int) else None
+
+    @property
+    def tag(self) -> str | None:
+        ref = self.env.get("GITHUB_REF", "")
+        return ref[len("refs/tags/"):] if ref.startswith("refs/tags/") else None
+
+
+def _model_files(inputs: Inputs, workspace: Path) -> tuple[Path, str]:
+    """The local config.json and its path relative to the repository root (for the contents API)."""
+    p = Path(inputs.model_path)
+    p = p if p.is_absolute() else workspace / p
+    cfg = p / "config.json" if p.is_dir() else p
+    try:
+        rel = cfg.resolve().relative_to(workspace.resolve()).as_posix()
+    except ValueError:
+        rel = ""
+    return cfg, rel
+
+
+def score_head(inputs: Inputs, ctx: Context) -> tuple[Sheet, str]:
+    """Build the sheet of what the workflow checked out (or of the Hub repo); returns it and the config's repo path."""
+    if inputs.hf_repo_id:
+        source = inputs.hf_repo_id
+        raw = load_source(source, inputs.hf_revision or None)
+        return build_sheet(raw, inputs.options()), ""
+    workspace = Path(ctx.env.get("GITHUB_WORKSPACE") or os.getcwd())
+    cfg, rel = _model_files(inputs, workspace)
+    raw = load_source(str(cfg))
+    raw.provenance.source = raw.provenance.path = rel or inputs.model_path  # no runner paths in the sheet
+    return build_sheet(raw, inputs.options()), rel
+
+
+def score_base(gh: GitHub, inputs: Inputs, ctx: Context, rel: str) -> Sheet | None | str:
+    """The sheet of the pull request's base revision: a Sheet, None (no config there: a new model), or a
+    one-line reason the comparison is skipped."""
+    pr = ctx.pr
+    base_sha = ((pr or {}).get("base") or {}).get("sha")
+    if not isinstance(base_sha, str) or not rel:
+        return "no base revision to compare with"
+    try:
+        data = gh.file(rel, base_sha, MAX_CONFIG_BYTES)
+        if data is None:
+            return None
+        quant_rel = rel.rsplit("/", 1)[0] + "/hf_quant_config.json" if "/" in rel else "hf_quant_config.json"
+        quant = gh.file(quant_rel, base_sha, MAX_CONFIG_BYTES)
+    except GitHubError as exc:
+        return f"base revision not readable ({exc.status or 'no answer'})"
+    try:
+        raw = RawModel(config=parse_json_bytes(data, f"{rel}@{base_sha[:7]}"),
+                       quant_config=parse_json_bytes(quant, f"{quant_rel}@{base_sha[:7]}") if quant else None,
+                       provenance=Provenance(kind="local", source=f"{rel} (base {base_sha[:7]})",
+                                             path=f"{rel} (base {base_sha[:7]})", files=[rel]))
+        return build_sheet(raw, inputs.options())
+    except DeploysheetError as exc:
+        return f"the base revision's config cannot be scored: {exc}"
+
+
+def marker_for(header: str) -> str:
+    return f"<!-- deploysheet-action:v1 header={header} -->"
+
+
+def comment_body(sheet: Sheet, header: str, lead: str, run_url: str | None) -> str:
+    """The sticky comment: marker on the first line, the diff (if any), then the sheet, under 65,536 chars."""
+    sheet_md = neutralize_mentions(render_markdown(sheet)).rstrip()
+    head = f"{marker_for(header)}\n{lead}"
+    body = f"{head}{sheet_md}\n"
+    if len(body) <= COMMENT_MAX_CHARS:
+        return body
+    body = f"{head}<details>\n<summary>Full deployment sheet</summary>\n\n{sheet_md}\n\n</details>\n"
+    if len(body) <= COMMENT_MAX_CHARS:
+        return body
+    where = f"the [run summary]({run_url})" if run_url else "the run summary"
+    note = f"*The sheet is longer than a comment may be; it is cut here. The whole sheet is in {where}.*"
+    room = COMMENT_MAX_CHARS - len(head) - len(note) - 64
+    return head + trim_utf8(sheet_md, room, note)
+
+
+def _same(a: str, b: str) -> bool:
+    """Equal apart from the generation date in the sheet's last line."""
+    return _DATE.sub("", a).rstrip() == _DATE.sub("", b).rstrip()
+
+
+def _mine(login: str, me: str | None) -> bool:
+    login = login.lower()
+    if me:
+        return login in (me.lower(), f"{me.lower()}[bot]")
+    return login == "github-actions[bot]"
+
+
+def sticky_comment(gh: GitHub, number: int, body: str, header: str) -> tuple[str, str]:
+    """Create or update the one marked comment on issue/PR ``number``; returns (action, url)."""
+    marker = marker_for(header)
+    me = gh.login()
+    mine = [c for c in gh.comments(number) if marker in c.body and _mine(c.login, me)]
+    if not mine:
+        gh.create_comment(number, body)
+        mine = [c for c in gh.comments(number) if marker in c.body and _mine(c.login, me)]
+        if not mine:
+            return "created", ""
+        keep = mine[0]
+        for c in mine[1:]:  # a concurrent run created one too: keep the oldest
+            gh.delete_comment(c.id)
+        if not _same(keep.body, body):
+            gh.update_comment(keep.id, body)
+        return "created", keep.url
+    keep, dupes = mine[0], mine[1:]
+    for c in dupes:
+        gh.delete_comment(c.id)
+    if _same(keep.body, body):
+        return "unchanged", keep.url
+    url = gh.update_comment(keep.id, body) or keep.url
+    return "updated", url
+
+
+def release_block(sheet: Sheet, run_url: str | None) -> bytes:
+    sheet_md = neutralize_mentions(render_markdown(sheet)).rstrip()
+    intro = (f"## Deployment sheet\n\n**Grade {sheet.score.grade}** ({sheet.score.total:.0f}/100), computed by "
+             "deploysheet from this release's `config.json`.\n\n")
+    inner = f"{intro}<details>\n<summary>Full deployment sheet</summary>\n\n{sheet_md}\n\n</details>\n"
+    if len(inner) > RELEASE_MAX_CHARS // 2:
+        inner = intro + (f"The full sheet is in the [run summary]({run_url}).\n" if run_url else "")
+    return START + b"\n" + inner.encode("utf-8") + END
+
+
+def update_release(gh: GitHub, release: dict, sheet: Sheet, run_url: str | None) -> tuple[str, str]:
+    """Replace (or append) the marked block in the release body; returns (action, url)."""
+    rid = release.get("id")
+    if not isinstance(rid, int):
+        raise GitHubError(0, "the release has no id")
+    current = gh.release(rid)
+    old = (current.get("body") or "").encode("utf-8")
+    try:
+        find_block(old)
+    except BadInputError:
+        annotate("warning", "the release body has an unmatched deploysheet marker; not editing it")
+        return "skipped", current.get("html_url") or ""
+    new = splice(old, release_block(sheet, run_url)).decode("utf-8")
+    if _same(old.decode("utf-8"), new):
+        return "unchanged", current.get("html_url") or ""
+    if len(new) > RELEASE_MAX_CHARS:
+        annotate("warning", "the release body would exceed GitHub's limit; not editing it")
+        return "skipped", current.get("html_url") or ""
+    updated = gh.update_release(rid, new)
+    return "updated", (updated or {}).get("html_url") or current.get("html_url") or ""
+
+
+def _target(inputs: Inputs, ctx: Context) -> str:
+    if inputs.comment != "auto":
+        return inputs.comment
+    if ctx.event_name in ("pull_request", "pull_request_target") and ctx.pr:
+        return "pr"
+    if ctx.event_name == "release" or ctx.tag:
+        return "release"
+    return "none"
+
+
+def run(env: dict[str, str] | None = None) -> int:
+    """The action, end to end (see the module docstring). Returns the process exit code."""
+    env = dict(os.environ if env is None else env)
+    if not env.get("HF_TOKEN"):
+        env.pop("HF_TOKEN", None)
+        os.environ.pop("HF_TOKEN", None)  # an empty token would be sent as a blank bearer
+    inputs = Inputs.from_env(env)
+    ctx = Context.from_env(env)
+    outputs = {"score": "", "grade": "", "passed": "false", "sheet-path": "", "comment-url": ""}
+    summary_path = env.get("GITHUB_STEP_SUMMARY")
+
+    try:
+        sheet, rel = score_head(inputs, ctx)
+    except DeploysheetError as exc:
+        level = "error" if inputs.on_error == "fail" else "warning"
+        annotate(level, f"could not score the model: {exc}")
+        if summary_path:
+            with open(summary_path, "a", encoding="utf-8") as fh:
+                fh.write(f"### deploysheet\n\nCould not score the model: `{' '.join(str(exc).split())[:500]}`\n")
+        write_outputs(env.get("GITHUB_OUTPUT"), outputs)
+        return exc.exit_code if inputs.on_error == "fail" else 0
+
+    gh = GitHub(ctx.api_url, env.get("GITHUB_TOKEN") or None, ctx.repository)
+    target = _target(inputs, ctx)
+    lead = ""
+    if inputs.diff and target == "pr" and ctx.pr and not inputs.hf_repo_id and ctx.repository:
+        base = score_base(gh, inputs, ctx, rel)
+        if isinstance(base, Sheet):
+            from scorer.compare import diff
+            lead = render_diff_markdown(diff(base, sheet)).rstrip() + "\n\n"
+        elif base is None:
+            lead = "### What this change does to deployment\n\nThe base revision has no config here: a new model.\n\n"
+        else:
+            lead = f"*No comparison with the base revision: {base}.*\n\n"
+
+    # 1. the sheet: a file and the step summary (the one channel that needs no permission)
+    out_dir = Path(env.get("RUNNER_TEMP") or env.get("TMPDIR") or "/tmp") / "deploysheet"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sheet_md = render_markdown(sheet)
+    (out_dir / "sheet.md").write_text(sheet_md, encoding="utf-8")
+    (out_dir / "sheet.json").write_text(render_json(sheet), encoding="utf-8")
+    outputs.update({"score": f"{sheet.score.total:.1f}", "grade": sheet.score.grade,
+                    "sheet-path": str(out_dir / "sheet.md")})
+    if summary_path:
+        note = ("*The sheet is larger than the step summary may be (1 MiB); it is cut here. The whole sheet is "
+                f"in `{out_dir / 'sheet.md'}` on the runner; upload it as an artifact to keep it.*")
+        with open(summary_path, "a", encoding="utf-8") as fh:
+            fh.write(trim_utf8(lead + sheet_md, SUMMARY_MAX_BYTES - 1024, note))
+
+    # 2. the comment or release block
+    try:
+        if target == "pr":
+            number = ctx.pr["number"] if ctx.pr else None
+            if number is None and ctx.env.get("GITHUB_SHA"):
+                prs = gh.pulls_for_commit(ctx.env["GITHUB_SHA"])
+                number = prs[0] if prs else None
+            if number is None:
+                annotate("notice", "no pull request for this run: the sheet is in the step summary only")
+            else:
+                action, url = sticky_comment(gh, number, comment_body(sheet, inputs.header, lead, ctx.run_url),
+                                             inputs.header)
+                outputs["comment-url"] = url
+                print(f"deploysheet: pull request #{number} comment {action}{' ' + url if url else ''}", flush=True)
+        elif target == "release":
+            rel_obj = ctx.event.get("release") if isinstance(ctx.event.get("release"), dict) else None
+            if rel_obj is None and ctx.tag:
+                rel_obj = gh.release_by_tag(ctx.tag)
+            if rel_obj is None:
+                annotate("notice", "no release for this run: the sheet is in the step summary only")
+            else:
+                action, url = update_release(gh, rel_obj, sheet, ctx.run_url)
+                outputs["comment-url"] = url
+                print(f"deploysheet: release body {action}{' ' + url if url else ''}", flush=True)
+    except GitHubError as exc:
+        if exc.status == 403:
+            annotate("warning", f"{exc}. The token may not write here (pull requests from forks get a read-only "
+                                "token; or add 'pull-requests: write' / 'contents: write' to permissions). The sheet "
+                                "is in the step summary.")
+        else:
+            annotate("warning", f"could not post the sheet: {exc}. The sheet is in the step summary.")
+
+    # 3. outputs, 4. the gate
+    passed = inputs.threshold <= 0 or sheet.score.total >= inputs.threshold
+    outputs["passed"] = "true" if passed else "false"
+    write_outputs(env.get("GITHUB_OUTPUT"), outputs)
+    print(f"deploysheet: score {sheet.score.total:.1f}/100 (grade {sheet.score.grade})", flush=True)
+    if not passed:
+        annotate("error", f"score {sheet.score.total:.1f} is below the threshold {inputs.threshold:g}",
+                 title="deploysheet quality gate")
+        return EXIT_GATE
+    return 0
+
+
+def main() -> int:  # pragma: no cover - thin wrapper used by the CLI
+    return run()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
