@@ -50,20 +50,44 @@ def card_key(raw: RawModel, options: Options) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
+def _own_line(text: bytes, i: int, n: int) -> bool:
+    """The marker at ``text[i:i+n]`` stands alone on its line (spaces allowed around it)."""
+    line_start = text.rfind(b"\n", 0, i) + 1
+    line_end = text.find(b"\n", i + n)
+    line_end = len(text) if line_end < 0 else line_end
+    return text[line_start:i].strip() == b"" and text[i + n:line_end].strip() == b""
+
+
+def _in_fence(text: bytes, i: int) -> bool:
+    """Position ``i`` is inside a fenced code block (an odd number of ``` or ~~~ fence lines before it)."""
+    return sum(1 for line in text[:i].split(b"\n") if line.lstrip().startswith((b"```", b"~~~"))) % 2 == 1
+
+
 def find_block(card: bytes | None) -> tuple[int, int] | None:
     """Byte span ``[start, end)`` of the deploysheet block in the card, markers included; None if absent.
 
+    The block is recognized only when each marker appears exactly once, on a line of its own, outside
+    code fences, start before end. Anything else (a card that quotes the markers in prose or in a code
+    block, two blocks, a lone marker) is refused rather than guessed at.
+
     Raises:
-        BadInputError: only one of the two markers is present, or they are out of order.
+        BadInputError: the markers are unmatched, repeated, out of order, or not on lines of their own.
     """
     if not card:
         return None
-    i, j = card.find(START), card.find(END)
-    if i < 0 and j < 0:
+    ns, ne = card.count(START), card.count(END)
+    if ns == 0 and ne == 0:
         return None
-    if i < 0 or j < 0 or j < i:
-        raise BadInputError("the model card has an unmatched deploysheet marker; fix the card by hand "
-                            "(both '<!-- deploysheet:start -->' and '<!-- deploysheet:end -->', in that order)")
+    how = ("fix the card by hand: one '<!-- deploysheet:start -->' line and one '<!-- deploysheet:end -->' "
+           "line, in that order, outside code blocks")
+    if ns != 1 or ne != 1:
+        raise BadInputError(f"the model card has an unmatched or repeated deploysheet marker; {how}")
+    i, j = card.find(START), card.find(END)
+    if j < i:
+        raise BadInputError(f"the model card has an unmatched deploysheet marker (end before start); {how}")
+    if not (_own_line(card, i, len(START)) and _own_line(card, j, len(END))) or _in_fence(card, i):
+        raise BadInputError(f"the model card quotes the deploysheet markers (not on lines of their own, or in a "
+                            f"code block); {how}")
     return i, j + len(END)
 
 
@@ -154,7 +178,11 @@ def post_card_pr(repo_id: str, revision: str | None = None, *, client: HubClient
 
     card = client.read_file(repo_id, "README.md", sha, MAX_CARD_BYTES)
     try:
+        if card is not None:
+            card.decode("utf-8")
         span = find_block(card)
+    except UnicodeDecodeError:
+        raise BadInputError(f"{repo_id}: the model card README.md is not UTF-8; the bot does not edit it") from None
     except BadInputError as exc:
         raise BadInputError(f"{repo_id}: {exc}") from None
     in_card = find_marker(card[span[0]:span[1]].decode("utf-8", "replace")) if span and card else None
@@ -174,7 +202,7 @@ def post_card_pr(repo_id: str, revision: str | None = None, *, client: HubClient
         out = Outcome(action="opted-out", discussion=max(d.num for d in merged), **base)
     else:
         out = None
-    if dry_run:
+    if dry_run is not None:
         if out is None:
             action = "create" if not open_ else (
                 "unchanged" if open_[0].marker and open_[0].marker.key == key else "update")

@@ -24,7 +24,7 @@ from functools import cached_property
 
 from scorer import __version__
 from scorer.errors import BadInputError, HubError
-from scorer.sources import hub_cache_dir, with_backoff
+from scorer.sources import hub_cache_dir, install_hub_timeouts, redact, with_backoff
 
 from .marker import Marker, find_marker
 
@@ -56,6 +56,7 @@ class HubClient:
         self.api = HfApi(endpoint=self.endpoint, token=token or os.environ.get("HF_TOKEN") or None,
                          library_name="deploysheet-bot", library_version=__version__)
         self._sleep = sleep
+        install_hub_timeouts()
 
     def _retry(self, call):
         kw = {"sleep": self._sleep} if self._sleep else {}
@@ -78,9 +79,9 @@ class HubClient:
                 from None
         except HfHubHTTPError as exc:
             status = getattr(getattr(exc, "response", None), "status_code", "?")
-            raise HubError(f"the Hub at {self.endpoint} refused the bot's token (whoami: HTTP {status})") from None
+            raise HubError(f"the Hub at {redact(self.endpoint)} refused the bot's token (whoami: HTTP {status})") from None
         except OSError as exc:
-            raise HubError(f"cannot reach the Hub at {self.endpoint} ({type(exc).__name__})") from None
+            raise HubError(f"cannot reach the Hub at {redact(self.endpoint)} ({type(exc).__name__})") from None
 
     def own_discussions(self, repo_id: str, pull_requests: bool | None = False) -> list[BotDiscussion]:
         """The bot's discussions (``pull_requests=False``), pull requests (True) or both (None) on a repo

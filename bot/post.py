@@ -14,6 +14,7 @@ Rules (hub-and-github.md §0, §3.4, §6):
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -64,13 +65,36 @@ def body_for(sheet: Sheet, marker: Marker) -> str:
 
 
 def write_dry_run(folder: Path, files: dict[str, bytes]) -> None:
-    """Write the dry-run files into ``folder``. Raises BadInputError when the folder cannot be written."""
+    """Write the dry-run files into ``folder``: all of them or none (temporary files, then renames).
+
+    Raises:
+        BadInputError: the folder cannot be created or written, or a target exists and is not a regular file.
+    """
+    import tempfile
+
+    temps: list[tuple[str, Path]] = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        for name in files:
+            target = folder / name
+            if target.exists() and not target.is_file():
+                raise BadInputError(f"--dry-run {folder}: {name} exists and is not a regular file")
         for name, data in files.items():
-            (folder / name).write_bytes(data)
+            fd, tmp = tempfile.mkstemp(prefix=f".{name[:64]}.", dir=folder)
+            temps.append((tmp, folder / name))
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+        for tmp, target in temps:
+            os.replace(tmp, target)
+        temps = []
     except OSError as exc:
         raise BadInputError(f"--dry-run {folder}: cannot write there: {exc.strerror or exc}") from None
+    finally:
+        for tmp, _ in temps:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def _write_dry_run(folder: Path, outcome: Outcome, title: str, body: str) -> None:
@@ -97,13 +121,13 @@ def post_discussion(repo_id: str, revision: str | None = None, *, client: HubCli
     posts = client.own_discussions(repo_id, pull_requests=None)  # discussions and model-card PRs
     no = [d for d in posts if d.opted_out(client.me)]
     if no:  # the owner closed the bot's discussion or pull request: no post of either kind
-        out = Outcome(action="dry-run:opted-out" if dry_run else "opted-out", discussion=min(d.num for d in no),
+        out = Outcome(action="dry-run:opted-out" if dry_run is not None else "opted-out", discussion=min(d.num for d in no),
                       **base)
-        if dry_run:
+        if dry_run is not None:
             _write_dry_run(Path(dry_run), out, title, body)
         return out
     mine = [d for d in posts if not d.is_pull_request and d.status != "closed"]
-    if dry_run:
+    if dry_run is not None:
         action = "dry-run:create" if not mine else (
             "dry-run:unchanged" if mine[0].marker and mine[0].marker.sha == sha else "dry-run:update")
         out = Outcome(action=action, discussion=mine[0].num if mine else None, **base)
@@ -121,13 +145,16 @@ def post_discussion(repo_id: str, revision: str | None = None, *, client: HubCli
     if old is not None and old.sha == sha:
         return Outcome(action="unchanged", discussion=keep.num, closed_duplicates=closed,
                        url=_url(client, repo_id, keep.num), **base)
-    client.edit_first_comment(repo_id, keep, body)
     action = "updated"
     if old is not None and old.grade != marker.grade:
+        # the comment goes first, the edit (which moves the marker to this commit) last: if either fails,
+        # the next run sees the old marker and finishes the work, and never comments twice for one commit
         note = (f"The deployment sheet above was updated for commit {sha[:7]}: grade {old.grade} → "
                 f"{marker.grade} ({old.score:.1f} → {marker.score:.1f}/100). [automated, deploysheet]")
-        client.add_comment(repo_id, keep, note)
+        if not any(f"for commit {sha[:7]}:" in c for c in keep.comments):
+            client.add_comment(repo_id, keep, note)
         action = "updated+comment"
+    client.edit_first_comment(repo_id, keep, body)
     return Outcome(action=action, discussion=keep.num, closed_duplicates=closed, url=_url(client, repo_id, keep.num),
                    **base)
 

@@ -16,6 +16,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -27,6 +28,9 @@ from fastapi.responses import JSONResponse
 from .queue import Queue
 
 log = logging.getLogger("deploysheet.bot")
+MAX_BODY_BYTES = 1_000_000  # Hub webhook payloads are a few kB (hub-and-github.md §5.1: cap at ~1 MiB)
+_REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}")
+_SHA = re.compile(r"[0-9a-f]{40}")
 
 
 @dataclass
@@ -51,8 +55,8 @@ def classify(payload: dict) -> tuple[str, str | None, str | None, str | None]:
     if repo.get("type") != "model":
         return "ignore", f"not a model repo ({repo.get('type')!r})", None, None
     name = repo.get("name")
-    if not isinstance(name, str) or "/" not in name:
-        return "ignore", "repo.name missing", None, None
+    if not isinstance(name, str) or not _REPO.fullmatch(name) or ".." in name:
+        return "ignore", "repo.name missing or not a repo id", None, None
     if scope.startswith("discussion"):
         return "ignore", "discussion events are not acted on (the bot's own posts trigger them)", None, None
     if not (scope.startswith("repo.content") and action == "update") and not (scope == "repo" and action ==
@@ -63,10 +67,10 @@ def classify(payload: dict) -> tuple[str, str | None, str | None, str | None]:
     refs = payload.get("updatedRefs") if isinstance(payload.get("updatedRefs"), list) else []
     main = next((r for r in refs if isinstance(r, dict) and r.get("ref") == "refs/heads/main"), None)
     sha = (main or {}).get("newSha") or (repo.get("headSha") if scope == "repo" else None)
-    if not isinstance(sha, str) or len(sha) != 40:
-        return "ignore", "no push to refs/heads/main", None, None
+    if not isinstance(sha, str) or not _SHA.fullmatch(sha):
+        return "ignore", "no push to refs/heads/main (or no valid commit sha)", None, None
     old = (main or {}).get("oldSha")
-    return "queue", name, sha, old if isinstance(old, str) else None
+    return "queue", name, sha, old if isinstance(old, str) and _SHA.fullmatch(old) else None
 
 
 def allowed(repo: str, patterns: list[str]) -> bool:
@@ -80,7 +84,7 @@ def touches_config_or_weights(client, repo: str, old_sha: str | None, new_sha: s
     from huggingface_hub import get_hf_file_metadata, hf_hub_url
     from huggingface_hub.errors import EntryNotFoundError, HfHubHTTPError
 
-    for fname in ("config.json", "model.safetensors.index.json", "model.safetensors"):
+    for fname in ("config.json", "hf_quant_config.json", "model.safetensors.index.json", "model.safetensors"):
         tags = []
         for sha in (old_sha, new_sha):
             try:
@@ -180,12 +184,18 @@ def create_app(settings: Settings, client_factory=None):
             return JSONResponse({"error": "missing X-Webhook-Secret"}, status_code=401)
         if not hmac.compare_digest(given.encode("utf-8", "replace"), settings.secret.encode("utf-8")):
             return JSONResponse({"error": "wrong X-Webhook-Secret"}, status_code=403)
-        raw = await request.body()
-        if len(raw) > 1_000_000:
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
             return JSONResponse({"error": "payload too large"}, status_code=413)
+        chunks, size = [], 0
+        async for chunk in request.stream():  # never hold more than the cap in memory
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                return JSONResponse({"error": "payload too large"}, status_code=413)
+            chunks.append(chunk)
         try:
-            payload = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+            payload = json.loads(b"".join(chunks))
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return JSONResponse({"error": "payload is not JSON"}, status_code=400)
         verdict, repo, sha, old = classify(payload)
         if verdict != "queue":

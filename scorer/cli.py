@@ -81,6 +81,13 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _port(text: str) -> int:
+    v = _positive_int(text)
+    if v > 65535:
+        raise argparse.ArgumentTypeError(f"not a TCP port (1-65535): {text!r}")
+    return v
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="deploysheet", description="Deployment sheets for LLMs from a Hugging Face config.",
                  epilog=EPILOG)
@@ -172,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
                                         "environment. Posts only for repos matching --allow.")
     hs.add_argument("--host", default="0.0.0.0", help="interface to listen on (default 0.0.0.0: all; use 127.0.0.1 "
                                                        "to try it locally)")
-    hs.add_argument("--port", type=_positive_int, default=7860)
+    hs.add_argument("--port", type=_port, default=7860)
     hs.add_argument("--db", default="deploysheet-bot.sqlite", help="SQLite queue file (survives restarts)")
     hs.add_argument("--allow", action="append", default=[], metavar="PATTERN",
                     help="repos the bot may post on: org/name or org/* (repeatable; also DEPLOYSHEET_BOT_ALLOW, "
@@ -411,12 +418,24 @@ def cmd_hub(args) -> int:
     from bot.card import post_card_pr
     from bot.post import post_discussion
     opts = Options(gpus=args.gpus or ["H100-SXM"])
+    if args.revision is not None and parse_hub_source(f"{parsed[0]}@{args.revision}") is None:
+        raise BadInputError(f"hub post: --revision {args.revision[:100]!r} is not a branch, tag or commit name")
+    if args.dry_run is not None and not args.dry_run.strip():
+        raise BadInputError("hub post: --dry-run needs a folder (an empty path would post for real)")
     poster = post_card_pr if args.mode == "pr" else post_discussion
+    from json import JSONDecodeError
+
+    from .errors import HubError
+    from .sources import _hub_error, _network_errors
     try:
         out = poster(parsed[0], args.revision, options=opts, dry_run=args.dry_run)
+    except DeploysheetError:
+        raise
     except RuntimeError as exc:
-        from .errors import HubError
         raise HubError(str(exc)) from None
+    except (JSONDecodeError, *_network_errors()) as exc:  # a Hub call of the bot failed after its retries
+        raise _hub_error(exc, parsed[0], args.revision, os.environ.get("HF_ENDPOINT") or "https://huggingface.co") \
+            from None
     if args.format == "json":
         write_output(json.dumps(asdict(out), indent=2) + "\n", None)
     else:
@@ -442,6 +461,9 @@ COMMANDS = {"action": cmd_action, "score": cmd_score, "predict": cmd_predict, "v
 
 
 def main(argv: list[str] | None = None) -> int:
+    if not os.environ.get("DEPLOYSHEET_DEBUG"):
+        # huggingface_hub logs its own retries as warnings on stderr; errors stay ours, in one line
+        os.environ.setdefault("HF_HUB_VERBOSITY", "error")
     try:
         args = build_parser().parse_args(argv)
         if not args.cmd:

@@ -204,10 +204,40 @@ def with_backoff(call: Callable[[], T], *, attempts: int = 3, base_s: float = 0.
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def redact(url: str) -> str:
+    """The URL without credentials (``http://user:pass@host`` -> ``http://***@host``) for messages."""
+    return re.sub(r"//[^/@\s]+@", "//***@", url)
+
+
+_TIMEOUTS_SET = False
+
+
+def install_hub_timeouts(read_s: float = 60.0) -> None:
+    """Give huggingface_hub's shared HTTP client a timeout (its default has none, so one stalled Hub call
+    would hang the CLI or the bot's worker for ever). Idempotent; a no-op if the library changes shape."""
+    global _TIMEOUTS_SET
+    if _TIMEOUTS_SET:
+        return
+    try:
+        from huggingface_hub import set_client_factory
+        from huggingface_hub.utils._http import default_client_factory
+    except ImportError:  # pragma: no cover - other huggingface_hub versions
+        return
+
+    def factory():
+        client = default_client_factory()
+        client.timeout = read_s  # connect, read, write and pool timeouts, seconds
+        return client
+
+    set_client_factory(factory)
+    _TIMEOUTS_SET = True
+
+
 def _hub_error(exc: BaseException, repo_id: str, revision: str | None, endpoint: str) -> HubError | BadInputError:
     """Map a huggingface_hub / network exception to a one-line typed error."""
     from huggingface_hub import errors as e
 
+    endpoint = redact(endpoint)
     rev = f"@{revision}" if revision else ""
     if isinstance(exc, e.GatedRepoError):
         return HubError(f"{repo_id} is gated: accept its conditions on the Hub and set HF_TOKEN to a token that may read it")
@@ -275,6 +305,7 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
 
     api = HfApi(endpoint=endpoint, token=token, library_name="deploysheet", library_version=__version__)
     cache_dir = hub_cache_dir()
+    install_hub_timeouts()
     try:
         info = with_backoff(lambda: api.model_info(
             repo_id, revision=revision, timeout=HUB_TIMEOUT_S,
@@ -295,8 +326,8 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
                                                                      timeout=HUB_TIMEOUT_S))
             if meta.size is not None and meta.size > MAX_CONFIG_BYTES:
                 raise BadInputError(f"{repo_id}: {fname} is {meta.size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap")
-            local = hf_hub_download(repo_id, fname, revision=sha, token=token, endpoint=endpoint,
-                                    cache_dir=cache_dir)
+            local = with_backoff(lambda fname=fname: hf_hub_download(
+                repo_id, fname, revision=sha, token=token, endpoint=endpoint, cache_dir=cache_dir))
             with open(local, "rb") as fh:
                 configs[fname] = parse_json_bytes(fh.read(MAX_CONFIG_BYTES + 1), f"{repo_id}/{fname}")
     except (HubError, BadInputError):
@@ -304,13 +335,14 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
     except _network_errors() as exc:
         raise _hub_error(exc, repo_id, revision, endpoint) from None
     except (ValueError, TypeError, AttributeError, KeyError) as exc:  # HTML captive portal, wrong JSON shapes
-        raise HubError(f"{repo_id}: the Hub at {endpoint} answered with malformed data ({type(exc).__name__})") \
+        raise HubError(f"{repo_id}: the Hub at {redact(endpoint)} answered with malformed data "
+                       f"({type(exc).__name__})") \
             from None
     derivatives = quantized_derivatives(api, repo_id)
     try:
         return _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs, derivatives)
     except (ValueError, TypeError, AttributeError, KeyError) as exc:
-        raise HubError(f"{repo_id}: the Hub at {endpoint} answered with malformed metadata "
+        raise HubError(f"{repo_id}: the Hub at {redact(endpoint)} answered with malformed metadata "
                        f"({type(exc).__name__})") from None
 
 

@@ -63,9 +63,15 @@ def test_splice_replaces_only_between_markers():
     assert splice(old, new) == b"head \xe2\x80\x94 \n" + new + b"\n tail  \n"
 
 
-@pytest.mark.parametrize("card", [b"x " + START + b" y", b"x " + END, END + b" then " + START])
-def test_unmatched_markers_are_refused(card):
-    with pytest.raises(BadInputError, match="unmatched deploysheet marker"):
+@pytest.mark.parametrize("card", [
+    b"x\n" + START + b"\ny", b"x\n" + END + b"\n", END + b"\nthen\n" + START + b"\n",
+    START + b"\na\n" + END + b"\n" + START + b"\nb\n" + END + b"\n",           # two blocks
+    START + b"\na\n" + END + b"\n" + END + b"\n",                               # a stray end
+    b"The bot writes between `" + START + b"` and `" + END + b"`.\n",           # quoted in prose
+    b"```\n" + START + b"\nexample\n" + END + b"\n```\n",                       # inside a code block
+])
+def test_unmatched_or_quoted_markers_are_refused(card):
+    with pytest.raises(BadInputError, match="deploysheet marker"):
         splice(card, START + END)
 
 
@@ -174,7 +180,12 @@ def test_cli_pr_mode_dry_run_and_errors(hub, tmp_path, capsys):
     hub.add("org/broken", CFG, more_files={"README.md": b"# card\n" + END + b"\n"})
     assert main(["hub", "post", "org/broken", "--as", "pr"]) == 2
     err = capsys.readouterr().err
-    assert "unmatched deploysheet marker" in err and "Traceback" not in err
+    assert "org/broken: the model card has an unmatched" in err and "Traceback" not in err
+    hub.add("org/latin1", CFG, more_files={"README.md": "# Caf\u00e9\n".encode("latin-1")})
+    assert main(["hub", "post", "org/latin1", "--as", "pr"]) == 2
+    assert "not UTF-8" in capsys.readouterr().err
+    assert main(["hub", "post", "org/model", "--as", "pr", "--dry-run", ""]) == 2  # never "no dry run"
+    assert main(["hub", "post", "org/model", "--revision", "../x y"]) == 2
     assert ("org/broken", 1) not in hub.pr_files
 
 

@@ -169,3 +169,31 @@ def test_duplicate_the_bot_closed_is_no_opt_out(hub):
     hub.add("org/model", dict(CFG, max_position_embeddings=8192))  # a new commit
     out = post_discussion("org/model", client=client())
     assert out.action == "updated" and out.discussion == first.discussion
+
+
+def test_grade_change_comment_survives_a_failed_edit(hub):
+    hub.add("org/model", CFG)
+    post_discussion("org/model", client=client())
+    # a misaligned model: the grade changes; the edit fails (after its retries) once the comment is posted
+    hub.add("org/model", dict(CFG, hidden_size=1000, intermediate_size=2750, num_attention_heads=10,
+                              num_key_value_heads=5, vocab_size=32001))
+    real = HubClient.edit_first_comment
+    calls = []
+
+    def failing(self, *a, **kw):
+        calls.append(1)
+        raise OSError("connection reset")
+
+    HubClient.edit_first_comment = failing
+    try:
+        with pytest.raises(OSError):
+            post_discussion("org/model", client=client())
+    finally:
+        HubClient.edit_first_comment = real
+    assert calls == [1]
+    out = post_discussion("org/model", client=client())  # the next run finishes the work
+    assert out.action == "updated+comment"
+    d = hub.discussions["org/model"][0]
+    notes = [e for e in d["events"][1:] if e["type"] == "comment"]
+    assert len(notes) == 1 and "grade" in notes[0]["data"]["latest"]["raw"]  # one comment, not two
+    assert find_marker(d["events"][0]["data"]["latest"]["raw"]).sha == hub.repos["org/model"].sha

@@ -102,6 +102,12 @@ def test_secret_and_malformed_payloads(hub, tmp_path):
         assert srv.post(None, raw=b"{not json").status_code == 400
         r = srv.post({"event": "weird"})
         assert r.status_code == 200 and "ignored" in r.json()
+        assert srv.post(None, raw=b"[" * 200000 + b"]" * 200000).status_code == 400  # too deep to parse
+        assert srv.post(None, raw=b" " * 1_000_001).status_code == 413
+        for bad in (payload("org/../../etc/passwd", "a" * 40), payload("org/mo del", "a" * 40),
+                    payload("org/m", "g" * 40), payload("org/m", "A" * 40)):
+            assert srv.post(bad).status_code == 200  # ignored, not queued
+        assert srv.app.state.queue.jobs() == []
         assert requests.get(srv.url + "/healthz", timeout=5).json()["ok"] is True
 
 
@@ -266,3 +272,5 @@ def test_serve_refuses_to_start_broken(hub, tmp_path, monkeypatch, capsys):
                      str(tmp_path / "q.sqlite")]) == 2
     err = capsys.readouterr().err
     assert f"cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
+    assert main(["hub", "serve", "--port", "70000"]) == 2
+    assert "not a TCP port" in capsys.readouterr().err
