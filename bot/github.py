@@ -22,7 +22,8 @@ import requests
 from scorer import __version__
 
 RETRY_STATUS = (429, 500, 502, 503, 504)
-TIMEOUT_S = 30
+TIMEOUT_S = 20
+ATTEMPTS = 3
 
 
 class GitHubError(Exception):
@@ -59,21 +60,23 @@ class GitHub:
         if not url.startswith("http"):
             url = self.api + url
         idempotent = method in ("GET", "PATCH", "DELETE", "PUT")
-        for attempt in range(4):
+        for attempt in range(ATTEMPTS):
+            last = attempt == ATTEMPTS - 1
             try:
                 r = self.session.request(method, url, timeout=TIMEOUT_S, **kw)
             except requests.RequestException as exc:
-                if idempotent and attempt < 3:
+                if idempotent and not last:
                     self.sleep(min(8.0, 0.5 * 2 ** attempt) * random.random())
                     continue
                 raise GitHubError(0, f"cannot reach the GitHub API at {self.api} ({type(exc).__name__})") from None
-            if r.status_code in RETRY_STATUS and idempotent and attempt < 3:
+            if r.status_code in RETRY_STATUS and idempotent and not last:
                 ra = r.headers.get("Retry-After", "")
                 self.sleep(min(8.0, float(ra)) if ra.isdigit() else min(8.0, 0.5 * 2 ** attempt) * random.random())
                 continue
             if r.status_code >= 400:
                 try:
-                    msg = str(r.json().get("message", ""))[:200]
+                    body = r.json()
+                    msg = str(body.get("message", ""))[:200] if isinstance(body, dict) else ""
                 except ValueError:
                     msg = ""
                 raise GitHubError(r.status_code, f"GitHub API {method} {url.split('?')[0][len(self.api):]} "
@@ -96,7 +99,10 @@ class GitHub:
         params: dict[str, Any] | None = {"per_page": 100}
         for _ in range(100):  # at most 10,000 items
             r = self._request("GET", url, params=params)
-            page = r.json()
+            try:
+                page = r.json()
+            except ValueError:
+                page = None
             if not isinstance(page, list):
                 raise GitHubError(r.status_code, f"GitHub API GET {path} answered with a non-list")
             out.extend(page)
@@ -114,43 +120,73 @@ class GitHub:
             return None
         return data.get("login") if isinstance(data, dict) else None
 
-    def comments(self, number: int) -> list[Comment]:
-        out = []
-        for c in self._pages(f"/repos/{self.repo}/issues/{number}/comments"):
-            if isinstance(c, dict) and isinstance(c.get("id"), int):
-                out.append(Comment(id=c["id"], body=c.get("body") or "", login=(c.get("user") or {}).get("login", ""),
-                                   url=c.get("html_url") or ""))
-        return sorted(out, key=lambda c: c.id)
+    @staticmethod
+    def _comment(c: Any) -> Comment | None:
+        """A comment from the API's JSON; None when it lacks what the Action relies on."""
+        if not isinstance(c, dict) or type(c.get("id")) is not int:
+            return None
+        user = c.get("user") if isinstance(c.get("user"), dict) else {}
+        body, url = c.get("body"), c.get("html_url")
+        return Comment(id=c["id"], body=body if isinstance(body, str) else "",
+                       login=user.get("login") if isinstance(user.get("login"), str) else "",
+                       url=url if isinstance(url, str) else "")
 
-    def create_comment(self, number: int, body: str) -> Comment:
-        c = self._json("POST", f"/repos/{self.repo}/issues/{number}/comments", json={"body": body})
-        return Comment(id=c["id"], body=c.get("body") or "", login=(c.get("user") or {}).get("login", ""),
-                       url=c.get("html_url") or "")
+    def comments(self, number: int) -> list[Comment]:
+        found = (self._comment(c) for c in self._pages(f"/repos/{self.repo}/issues/{number}/comments"))
+        return sorted((c for c in found if c is not None), key=lambda c: c.id)
+
+    def create_comment(self, number: int, body: str) -> Comment | None:
+        """POST the comment once (never retried). None when the answer does not describe it."""
+        try:
+            data = self._json("POST", f"/repos/{self.repo}/issues/{number}/comments", json={"body": body})
+        except GitHubError as exc:
+            if exc.status != 201:
+                raise
+            data = None
+        return self._comment(data)
 
     def update_comment(self, comment_id: int, body: str) -> str:
-        c = self._json("PATCH", f"/repos/{self.repo}/issues/comments/{comment_id}", json={"body": body})
-        return c.get("html_url") or ""
+        c = self._comment(self._json("PATCH", f"/repos/{self.repo}/issues/comments/{comment_id}", json={"body": body}))
+        return c.url if c else ""
 
     def delete_comment(self, comment_id: int) -> None:
-        self._request("DELETE", f"/repos/{self.repo}/issues/comments/{comment_id}")
+        """Delete; a comment already gone (404: another run deleted it) counts as deleted."""
+        try:
+            self._request("DELETE", f"/repos/{self.repo}/issues/comments/{comment_id}")
+        except GitHubError as exc:
+            if exc.status != 404:
+                raise
 
     def release(self, release_id: int) -> dict:
-        return self._json("GET", f"/repos/{self.repo}/releases/{release_id}")
+        data = self._json("GET", f"/repos/{self.repo}/releases/{release_id}")
+        if not isinstance(data, dict):
+            raise GitHubError(200, f"GitHub API GET releases/{release_id} answered with an unexpected shape")
+        return data
 
     def release_by_tag(self, tag: str) -> dict | None:
         try:
-            return self._json("GET", f"/repos/{self.repo}/releases/tags/{requests.utils.quote(tag, safe='')}")
+            data = self._json("GET", f"/repos/{self.repo}/releases/tags/{requests.utils.quote(tag, safe='')}")
         except GitHubError as exc:
             if exc.status == 404:
                 return None
             raise
+        return data if isinstance(data, dict) else None
 
     def update_release(self, release_id: int, body: str) -> dict:
-        return self._json("PATCH", f"/repos/{self.repo}/releases/{release_id}", json={"body": body})
+        data = self._json("PATCH", f"/repos/{self.repo}/releases/{release_id}", json={"body": body})
+        return data if isinstance(data, dict) else {}
+
+    def readable(self, ref: str) -> bool:
+        """The token can read the repository's files at ``ref`` (the root listing answers)."""
+        try:
+            self._json("GET", f"/repos/{self.repo}/contents", params={"ref": ref})
+            return True
+        except GitHubError:
+            return False
 
     def pulls_for_commit(self, sha: str) -> list[int]:
         return [p["number"] for p in self._pages(f"/repos/{self.repo}/commits/{sha}/pulls")
-                if isinstance(p, dict) and p.get("state") == "open" and isinstance(p.get("number"), int)]
+                if isinstance(p, dict) and p.get("state") == "open" and type(p.get("number")) is int]
 
     def file(self, path: str, ref: str, max_bytes: int) -> bytes | None:
         """A file at ``ref`` through the contents API; None when it does not exist there."""
@@ -163,8 +199,15 @@ class GitHub:
             raise
         if not isinstance(data, dict) or data.get("type") != "file":
             return None
-        if int(data.get("size") or 0) > max_bytes:
+        size = data.get("size")
+        if type(size) is int and size > max_bytes:
             raise GitHubError(413, f"{path} at {ref[:7]} is over the {max_bytes:,}-byte cap")
         if data.get("encoding") != "base64" or not isinstance(data.get("content"), str):
             raise GitHubError(200, f"GitHub API gave {path} without base64 content")
-        return base64.b64decode(data["content"])
+        try:
+            content = base64.b64decode(data["content"])
+        except ValueError:
+            raise GitHubError(200, f"GitHub API gave {path} with invalid base64 content") from None
+        if len(content) > max_bytes:
+            raise GitHubError(413, f"{path} at {ref[:7]} is over the {max_bytes:,}-byte cap")
+        return content

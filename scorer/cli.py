@@ -399,7 +399,11 @@ def cmd_hub(args) -> int:
         secret = os.environ.get("WEBHOOK_SECRET")
         if not secret:
             raise BadInputError("hub serve: set WEBHOOK_SECRET to the Hub webhook's secret")
-        from bot.server import Settings, serve
+        try:
+            from bot.server import Settings, serve
+        except ImportError as exc:
+            raise BadInputError(f"hub serve needs the webhook server's packages ({exc.name}): "
+                                "pip install 'deploysheet[bot]'") from None
         allow = list(args.allow) + [p.strip() for p in os.environ.get("DEPLOYSHEET_BOT_ALLOW", "").split(",")
                                     if p.strip()]
         serve(Settings(secret=secret, db=args.db, allow=allow, posts_per_hour=args.posts_per_hour, mode=args.mode),

@@ -32,6 +32,7 @@ class Delta(BaseModel):
     base: float | None
     head: float | None
     change_pct: float | None = Field(None, description="(head - base) / base x 100, when both are known and base != 0")
+    change_abs: float | None = Field(None, description="head - base, when both are known (points, for the score)")
     verdict: Literal["better", "worse", "same", "new", "gone", "n/a"]
     base_layout: str | None = None
     head_layout: str | None = None
@@ -45,6 +46,7 @@ class SheetDiff(BaseModel):
     deltas: list[Delta]
     findings_added: list[str] = Field(description="rule ids that fire on head but not on base")
     findings_removed: list[str] = Field(description="rule ids that fire on base but not on head")
+    finding_titles: dict[str, str] = Field(default_factory=dict, description="rule id -> the finding's title")
     changed: bool = Field(description="any metric moved by more than the noise tolerance, the grade or a finding changed")
 
 
@@ -111,8 +113,9 @@ def diff(base: Sheet, head: Sheet) -> SheetDiff:
     for hm in key_metrics(head):
         b = bm.get(hm.id)
         verdict, pct = _verdict(hm, b.value if b else None, hm.value)
+        both = b is not None and b.value is not None and hm.value is not None
         deltas.append(Delta(id=hm.id, label=hm.label, unit=hm.unit, base=b.value if b else None, head=hm.value,
-                            change_pct=pct, verdict=verdict, base_layout=b.layout if b else None,
+                            change_pct=pct, change_abs=hm.value - b.value if both else None, verdict=verdict, base_layout=b.layout if b else None,
                             head_layout=hm.layout))
     brules = {f.rule for f in base.findings}
     hrules = {f.rule for f in head.findings}
@@ -120,6 +123,7 @@ def diff(base: Sheet, head: Sheet) -> SheetDiff:
     changed = (base.score.grade != head.score.grade or bool(added or removed)
                or any(d.verdict in ("better", "worse", "new", "gone") or
                       (d.verdict == "n/a" and d.change_pct is not None) for d in deltas))
+    titles = {f.rule: f.title for f in [*base.findings, *head.findings]}
     return SheetDiff(base_name=base.model.name, head_name=head.model.name, base_grade=base.score.grade,
                      head_grade=head.score.grade, deltas=deltas, findings_added=added, findings_removed=removed,
-                     changed=changed)
+                     finding_titles={r: titles[r] for r in added + removed}, changed=changed)

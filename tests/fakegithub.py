@@ -31,6 +31,7 @@ class FakeGitHub:
         self.requests: list[tuple[str, str]] = []
         self.forbid: set[str] = set()
         self.fail_next: list[int] = []
+        self.raw_next: list[tuple[str, str, int, bytes]] = []  # (method, path regex, status, body) served once
         self.page_size = 100
         self._id = 1000
         self.lock = threading.Lock()
@@ -66,6 +67,10 @@ class FakeGitHub:
             return self._j({"message": "missing GitHub headers or token"}, 400)
         if self.fail_next:
             return self._j({"message": "server error"}, self.fail_next.pop(0), {"Retry-After": "0"})
+        for k, (method, rx, status, body) in enumerate(self.raw_next):
+            if req.method == method and re.fullmatch(rx, req.path):
+                del self.raw_next[k]
+                return Response(body, status=status, content_type="text/html")
         if req.method in self.forbid:
             return self._j({"message": "Resource not accessible by integration"}, 403)
         path = req.path
@@ -115,6 +120,10 @@ class FakeGitHub:
             if req.method == "PATCH":
                 rel["body"] = json.loads(req.get_data())["body"]
             return self._j(rel)
+        if re.fullmatch(r"/repos/[^/]+/[^/]+/contents/?", path):  # the root listing at a ref
+            ref = req.args.get("ref", "")
+            return self._j([{"type": "file", "path": p, "name": p.rsplit("/", 1)[-1]}
+                            for (r, p) in self.files if r == ref])
         m = re.fullmatch(r"/repos/[^/]+/[^/]+/contents/(.+)", path)
         if m:
             data = self.files.get((req.args.get("ref", ""), m.group(1)))

@@ -18,6 +18,7 @@ from fakegithub import FakeGitHub
 from bot import action
 from bot.action import marker_for, run, trim_utf8
 from bot.card import END, START
+from scorer.errors import BadInputError
 
 ROOT = Path(__file__).resolve().parent.parent
 CFG = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 1024,
@@ -161,7 +162,7 @@ def test_diff_mode_leads_with_what_changed(gh, ws, tmp_path):
 
 def test_diff_mode_new_model_and_unreadable_base(gh, ws, tmp_path):
     assert run(env_for(gh, ws, tmp_path, diff="true")) == 0
-    assert "a new model" in pr_comments(gh)[0]["body"]
+    assert "this pull request adds the model" in pr_comments(gh)[0]["body"]
     gh.forbid = {"GET"}
     gh.login = None
     assert run(env_for(gh, ws, tmp_path, diff="true")) == 0  # nothing readable: warns, still exit 0
@@ -229,6 +230,10 @@ def test_hostile_config_strings_are_neutralized(gh, ws, tmp_path):
 
 @pytest.mark.parametrize("inputs,msg", [({"threshold": "abc"}, "input threshold"),
                                         ({"threshold": "150"}, "outside 0-100"),
+                                        ({"threshold": "1_0"}, "input threshold"),
+                                        ({"gpus": "NOPE", "on_error": "warn"}, "input gpus"),
+                                        ({"precision": "fp9", "on_error": "warn"}, "input precision"),
+                                        ({"hf_repo_id": "/tmp/x"}, "input hf-repo-id"),
                                         ({"comment": "everywhere"}, "input comment"),
                                         ({"comment_header": "a b"}, "comment-header"),
                                         ({"on_error": "maybe"}, "input on-error")])
@@ -256,6 +261,80 @@ def test_unscorable_model_fails_or_warns_per_on_error(gh, ws, tmp_path, capsys):
     assert outputs(tmp_path)["passed"] == "false" and gh.writes() == []
     assert run(env_for(gh, ws, tmp_path, model_path="nowhere", on_error="warn")) == 0
     assert "::warning" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------------------------- robustness
+
+def test_app_token_keeps_one_comment(gh, ws, tmp_path):
+    gh.login, gh.bot_login = None, "my-app[bot]"  # GET /user is refused for installation tokens
+    env = env_for(gh, ws, tmp_path)
+    for _ in range(3):
+        assert run(env) == 0
+    assert len(pr_comments(gh)) == 1 and outputs(tmp_path)["comment-url"] == pr_comments(gh)[0]["html_url"]
+
+
+@pytest.mark.parametrize("method,rx,status,body", [
+    ("GET", r".*/issues/7/comments", 200, b"<html>proxy</html>"),
+    ("POST", r".*/issues/7/comments", 201, b"{}"),
+    ("GET", r".*/issues/7/comments", 200, b'[{"id": 5, "user": "str", "body": 3}]'),
+])
+def test_malformed_github_answers_are_warnings(gh, ws, tmp_path, capsys, method, rx, status, body):
+    gh.raw_next.append((method, rx, status, body))
+    assert run(env_for(gh, ws, tmp_path, threshold=99)) == 4  # the gate still decides
+    assert set(outputs(tmp_path)) == {"score", "grade", "passed", "sheet-path", "comment-url"}
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_unwritable_summary_warns_and_unwritable_output_is_exit_2(gh, ws, tmp_path, capsys):
+    env = env_for(gh, ws, tmp_path)
+    env["GITHUB_STEP_SUMMARY"] = str(tmp_path)  # a folder
+    assert run(env) == 0 and "cannot write the step summary" in capsys.readouterr().out
+    assert len(pr_comments(gh)) == 1
+    env["GITHUB_OUTPUT"] = str(tmp_path / "missing" / "out.txt")
+    with pytest.raises(BadInputError, match="GITHUB_OUTPUT"):
+        run(env)
+
+
+def test_two_uses_in_one_job_keep_their_own_sheet(gh, ws, tmp_path):
+    (ws / "other").mkdir()
+    (ws / "other" / "config.json").write_text(json.dumps(dict(CFG, hidden_size=2048)))
+    run(env_for(gh, ws, tmp_path, comment_header="a"))
+    first = outputs(tmp_path)["sheet-path"]
+    run(env_for(gh, ws, tmp_path, comment_header="b", model_path="other"))
+    second = outputs(tmp_path)["sheet-path"]
+    assert first != second and Path(first).parent.parent == tmp_path / "runner"
+    assert "hidden · vocab | 2,048" in Path(second).read_text()
+    assert "hidden · vocab | 1,024" in Path(first).read_text()
+    assert len(pr_comments(gh)) == 2
+
+
+def test_diff_finds_the_base_config_under_a_checkout_path(gh, ws, tmp_path):
+    repo = ws / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "model").mkdir()
+    (repo / "model" / "config.json").write_text(json.dumps(CFG))
+    gh.files[(BASE, "model/config.json")] = json.dumps(dict(CFG, num_key_value_heads=8)).encode()
+    assert run(env_for(gh, ws, tmp_path, diff="true", model_path="repo/model")) == 0
+    assert "| KV cache per token" in pr_comments(gh)[0]["body"]
+
+
+def test_unscorable_head_replaces_the_old_sheet(gh, ws, tmp_path):
+    run(env_for(gh, ws, tmp_path))
+    (ws / "model" / "config.json").write_text("{broken")
+    assert run(env_for(gh, ws, tmp_path, on_error="warn")) == 0
+    [c] = pr_comments(gh)
+    assert "could not score this revision (ccccccc)" in c["body"] and "**Score" not in c["body"]
+
+
+def test_pr_number_that_is_not_an_integer(gh, ws, tmp_path, capsys):
+    ev = {"pull_request": {"number": True, "base": {"sha": BASE}}}
+    assert run(env_for(gh, ws, tmp_path, event=ev)) == 0
+    assert gh.writes() == [] and "comment" not in capsys.readouterr().out.split("::")[0]
+
+
+def test_delete_of_a_comment_already_gone_is_done(gh):
+    from bot.github import GitHub
+    GitHub(gh.url, gh.token, "o/r").delete_comment(123456)  # 404: no error
 
 
 # ---------------------------------------------------------------------------------------------- as a process
@@ -309,7 +388,7 @@ def test_action_yml_is_valid_metadata_and_every_input_and_output_is_wired(gh, ws
     assert written == set(meta["outputs"])
     env = next(s for s in steps if s.get("id") == "run")["env"]
     for key in env:  # every DEPLOYSHEET_* variable the step sets is read by the entry point
-        if key.startswith("DEPLOYSHEET_"):
+        if key.startswith("DEPLOYSHEET_") and key != "DEPLOYSHEET_PY":  # _PY is the shell's
             assert key.removeprefix("DEPLOYSHEET_") in Path(action.__file__).read_text() or \
                 key in Path(action.__file__).read_text(), key
 
