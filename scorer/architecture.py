@@ -829,6 +829,8 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         guesses.append(f"head_dim not given: hidden/heads = {hidden}/{heads} = {head_dim}")
 
     sliding = r.get("sliding_window")
+    if sliding == 0 and r.get("use_sliding_window") is False:
+        sliding = None  # transformers' Qwen2MoeConfig serializes a disabled window as 0
     sliding = None if sliding is None or sliding is False else check_int(
         sliding, r.key_name("sliding_window"), where, limit=LIMITS["sliding_window"])
     chunk = r.get("chunk_size")

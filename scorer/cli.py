@@ -138,6 +138,30 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--format", default="json", choices=["json", "md"])
     pr.add_argument("-o", "--output")
 
+    cm = sub.add_parser("compare", help="compare models for one workload: cheapest layout, GPUs, $/month, risks",
+                        epilog=EPILOG,
+                        description="SOURCE: anything 'score' accepts (a config.json, a folder, example:NAME, a Hub "
+                                    "repo id). For each model and GPU: the layout and concurrency meeting "
+                                    "--ttft-ms/--itl-ms at --isl/--osl with the fewest GPUs for --qps, $ per month "
+                                    "(730 h) and per 1M output tokens, risks, and a recommendation.")
+    cm.add_argument("sources", nargs="+", metavar="SOURCE", help="two to 8 models")
+    cm.add_argument("--isl", type=_positive_int, required=True, help="input tokens per request")
+    cm.add_argument("--osl", type=_positive_int, required=True, help="output tokens per request")
+    cm.add_argument("--qps", type=_positive_float, required=True, help="requests per second to serve")
+    cm.add_argument("--ttft-ms", type=_positive_float, help="time-to-first-token target, ms")
+    cm.add_argument("--itl-ms", type=_positive_float, help="inter-token latency (TPOT) target, ms")
+    cm.add_argument("--gpu", action="append", dest="gpus", metavar="ID",
+                    help="GPU to compare on (repeatable; default H100-SXM). See 'deploysheet gpus'.")
+    cm.add_argument("--gpus", action="append", dest="gpu_lists", metavar="ID,ID",
+                    help="comma-separated GPUs (same as repeating --gpu)")
+    cm.add_argument("--usd-per-gpu-hour", nargs="+", type=_positive_float, metavar="X",
+                    help="GPU price: one for every GPU, or one per GPU in order (default: the catalog's midpoint)")
+    cm.add_argument("--precision", help="weight precision for every model (default: each checkpoint's own, else bf16)")
+    cm.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
+    cm.add_argument("--calibration", help="calibration file (default: the packaged data/calibration.json)")
+    cm.add_argument("--format", default="md", choices=["md", "html", "json"])
+    cm.add_argument("-o", "--output", help="write to this file instead of stdout (atomically)")
+
     va = sub.add_parser("validate", help="compare predictions with a measurements CSV (MdAPE, Spearman)",
                         epilog=EPILOG)
     va.add_argument("measurements", metavar="MEASUREMENTS.csv")
@@ -195,6 +219,59 @@ def build_parser() -> argparse.ArgumentParser:
                                "body block, writes score/grade/passed/sheet-path/comment-url to $GITHUB_OUTPUT, and "
                                "exits 4 when the score is below DEPLOYSHEET_THRESHOLD. See bot/action.py.")
 
+    cr = sub.add_parser("crawl", help="score many Hub models into a SQLite database (resumable)", epilog=EPILOG,
+                        description="Select models from a Hub listing (filters below) or from --ids FILE, fetch each "
+                                    "config.json at its current commit, score it and store the result in DB keyed by "
+                                    "repo and commit. A rerun fetches only repos whose commit changed; a killed crawl "
+                                    "resumes where it stopped. Per-repo failures are recorded, never fatal.")
+    cr.add_argument("--db", required=True, help="SQLite database file (created if missing; WAL mode)")
+    cr.add_argument("--ids", metavar="FILE", help="file of repo ids (org/name[@revision] per line; # comments)")
+    cr.add_argument("--task", help="Hub pipeline tag, e.g. text-generation")
+    cr.add_argument("--author", help="Hub user or organization")
+    cr.add_argument("--library", help="library tag, e.g. transformers")
+    cr.add_argument("--tag", action="append", dest="tags", metavar="TAG", help="tag filter (repeatable; all must match)")
+    cr.add_argument("--search", help="substring of the repo id")
+    cr.add_argument("--sort", choices=["downloads", "likes", "trending", "created", "modified"],
+                    help="listing order (descending)")
+    cr.add_argument("--limit", type=_positive_int, help="at most this many repos from the listing")
+    cr.add_argument("--gpu", action="append", dest="gpus", metavar="ID",
+                    help="GPU to predict costs on (repeatable; default H100-SXM)")
+    cr.add_argument("--precision", help="weight precision (default: each checkpoint's own, else bf16)")
+    cr.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
+    cr.add_argument("--calibration", help="calibration file (default: the packaged one)")
+    cr.add_argument("--recommendations", action="store_true",
+                    help="store full sheets with the what-if recommendations (slower; off by default)")
+    cr.add_argument("--concurrency", type=_positive_int, default=8,
+                    help="repos in flight at once (default 8; caps the Hub requests in flight)")
+    cr.add_argument("--dask", metavar="ADDRESS",
+                    help="run the per-repo work on a Dask cluster: a scheduler address (tcp://host:8786) or 'local'")
+    cr.add_argument("--retry-errors", action="store_true",
+                    help="also retry repos recorded as gated, missing config, invalid ... at their current commit")
+    cr.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                    help="progress bar with rate and ETA on stderr (default: when stderr is a terminal)")
+
+    lb = sub.add_parser("leaderboard", help="rank a crawl database's models by score and by $/1M tokens",
+                        epilog=EPILOG,
+                        description="DB: a crawl database (deploysheet crawl --db). Ranks the models at their current "
+                                    "commit by score and by predicted $/1M output tokens on --gpu in --regime; repos "
+                                    "that could not be scored are listed with their status and error. With --out DIR: "
+                                    "writes leaderboard.md, leaderboard.csv and index.html (a self-contained sortable, "
+                                    "filterable page) all-or-nothing; otherwise prints --format.")
+    lb.add_argument("db", metavar="DB", help="crawl database file")
+    lb.add_argument("--gpu", default="H100-SXM", metavar="ID", help="GPU of the cost ranking (default H100-SXM; "
+                                                                    "must have costs in the database)")
+    lb.add_argument("--regime", default="throughput", choices=["latency", "throughput", "long_context",
+                                                               "short_context"],
+                    help="serving regime of the cost ranking (default throughput)")
+    lb.add_argument("--out", metavar="DIR", help="write leaderboard.md, leaderboard.csv, index.html (and sheets/) here")
+    lb.add_argument("--format", default="md", choices=["md", "csv", "html"], help="format printed without --out")
+    lb.add_argument("-o", "--output", help="write --format to this file instead of stdout (atomically)")
+    lb.add_argument("--sheets", action="store_true",
+                    help="also render each model's stored sheet as sheets/<name>.html and link to it (needs --out "
+                         "or --push-to-hub)")
+    lb.add_argument("--push-to-hub", metavar="DATASET_REPO_ID",
+                    help="upload the folder to this Hub dataset repo (created if missing; HF_TOKEN, HF_ENDPOINT)")
+
     ru = sub.add_parser("rules", help="list the rules findings cite")
     ru.add_argument("--format", default="md", choices=["md", "json"])
     sub.add_parser("examples", help="list the bundled example configs")
@@ -216,6 +293,93 @@ def cmd_score(args) -> int:
     raw = load_source(args.source, revision=args.revision)
     sheet = build_sheet(raw, opts)
     write_output(render(sheet, args.format), args.output)
+    return 0
+
+
+def cmd_crawl(args) -> int:
+    from .crawl import (CrawlOptions, CrawlStats, DaskBackend, ThreadBackend, list_hub, plan, read_ids_file, run_crawl,
+                        selected_from, summary_line)
+    from .crawldb import CrawlDB
+    from .hardware import get_gpu, get_precision
+
+    listing = any(v is not None for v in (args.task, args.author, args.library, args.tags, args.search, args.sort,
+                                          args.limit))
+    if args.ids and listing:
+        raise BadInputError("crawl: give either --ids FILE or listing filters (--task, --author, ...), not both")
+    if not args.ids and not listing:
+        raise BadInputError("crawl: say which models: --ids FILE, or listing filters such as --task text-generation "
+                            "--sort downloads --limit 100")
+    gpus = [get_gpu(g).id for g in (args.gpus or ["H100-SXM"])]
+    if args.precision:
+        get_precision(args.precision)
+    options = CrawlOptions(gpus=list(dict.fromkeys(gpus)), precision=args.precision, framework=args.framework,
+                           calibration=args.calibration, recommendations=args.recommendations)
+    digest = options.digest()  # reads the calibration file: a bad one fails here, before any network access
+    ids = read_ids_file(args.ids) if args.ids else None
+    endpoint = (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
+    token = os.environ.get("HF_TOKEN") or None
+    with CrawlDB(args.db) as db:
+        listed = None
+        if listing:
+            listed = list_hub(endpoint, token, task=args.task, author=args.author, library=args.library,
+                              tags=args.tags, search=args.search, sort=args.sort, limit=args.limit)
+            db.note_listed(listed)
+        selected = selected_from(listed, ids)
+        tasks, unchanged = plan(db, selected, options, digest, endpoint, token, retry_errors=args.retry_errors)
+        stats = CrawlStats(selected=len(selected), unchanged=unchanged)
+        backend = DaskBackend(args.dask) if args.dask else ThreadBackend()
+        try:
+            run_crawl(db, tasks, backend, args.concurrency, progress=args.progress, stats=stats)
+        finally:
+            backend.close()
+        print(summary_line(stats, args.db), file=sys.stderr)
+    return 130 if stats.interrupted else 0
+
+
+def cmd_leaderboard(args) -> int:
+    import shutil
+    import tempfile
+
+    from .leaderboard import build_leaderboard
+    from .leaderboard_output import (
+        HUB_REPO_ID,
+        build_files,
+        check_folder,
+        push_to_hub,
+        render,
+        warn,
+        write_folder,
+    )
+
+    if args.out and args.output:
+        raise BadInputError("leaderboard: give --out DIR (every format) or -o FILE (one --format), not both")
+    if args.sheets and not (args.out or args.push_to_hub):
+        raise BadInputError("leaderboard: --sheets writes sheets/ beside index.html: give --out DIR or --push-to-hub")
+    if args.push_to_hub is not None and not HUB_REPO_ID.fullmatch(args.push_to_hub):
+        raise BadInputError(f"leaderboard: --push-to-hub {args.push_to_hub[:100]!r} is not a Hub repo id (org/name)")
+    if args.out:
+        check_folder(args.out)  # before the work
+    board = build_leaderboard(args.db, args.gpu, args.regime)
+    if not args.out and not args.push_to_hub:
+        write_output(render(board, args.format), args.output)
+        return 0
+    files, problems = build_files(board, args.db, args.sheets)
+    warn(problems)
+    if args.output:
+        write_output(render(board, args.format), args.output)
+    if args.out:
+        folder = write_folder(args.out, files)
+        print(f"deploysheet: wrote {len(files)} files to {args.out} ({len(board.entries)} models scored, "
+              f"{len(board.not_scored)} not scored)", file=sys.stderr)
+        if args.push_to_hub:
+            write_output(push_to_hub(folder, args.push_to_hub, board) + "\n", None)
+        return 0
+    tmp = tempfile.mkdtemp(prefix="deploysheet-leaderboard-")
+    try:
+        folder = write_folder(os.path.join(tmp, "leaderboard"), files)
+        write_output(push_to_hub(folder, args.push_to_hub, board) + "\n", None)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 
@@ -317,6 +481,50 @@ def cmd_predict(args) -> int:
         text = "| " + " | ".join(keys) + " |\n|" + "---|" * len(keys) + "\n| " + \
             " | ".join(str(out[k]) for k in keys) + " |\n"
     write_output(text, args.output)
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from . import report as report_mod
+    from .costmodel import load_calibration
+    from .hardware import get_precision
+    from .render import render_report
+    from .report import MAX_MODELS, Workload, build_report
+    from .sources import load_source
+
+    sources = [s.strip() for s in args.sources]
+    if len(sources) < 2:
+        raise BadInputError("compare: give at least two models to compare")
+    if len(sources) > MAX_MODELS:
+        raise BadInputError(f"compare: at most {MAX_MODELS} models, got {len(sources)}")
+    dup = sorted({s for s in sources if sources.count(s) > 1})
+    if dup:
+        raise BadInputError(f"compare: model given twice: {', '.join(x[:100] for x in dup)}")
+    gpus = list(args.gpus or [])
+    for group in args.gpu_lists or []:
+        items = [g.strip() for g in group.split(",")]
+        if not all(items):
+            raise BadInputError(f"compare: --gpus {group[:100]!r}: empty GPU id in the list")
+        gpus += items
+    workload = Workload(isl=args.isl, osl=args.osl, qps=args.qps, ttft_ms=args.ttft_ms, itl_ms=args.itl_ms)
+    # every cheap check before any network access
+    report_mod.validate_workload(workload)
+    report_mod.resolve_prices(gpus or None, args.usd_per_gpu_hour)
+    if args.precision:
+        get_precision(args.precision)
+    load_calibration(args.calibration)
+    raws, seen = [], {}
+    for src in sources:
+        raw = load_source(src)
+        prov = raw.provenance
+        key = (prov.repo_id, prov.commit_sha) if prov.kind == "hub" else os.path.realpath(prov.path or src)
+        if key in seen:
+            raise BadInputError(f"compare: {src[:100]!r} and {seen[key][:100]!r} are the same model")
+        seen[key] = src
+        raws.append(raw)
+    report = build_report(raws, workload, gpus or None, args.usd_per_gpu_hour, precision=args.precision,
+                          framework=args.framework, calibration=args.calibration)
+    write_output(render_report(report, args.format), args.output)
     return 0
 
 
@@ -459,9 +667,10 @@ def cmd_action(args) -> int:
         raise
 
 
-COMMANDS = {"action": cmd_action, "score": cmd_score, "predict": cmd_predict, "validate": cmd_validate, "calibrate": cmd_calibrate,
-            "hub": cmd_hub,
-            "rules": cmd_rules, "examples": cmd_examples, "gpus": cmd_gpus}
+COMMANDS = {"action": cmd_action, "score": cmd_score, "predict": cmd_predict, "compare": cmd_compare, "validate": cmd_validate, "calibrate": cmd_calibrate,
+            "hub": cmd_hub, "crawl": cmd_crawl,
+            "rules": cmd_rules, "examples": cmd_examples, "gpus": cmd_gpus,
+            "leaderboard": cmd_leaderboard}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,9 +25,12 @@ class DeploysheetError(Exception):
 
     exit_code = EXIT_INTERNAL
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, reason: str | None = None):
         # keep messages on one line whatever the cause carried
         super().__init__(" ".join(str(message).split()))
+        #: a machine-readable cause for batch callers (the crawl records it): e.g. ``gated``, ``not_found``,
+        #: ``missing_config``, ``invalid_json``, ``rate_limited``, ``network``; None when unclassified
+        self.reason = reason
 
 
 class BadInputError(DeploysheetError):

@@ -197,6 +197,25 @@ def render_diff_markdown(d) -> str:
     return _env("md").get_template("diff.md.j2").render(d=d)
 
 
+def render_report_markdown(report) -> str:
+    """Markdown of a :class:`~scorer.report.CompareReport` (templates/report.md.j2)."""
+    return _env("md").get_template("report.md.j2").render(r=report)
+
+
+def render_report_html(report) -> str:
+    """Self-contained HTML of a :class:`~scorer.report.CompareReport` (templates/report.html.j2)."""
+    return _env("html").get_template("report.html.j2").render(r=report)
+
+
+def render_report(report, fmt: str) -> str:
+    if fmt == "json":
+        data = _finite(report.model_dump(mode="json"))
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    if fmt == "html":
+        return render_report_html(report)
+    return render_report_markdown(report)
+
+
 def render_json(sheet: Sheet) -> str:
     data = _finite(sheet.model_dump(mode="json"))
     return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

@@ -231,6 +231,29 @@ def expected_errors(cal, gpu_id: str | None = None, framework: str | None = None
     return out
 
 
+def unquantized_components(arch: ModelArch, prec_id: str) -> set[str]:
+    """Components the checkpoint itself leaves unquantized, when serving at its own quantization format."""
+    q = arch.quantization
+    return excluded_components(q.excluded) if (q is not None and q.format == prec_id) else set()
+
+
+def cost_model_factory(arch: ModelArch, params: ParamCounts, gemms: list[Gemm], prec, kv_dtype: str, framework: str,
+                       calibration, unq: set[str], kv_policy: str = "vllm"):
+    """``make_cm(gpu)`` -> ``build(Layout) -> CostModel``: one cost model per (GPU, layout), shared by every caller
+    of the factory (regimes, sweeps and capacity reuse their memoized steps)."""
+    cms: dict[tuple, CostModel] = {}
+
+    def make_cm(gpu):
+        def build(layout: Layout) -> CostModel:
+            key = (gpu.id, layout.tp, layout.pp, layout.ep, layout.dp)
+            if key not in cms:
+                cms[key] = CostModel(arch, params, gpu, prec, layout, kv_dtype, framework, calibration, unq, gemms,
+                                     kv_policy)
+            return cms[key]
+        return build
+    return make_cm
+
+
 def validate_options(opts: Options) -> None:
     """Check GPUs, precision, KV dtype and policy, TP range and calibration file (BadInputError)."""
     for g in opts.gpus or [DEFAULT_GPU]:
@@ -271,22 +294,13 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     report_tps = list(relevant_tps(params))
     fit = hardware_fit(arch, gemms, gpus[0], list(catalog().values()), tps=tuple(report_tps))
     quant = readiness(arch, gemms, valid_tp=fit.parallelism.valid_tp)
-    unq = excluded_components(arch.quantization.excluded) if (
-        arch.quantization is not None and arch.quantization.format == prec.id) else set()
+    unq = unquantized_components(arch, prec.id)
     if opts.tp is not None and not valid_tp(arch, opts.tp):
         raise BadInputError(f"--tp {opts.tp} is not valid for this model: {arch.first_attention().num_heads} heads"
                             f" / {getattr(arch.first_attention(), 'num_kv_heads', '?')} KV heads (rules T1, T2)")
 
-    cms: dict[tuple, CostModel] = {}
-
-    def make_cm(gpu):
-        def build(layout: Layout) -> CostModel:
-            key = (gpu.id, layout.tp, layout.pp, layout.ep, layout.dp)
-            if key not in cms:  # regimes, sweep and capacity share cost models (and their memoized steps)
-                cms[key] = CostModel(arch, params, gpu, prec, layout, opts.kv_dtype, opts.framework, calibration,
-                                     unq, gemms, opts.kv_policy)
-            return cms[key]
-        return build
+    make_cm = cost_model_factory(arch, params, gemms, prec, opts.kv_dtype, opts.framework, calibration, unq,
+                                 opts.kv_policy)
 
     regimes: dict[str, list[RegimeResult]] = {}
     if arch.kind == "decoder":

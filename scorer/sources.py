@@ -106,25 +106,25 @@ def parse_json_bytes(data: bytes, name: str) -> dict[str, Any]:
         BadInputError: oversize, not UTF-8, not JSON, or not a JSON object.
     """
     if len(data) > MAX_CONFIG_BYTES:
-        raise BadInputError(f"{name} is over the {MAX_CONFIG_BYTES:,}-byte cap for config files")
+        raise BadInputError(f"{name} is over the {MAX_CONFIG_BYTES:,}-byte cap for config files", "invalid_json")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise BadInputError(f"{name} is not UTF-8 text (byte {exc.start})") from None
+        raise BadInputError(f"{name} is not UTF-8 text (byte {exc.start})", "invalid_json") from None
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadInputError(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise BadInputError(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", "invalid_json") from None
     except RecursionError:
-        raise BadInputError(f"{name} is not usable JSON: nesting too deep") from None
+        raise BadInputError(f"{name} is not usable JSON: nesting too deep", "invalid_json") from None
     if not isinstance(obj, dict):
-        raise BadInputError(f"{name} must hold a JSON object, found {type(obj).__name__}")
+        raise BadInputError(f"{name} must hold a JSON object, found {type(obj).__name__}", "invalid_json")
     try:  # "\ud800" escapes decode to lone surrogates that no output can encode
         json.dumps(obj, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        raise BadInputError(f"{name} holds invalid Unicode (a lone surrogate escape)") from None
+        raise BadInputError(f"{name} holds invalid Unicode (a lone surrogate escape)", "invalid_json") from None
     except (ValueError, RecursionError):
-        raise BadInputError(f"{name} is not usable JSON: nesting too deep") from None
+        raise BadInputError(f"{name} is not usable JSON: nesting too deep", "invalid_json") from None
     return obj
 
 
@@ -240,27 +240,30 @@ def _hub_error(exc: BaseException, repo_id: str, revision: str | None, endpoint:
     endpoint = redact(endpoint)
     rev = f"@{revision}" if revision else ""
     if isinstance(exc, e.GatedRepoError):
-        return HubError(f"{repo_id} is gated: accept its conditions on the Hub and set HF_TOKEN to a token that may read it")
+        return HubError(f"{repo_id} is gated: accept its conditions on the Hub and set HF_TOKEN to a token that may read it",
+                        "gated")
     if isinstance(exc, e.RevisionNotFoundError):
-        return HubError(f"{repo_id}: revision {revision!r} not found on the Hub")
+        return HubError(f"{repo_id}: revision {revision!r} not found on the Hub", "not_found")
     if isinstance(exc, e.DisabledRepoError):
-        return HubError(f"{repo_id} is disabled on the Hub")
+        return HubError(f"{repo_id} is disabled on the Hub", "not_found")
     if isinstance(exc, e.RepositoryNotFoundError):
-        return HubError(f"{repo_id}{rev} not found on the Hub (or private and HF_TOKEN cannot read it)")
+        return HubError(f"{repo_id}{rev} not found on the Hub (or private and HF_TOKEN cannot read it)", "not_found")
     if isinstance(exc, e.RemoteEntryNotFoundError):
-        return BadInputError(f"{repo_id}{rev} has no config.json (not a transformers model, or GGUF/adapter only)")
+        return BadInputError(f"{repo_id}{rev} has no config.json (not a transformers model, or GGUF/adapter only)",
+                             "missing_config")
     if isinstance(exc, e.OfflineModeIsEnabled):
-        return HubError(f"cannot reach the Hub for {repo_id}: HF_HUB_OFFLINE is set")
+        return HubError(f"cannot reach the Hub for {repo_id}: HF_HUB_OFFLINE is set", "network")
     if isinstance(exc, e.LocalEntryNotFoundError):
-        return HubError(f"cannot reach the Hub at {endpoint} for {repo_id}")
+        return HubError(f"cannot reach the Hub at {endpoint} for {repo_id}", "network")
     if isinstance(exc, e.HfHubHTTPError):
         status = getattr(getattr(exc, "response", None), "status_code", "?")
         if status == 401:
-            return HubError(f"{repo_id}: the Hub refused the token (401); check HF_TOKEN")
+            return HubError(f"{repo_id}: the Hub refused the token (401); check HF_TOKEN", "gated")
         if status == 403:
-            return HubError(f"{repo_id}: access forbidden (403); the token lacks permission")
-        return HubError(f"{repo_id}: the Hub answered HTTP {status}")
-    return HubError(f"cannot reach the Hub at {endpoint} for {repo_id}: {type(exc).__name__}")
+            return HubError(f"{repo_id}: access forbidden (403); the token lacks permission", "gated")
+        return HubError(f"{repo_id}: the Hub answered HTTP {status}",
+                        "rate_limited" if status == 429 else "network")
+    return HubError(f"cannot reach the Hub at {endpoint} for {repo_id}: {type(exc).__name__}", "network")
 
 
 def _network_errors() -> tuple[type[BaseException], ...]:
@@ -292,12 +295,17 @@ def hub_cache_dir() -> str | None:
         os.path.join(os.environ["HF_HOME"], "hub") if os.environ.get("HF_HOME") else None)
 
 
-def load_hub(source: str, repo_id: str, revision: str | None = None, token: str | None = None) -> RawModel:
+def load_hub(source: str, repo_id: str, revision: str | None = None, token: str | None = None, *,
+             attempts: int = 3, derivatives: bool = True) -> RawModel:
     """Fetch ``config.json`` (and ``hf_quant_config.json``) of a Hub repo at a pinned commit.
+
+    ``attempts`` bounds the tries of each Hub read on 429/5xx (:func:`with_backoff`); ``derivatives=False``
+    skips the lookup of quantized derivatives (one listing call) as the batch crawl does.
 
     Raises:
         HubError: not found, gated, private, revision missing, Hub unreachable (exit code 3).
         BadInputError: the repo has no config.json, or it is oversize or not JSON (exit code 2).
+        Both carry a ``reason`` (see :class:`scorer.errors.DeploysheetError`).
     """
     endpoint = (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
     token = token or os.environ.get("HF_TOKEN") or None
@@ -307,7 +315,7 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
     cache_dir = hub_cache_dir()
     install_hub_timeouts()
     try:
-        info = with_backoff(lambda: api.model_info(
+        info = with_backoff(attempts=attempts, call=lambda: api.model_info(
             repo_id, revision=revision, timeout=HUB_TIMEOUT_S,
             expand=["sha", "siblings", "safetensors", "gated", "private", "cardData", "tags"]))
         sha = info.sha
@@ -317,16 +325,18 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
         if not all(isinstance(n, str) for n in names):
             raise HubError(f"{repo_id}: the Hub's file list is malformed")
         if names and "config.json" not in names:
-            raise BadInputError(f"{repo_id}@{sha[:7]} has no config.json (files: {', '.join(sorted(names)[:8])})")
+            raise BadInputError(f"{repo_id}@{sha[:7]} has no config.json (files: {', '.join(sorted(names)[:8])})",
+                                "missing_config")
         wanted = ["config.json"] + (["hf_quant_config.json"] if "hf_quant_config.json" in names else [])
         configs: dict[str, dict[str, Any]] = {}
         for fname in wanted:
             url = hf_hub_url(repo_id, fname, revision=sha, endpoint=endpoint)
-            meta = with_backoff(lambda url=url: get_hf_file_metadata(url, token=token, endpoint=endpoint,
+            meta = with_backoff(attempts=attempts, call=lambda url=url: get_hf_file_metadata(url, token=token, endpoint=endpoint,
                                                                      timeout=HUB_TIMEOUT_S))
             if meta.size is not None and meta.size > MAX_CONFIG_BYTES:
-                raise BadInputError(f"{repo_id}: {fname} is {meta.size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap")
-            local = with_backoff(lambda fname=fname: hf_hub_download(
+                raise BadInputError(f"{repo_id}: {fname} is {meta.size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap",
+                                    "invalid_json")
+            local = with_backoff(attempts=attempts, call=lambda fname=fname: hf_hub_download(
                 repo_id, fname, revision=sha, token=token, endpoint=endpoint, cache_dir=cache_dir))
             with open(local, "rb") as fh:
                 configs[fname] = parse_json_bytes(fh.read(MAX_CONFIG_BYTES + 1), f"{repo_id}/{fname}")
@@ -338,9 +348,9 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
         raise HubError(f"{repo_id}: the Hub at {redact(endpoint)} answered with malformed data "
                        f"({type(exc).__name__})") \
             from None
-    derivatives = quantized_derivatives(api, repo_id)
+    derived = quantized_derivatives(api, repo_id) if derivatives else None
     try:
-        return _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs, derivatives)
+        return _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs, derived)
     except (ValueError, TypeError, AttributeError, KeyError) as exc:
         raise HubError(f"{repo_id}: the Hub at {redact(endpoint)} answered with malformed metadata "
                        f"({type(exc).__name__})") from None

@@ -11,6 +11,11 @@ Model-card pull requests (hub-and-github.md §1.3, huggingface_hub ``create_comm
 git-blob oid of the file already there so an unchanged file is a no-op) and
 ``POST /api/models/{repo}/commit/{rev}[?create_pr=1]`` with the ndjson body; ``create_pr`` opens a
 draft pull request whose branch is ``refs/pr/N``, and a commit to ``refs/pr/N`` updates that branch.
+
+Dataset repos (``HfApi.create_repo(repo_type="dataset")`` then ``upload_folder``): ``POST /api/repos/create``
+(409 when the repo exists, as the Hub answers), ``GET /api/datasets/{repo}``, and the same preupload/commit
+routes under ``/api/datasets/``. Dataset repos live in ``datasets``, apart from the model repos; the
+Authorization header of every write is logged in ``write_auth``.
 """
 
 from __future__ import annotations
@@ -37,6 +42,9 @@ class FakeRepo:
     branches: dict[str, str] = field(default_factory=dict)
     info_override: dict[str, Any] | bytes | None = None  # malformed answers for robustness tests
     tags: list[str] = field(default_factory=lambda: ["transformers"])
+    downloads: int = 0
+    likes: int = 0
+    pipeline_tag: str | None = "text-generation"
 
     def __post_init__(self):
         if not self.sha:
@@ -55,7 +63,14 @@ class FakeHub:
         self.discussions: dict[str, list[dict]] = {}
         self.pr_files: dict[tuple[str, int], dict[str, bytes]] = {}
         self.commits: list[dict] = []  # every commit received: repo, revision, create_pr, summary, files
+        self.datasets: dict[str, FakeRepo] = {}  # dataset repos (created by POST /api/repos/create)
+        self.write_auth: list[str | None] = []  # the Authorization header of every POST
         self._ids = 0
+        self.page_size = 100  # the listing pages with a Link: rel="next" header, as the Hub does
+        self.throttle_every = 0  # > 0: every n-th request is answered 429 (Retry-After: 0), a rate limiter
+        self.throttled = 0
+        self.latency_s = 0.0  # > 0: sleep this long before answering (a WAN round trip, for benchmarks)
+        self.fail_paths: dict[str, int] = {}  # path prefix -> status answered to every request under it
         import threading
         self.lock = threading.Lock()
         httpserver.expect_request(re.compile(".*")).respond_with_handler(self.handle)
@@ -151,10 +166,20 @@ class FakeHub:
     def handle(self, req: Request) -> Response:
         path = req.path
         self.requests.append((req.method, path))
+        if self.latency_s:
+            import time
+            time.sleep(self.latency_s)
+        if req.method == "POST":
+            self.write_auth.append(req.headers.get("Authorization"))
         if path.startswith("/api/agent-harnesses"):
             return Response("{}", status=404)
-        if self.fail_next:
-            code = self.fail_next.pop(0)
+        with self.lock:
+            code = self.fail_next.pop(0) if self.fail_next else None
+            if code is None and self.throttle_every and len(self.requests) % self.throttle_every == 0:
+                code = 429
+                self.throttled += 1
+        code = code or next((c for prefix, c in self.fail_paths.items() if path.startswith(prefix)), None)
+        if code is not None:
             return Response("busy", status=code, headers={"Retry-After": "0"})
         if path == "/api/whoami-v2":
             return Response(json.dumps({"name": self.bot_name, "id": "b" * 24, "type": "user"}), status=200,
@@ -167,10 +192,18 @@ class FakeHub:
             return self._list(req)
         if path == "/api/validate-yaml":
             return Response(json.dumps({"errors": [], "warnings": []}), status=200, content_type="application/json")
-        m = re.match(r"^/api/models/([^/]+/[^/]+)/(preupload|commit)/(.+)$", path)
-        if m:
+        if path == "/api/repos/create" and req.method == "POST":
             with self.lock:
-                return (self._preupload if m.group(2) == "preupload" else self._commit)(req, m.group(1), m.group(3))
+                return self._create(req)
+        m = re.match(r"^/api/(models|datasets)/([^/]+/[^/]+)/(preupload|commit)/(.+)$", path)
+        if m:
+            kind = m.group(1)[:-1]
+            with self.lock:
+                return (self._preupload if m.group(3) == "preupload" else self._commit)(req, m.group(2), m.group(4),
+                                                                                         kind)
+        m = re.match(r"^/api/datasets/([^/]+/[^/]+)(?:/revision/([^/]+))?$", path)
+        if m:
+            return self._info(m.group(1), m.group(2), "dataset")
         m = re.match(r"^/api/models/([^/]+/[^/]+)(?:/revision/([^/]+))?$", path)
         if m:
             return self._info(m.group(1), m.group(2))
@@ -186,8 +219,22 @@ class FakeHub:
             return self.pr_files.get((repo.repo_id, int(m.group(1))))
         return repo.files if self._resolve(repo, rev) == repo.sha else None
 
-    def _preupload(self, req: Request, repo_id: str, rev: str) -> Response:
-        repo = self._repo(repo_id)
+    def _create(self, req: Request) -> Response:
+        body = json.loads(req.get_data() or b"{}")
+        kind = body.get("type") or "model"
+        repo_id = f"{body['organization']}/{body['name']}" if body.get("organization") else \
+            f"{self.bot_name}/{body['name']}"
+        store = self.datasets if kind == "dataset" else self.repos
+        prefix = "datasets/" if kind == "dataset" else ""
+        if repo_id in store:
+            return Response(json.dumps({"error": "You already created this repo", "url": f"{self.endpoint}/{prefix}"
+                                        f"{repo_id}"}), status=409, content_type="application/json")
+        store[repo_id] = FakeRepo(repo_id=repo_id, files={}, tags=[])
+        return Response(json.dumps({"url": f"{self.endpoint}/{prefix}{repo_id}", "name": repo_id}), status=200,
+                        content_type="application/json")
+
+    def _preupload(self, req: Request, repo_id: str, rev: str, kind: str = "model") -> Response:
+        repo = self._repo(repo_id, kind)
         if isinstance(repo, Response):
             return repo
         files = self.files_at(repo, rev) or {}
@@ -200,8 +247,8 @@ class FakeHub:
         return Response(json.dumps({"files": out, "commitOid": repo.sha}), status=200,
                         content_type="application/json")
 
-    def _commit(self, req: Request, repo_id: str, rev: str) -> Response:
-        repo = self._repo(repo_id)
+    def _commit(self, req: Request, repo_id: str, rev: str, kind: str = "model") -> Response:
+        repo = self._repo(repo_id, kind)
         if isinstance(repo, Response):
             return repo
         lines = [json.loads(x) for x in (req.get_data() or b"").splitlines() if x.strip()]
@@ -209,7 +256,7 @@ class FakeHub:
         changes = {x["value"]["path"]: base64.b64decode(x["value"]["content"]) for x in lines if x["key"] == "file"}
         create_pr = req.args.get("create_pr") == "1"
         self.commits.append({"repo": repo_id, "revision": rev, "create_pr": create_pr,
-                             "summary": header["summary"], "files": changes})
+                             "summary": header["summary"], "files": changes, "repo_type": kind})
         j = lambda obj: Response(json.dumps(obj), status=200, content_type="application/json")
         oid = hashlib.sha1(json.dumps([rev, header["summary"], len(self.commits)]).encode()).hexdigest()
         if create_pr:
@@ -231,12 +278,13 @@ class FakeHub:
             return j({"commitUrl": f"{self.endpoint}/{repo_id}/commit/{oid}", "commitOid": oid})
         if rev != "main":
             return Response("", status=404, headers={"X-Error-Code": "RevisionNotFound"})
-        self.push(repo_id, changes)
-        return j({"commitUrl": f"{self.endpoint}/{repo_id}/commit/{repo.sha}", "commitOid": repo.sha})
+        self.push(repo_id, changes, kind)
+        prefix = "datasets/" if kind == "dataset" else ""
+        return j({"commitUrl": f"{self.endpoint}/{prefix}{repo_id}/commit/{repo.sha}", "commitOid": repo.sha})
 
-    def push(self, repo_id: str, changes: dict[str, bytes]) -> FakeRepo:
+    def push(self, repo_id: str, changes: dict[str, bytes], kind: str = "model") -> FakeRepo:
         """A new commit on main with ``changes`` (as an owner's push or a merge would make)."""
-        repo = self.repos[repo_id]
+        repo = (self.datasets if kind == "dataset" else self.repos)[repo_id]
         repo.files = {**repo.files, **changes}
         repo.sha = hashlib.sha1(repo.sha.encode() + json.dumps(sorted(changes)).encode() +
                                 b"".join(changes.values())).hexdigest()
@@ -249,17 +297,34 @@ class FakeHub:
         return self.push(repo_id, {"README.md": self.pr_files[(repo_id, num)]["README.md"]})
 
     def _list(self, req: Request) -> Response:
+        """``GET /api/models``: filter (tags, all must match), author, pipeline_tag, search, sort (descending),
+        limit, and cursor pages of ``page_size`` linked by ``Link: <...>; rel="next"``."""
+        from urllib.parse import urlencode
         filters = req.args.getlist("filter")
-        limit = int(req.args.get("limit", "1000"))
-        out = []
-        for repo in self.repos.values():
-            tags = set(repo.tags)
-            if all(f in tags for f in filters):
-                out.append({"id": repo.repo_id, "_id": "x" * 24, "sha": repo.sha, "tags": sorted(tags)})
-        return Response(json.dumps(out[:limit]), status=200, content_type="application/json")
+        author, task, search = req.args.get("author"), req.args.get("pipeline_tag"), req.args.get("search")
+        limit = int(req.args.get("limit", "100000"))
+        start = int(req.args.get("cursor", "0"))
+        repos = [r for r in self.repos.values() if all(f in set(r.tags) for f in filters)
+                 and (author is None or r.repo_id.split("/")[0] == author)
+                 and (task is None or r.pipeline_tag == task)
+                 and (search is None or search.lower() in r.repo_id.lower())]
+        sort = req.args.get("sort")
+        if sort in ("downloads", "likes"):
+            repos.sort(key=lambda r: -getattr(r, sort))
+        repos = repos[:limit]
+        page = repos[start:start + self.page_size]
+        out = [{"id": r.repo_id, "_id": "x" * 24, "sha": r.sha, "tags": sorted(set(r.tags)), "downloads": r.downloads,
+                "likes": r.likes, "gated": "manual" if r.gated else False, "pipeline_tag": r.pipeline_tag}
+               for r in page]
+        headers = {}
+        if start + self.page_size < len(repos):
+            query = [(k, v) for k in req.args for v in req.args.getlist(k) if k != "cursor"]
+            query.append(("cursor", str(start + self.page_size)))
+            headers["Link"] = f'<{self.endpoint}/api/models?{urlencode(query)}>; rel="next"'
+        return Response(json.dumps(out), status=200, content_type="application/json", headers=headers)
 
-    def _repo(self, repo_id: str) -> FakeRepo | Response:
-        repo = self.repos.get(repo_id)
+    def _repo(self, repo_id: str, kind: str = "model") -> FakeRepo | Response:
+        repo = (self.datasets if kind == "dataset" else self.repos).get(repo_id)
         if repo is None:
             return Response(json.dumps({"error": "Repository not found"}), status=404,
                             headers={"X-Error-Code": "RepoNotFound", "Content-Type": "application/json"})
@@ -280,8 +345,8 @@ class FakeHub:
             return rev
         return None
 
-    def _info(self, repo_id: str, rev: str | None) -> Response:
-        repo = self._repo(repo_id)
+    def _info(self, repo_id: str, rev: str | None, kind: str = "model") -> Response:
+        repo = self._repo(repo_id, kind)
         if isinstance(repo, Response):
             return repo
         sha = self._resolve(repo, rev)
