@@ -179,8 +179,11 @@ def crawl_one(task: Task) -> Result:
     options (without the what-if recommendations unless ``options.recommendations``). Network: ``model_info`` (and a first one to resolve the commit when ``task.sha`` is None), a HEAD
     and a GET of ``config.json`` (+ ``hf_quant_config.json`` when present), each retried on 429/5xx.
     """
+    from huggingface_hub.utils import disable_progress_bars
+
     from .sources import load_hub
 
+    disable_progress_bars()  # one bar per config.json would bury the crawl's own
     base = dict(repo_id=task.repo_id, options=task.options_digest)
     config: dict | None = None
     try:
@@ -374,7 +377,11 @@ def run_crawl(db: CrawlDB, tasks: list[Task], backend: Backend, concurrency: int
     stats = stats or CrawlStats()
     counts: Counter[str] = Counter()
     t0 = time.monotonic()
-    bar = tqdm(total=len(tasks), unit="repo", dynamic_ncols=True, file=sys.stderr,
+    try:
+        cols = os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        cols = 0
+    bar = tqdm(total=len(tasks), unit="repo", ncols=cols if cols >= 40 else 100, file=sys.stderr,
                disable=(not sys.stderr.isatty()) if progress is None else not progress,
                desc="crawl", smoothing=0.1)
     tries: Counter[str] = Counter()
