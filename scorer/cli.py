@@ -81,6 +81,10 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _price_list(text: str) -> list[float]:
+    return [_positive_float(x.strip()) for x in text.split(",")]
+
+
 def _port(text: str) -> int:
     v = _positive_int(text)
     if v > 65535:
@@ -142,7 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog=EPILOG,
                         description="SOURCE: anything 'score' accepts (a config.json, a folder, example:NAME, a Hub "
                                     "repo id). For each model and GPU: the layout and concurrency meeting "
-                                    "--ttft-ms/--itl-ms at --isl/--osl with the fewest GPUs for --qps, $ per month "
+                                    "--ttft-ms/--itl-ms at --isl/--osl with the lowest $ per month for --qps "
+                                    "(the fewest GPUs when no price is known), $ per month "
                                     "(730 h) and per 1M output tokens, risks, and a recommendation.")
     cm.add_argument("sources", nargs="+", metavar="SOURCE", help="two to 8 models")
     cm.add_argument("--isl", type=_positive_int, required=True, help="input tokens per request")
@@ -154,8 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="GPU to compare on (repeatable; default H100-SXM). See 'deploysheet gpus'.")
     cm.add_argument("--gpus", action="append", dest="gpu_lists", metavar="ID,ID",
                     help="comma-separated GPUs (same as repeating --gpu)")
-    cm.add_argument("--usd-per-gpu-hour", nargs="+", type=_positive_float, metavar="X",
-                    help="GPU price: one for every GPU, or one per GPU in order (default: the catalog's midpoint)")
+    cm.add_argument("--max-utilization", type=_positive_float, default=1.0, metavar="U",
+                    help="plan replicas for at most this share of their capacity (default 1: none; 0.8 leaves 20%% "
+                         "headroom for bursty arrivals)")
+    cm.add_argument("--usd-per-gpu-hour", type=_price_list, metavar="X[,X...]",
+                    help="GPU price: one for every GPU, or a comma-separated one per GPU in --gpu/--gpus order "
+                         "(default: the catalog's midpoint)")
     cm.add_argument("--precision", help="weight precision for every model (default: each checkpoint's own, else bf16)")
     cm.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
     cm.add_argument("--calibration", help="calibration file (default: the packaged data/calibration.json)")
@@ -264,7 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                                "short_context"],
                     help="serving regime of the cost ranking (default throughput)")
     lb.add_argument("--out", metavar="DIR", help="write leaderboard.md, leaderboard.csv, index.html (and sheets/) here")
-    lb.add_argument("--format", default="md", choices=["md", "csv", "html"], help="format printed without --out")
+    lb.add_argument("--format", choices=["md", "csv", "html"], help="format printed without --out (default md)")
     lb.add_argument("-o", "--output", help="write --format to this file instead of stdout (atomically)")
     lb.add_argument("--sheets", action="store_true",
                     help="also render each model's stored sheet as sheets/<name>.html and link to it (needs --out "
@@ -353,6 +362,9 @@ def cmd_leaderboard(args) -> int:
 
     if args.out and args.output:
         raise BadInputError("leaderboard: give --out DIR (every format) or -o FILE (one --format), not both")
+    if args.out and args.format:
+        raise BadInputError("leaderboard: --out DIR writes every format; --format applies to stdout or -o FILE")
+    args.format = args.format or "md"
     if args.sheets and not (args.out or args.push_to_hub):
         raise BadInputError("leaderboard: --sheets writes sheets/ beside index.html: give --out DIR or --push-to-hub")
     if args.push_to_hub is not None and not HUB_REPO_ID.fullmatch(args.push_to_hub):
@@ -506,7 +518,8 @@ def cmd_compare(args) -> int:
         if not all(items):
             raise BadInputError(f"compare: --gpus {group[:100]!r}: empty GPU id in the list")
         gpus += items
-    workload = Workload(isl=args.isl, osl=args.osl, qps=args.qps, ttft_ms=args.ttft_ms, itl_ms=args.itl_ms)
+    workload = Workload(isl=args.isl, osl=args.osl, qps=args.qps, ttft_ms=args.ttft_ms, itl_ms=args.itl_ms,
+                        max_utilization=args.max_utilization)
     # every cheap check before any network access
     report_mod.validate_workload(workload)
     report_mod.resolve_prices(gpus or None, args.usd_per_gpu_hour)

@@ -188,8 +188,14 @@ def crawl_one(task: Task) -> Result:
     config: dict | None = None
     try:
         sha = task.sha
-        if sha is None:  # a file of ids: one model_info call to learn the commit
-            sha = _resolve(task)
+        listed: dict = {}
+        if sha is None:  # a file of ids: one model_info call to learn the commit (and the listing's metadata)
+            try:
+                sha, listed = _resolve(task)
+            except DeploysheetError as exc:
+                if getattr(exc, "reason", None) == "not_found" and "" in task.skip_shas:
+                    return Result(**base, sha="", status="not_found", unchanged=True)  # still gone: nothing new
+                raise
             if sha in task.skip_shas:
                 return Result(**base, sha=sha, status="ok", unchanged=True)
         raw = load_hub(task.repo_id, task.repo_id, revision=sha, token=task.token, attempts=task.attempts,
@@ -197,7 +203,8 @@ def crawl_one(task: Task) -> Result:
         sha = raw.provenance.commit_sha or sha or ""
         config = raw.config
         prov = raw.provenance
-        meta = dict(gated=prov.gated, license=prov.license, safetensors="safetensors" in (prov.weight_formats or []))
+        meta = dict(gated=prov.gated, license=prov.license, safetensors="safetensors" in (prov.weight_formats or []),
+                    **listed)
         return _score(task, raw, sha, base, meta)
     except DeploysheetError as exc:
         status, _transient = _status_of(exc, config)
@@ -208,7 +215,7 @@ def crawl_one(task: Task) -> Result:
                       fetched=config is not None)
 
 
-def _resolve(task: Task) -> str:
+def _resolve(task: Task) -> tuple[str, dict[str, int]]:
     from huggingface_hub import HfApi
 
     from .sources import _SHA, _hub_error, _network_errors, install_hub_timeouts, with_backoff
@@ -216,12 +223,13 @@ def _resolve(task: Task) -> str:
     api = HfApi(endpoint=task.endpoint, token=task.token, library_name="deploysheet", library_version=__version__)
     try:
         info = with_backoff(attempts=task.attempts, call=lambda: api.model_info(
-            task.repo_id, revision=task.revision, expand=["sha"]))
+            task.repo_id, revision=task.revision, expand=["sha", "downloads", "likes"]))
     except _network_errors() as exc:
         raise _hub_error(exc, task.repo_id, task.revision, task.endpoint) from None
     if not isinstance(info.sha, str) or not _SHA.fullmatch(info.sha):
         raise HubError(f"{task.repo_id}: the Hub gave no valid commit sha", "network")
-    return info.sha
+    counts = {k: v for k, v in (("downloads", info.downloads), ("likes", info.likes)) if isinstance(v, int)}
+    return info.sha, counts
 
 
 def _score(task: Task, raw, sha: str, base: dict, meta: dict) -> Result:
@@ -234,8 +242,10 @@ def _score(task: Task, raw, sha: str, base: dict, meta: dict) -> Result:
                                          kv_dtype=opts.kv_dtype, calibration=opts.calibration,
                                          recommendations=opts.recommendations))
     except ConfigError as exc:
-        status = "custom_code" if isinstance(raw.config.get("auto_map"), dict) else "invalid_config"
-        return Result(**base, sha=sha, status=status, error=str(exc)[:500], fetched=True, **meta)
+        if isinstance(raw.config.get("auto_map"), dict):
+            return Result(**base, sha=sha, status="custom_code", fetched=True, **meta,
+                          error=f"custom code (auto_map) whose config deploysheet cannot read: {exc}"[:500])
+        return Result(**base, sha=sha, status="invalid_config", error=str(exc)[:500], fetched=True, **meta)
     m = sheet.model
     common = dict(model_type=m.model_type, family=m.family, kind=m.kind, custom_code=m.custom_code, fetched=True,
                   **meta)
@@ -300,8 +310,10 @@ class DaskBackend(Backend):
         try:
             from distributed import Client, LocalCluster
         except ImportError:
-            raise BadInputError("--dask needs the 'distributed' package: pip install 'deploysheet[cluster]'") \
-                from None
+            raise BadInputError("--dask needs the 'distributed' package: pip install distributed (or, in a checkout, "
+                                "pip install '.[cluster]')") from None
+        import logging
+        logging.getLogger("distributed").setLevel(logging.ERROR)  # worker shutdown chatter is not the user's news
         self.cluster = None
         try:
             if address == "local":
@@ -310,6 +322,9 @@ class DaskBackend(Backend):
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(address, timeout="20s")
+        except ValueError as exc:
+            raise BadInputError(f"--dask {address[:100]!r}: not a scheduler address such as tcp://host:8786, or "
+                                f"'local' ({' '.join(str(exc).split())[:120]})") from None
         except (OSError, TimeoutError) as exc:
             raise HubError(f"--dask {address}: cannot connect to the Dask scheduler ({type(exc).__name__})",
                            "network") from None
@@ -425,6 +440,8 @@ def _transient(res: Result) -> bool:
 
 
 def summary_line(stats: CrawlStats, db_path: str) -> str:
+    if stats.selected == 0:
+        return f"the selection matched no repos: nothing to crawl; db: {db_path}"
     parts = ", ".join(f"{n} {s}" for s, n in sorted(stats.statuses.items(), key=lambda kv: (-kv[1], kv[0])))
     head = "interrupted after" if stats.interrupted else "crawled"
     return (f"{head} {stats.crawled} of {stats.selected - stats.unchanged} repos to do ({parts or 'nothing new'}); "

@@ -107,6 +107,8 @@ class Result(BaseModel):
     options: str = ""
     sheet_json: bytes | None = Field(None, description="zlib-compressed sheet JSON")
     costs: list[Cost] = Field(default_factory=list)
+    downloads: int | None = None
+    likes: int | None = None
     fetched: bool = Field(False, description="config.json was downloaded (for the crawl's counters)")
     unchanged: bool = Field(False, description="the repo's commit is already in the database: nothing fetched")
 
@@ -181,12 +183,17 @@ class CrawlDB:
         now = _now()
         with self.conn:
             self.conn.execute("BEGIN")
-            if r.sha:
-                self.conn.execute(
-                    "INSERT INTO repos (repo_id, sha, gated, license, seen_at) VALUES (?,?,?,?,?) "
-                    "ON CONFLICT(repo_id) DO UPDATE SET sha=excluded.sha, "
-                    "gated=COALESCE(excluded.gated, repos.gated), license=COALESCE(excluded.license, repos.license)",
-                    (r.repo_id, r.sha, r.gated, r.license, now))
+            # the repo's current commit is the one just crawled ('' when the repo could not be resolved); a transient
+            # failure to resolve it keeps the commit known before
+            keep = r.status == "error" and not r.sha
+            self.conn.execute(
+                ("INSERT OR IGNORE INTO repos (repo_id, sha, downloads, likes, gated, license, seen_at) "
+                 "VALUES (?,?,?,?,?,?,?)") if keep else
+                "INSERT INTO repos (repo_id, sha, downloads, likes, gated, license, seen_at) VALUES (?,?,?,?,?,?,?) "
+                "ON CONFLICT(repo_id) DO UPDATE SET sha=excluded.sha, "
+                "downloads=COALESCE(excluded.downloads, repos.downloads), likes=COALESCE(excluded.likes, repos.likes), "
+                "gated=COALESCE(excluded.gated, repos.gated), license=COALESCE(excluded.license, repos.license)",
+                (r.repo_id, r.sha, r.downloads, r.likes, r.gated, r.license, now))
             self.conn.execute(
                 "INSERT OR REPLACE INTO results (repo_id, sha, status, error, model_type, family, kind, params_total, "
                 "params_active, precision, score, grade, kv_bytes_per_token, custom_code, gated, license, "

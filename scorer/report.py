@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 
 from . import __version__
 from .costmodel import load_calibration
-from .errors import BadInputError
+from .errors import BadInputError, DeploysheetError
 from .hardware import GIB, get_gpu, get_precision
 from .regimes import Prediction, sweep, to_prediction
 from .sheet import (
@@ -58,6 +58,8 @@ class Workload(BaseModel):
     qps: float = Field(description="requests per second to serve")
     ttft_ms: float | None = Field(None, description="time-to-first-token target, ms (None: no target)")
     itl_ms: float | None = Field(None, description="inter-token latency (TPOT) target, ms (None: no target)")
+    max_utilization: float = Field(1.0, description="plan replicas so the load is at most this share of their "
+                                                    "capacity (headroom for bursty arrivals); 1 = none")
 
     @property
     def output_tokens_per_s(self) -> float:
@@ -117,6 +119,8 @@ class ModelColumn(BaseModel):
     max_positions: int | None
     checkpoint_quantization: str | None
     quant_ready: dict[str, list[int]] = Field(description="format -> TP degrees the framework's kernels accept")
+    quant_padded: dict[str, list[int]] = Field(default_factory=dict, description="format -> TP degrees the kernels "
+                                                                                 "accept after padding a dimension")
     custom_code: bool
     gated: str | None
     license: str | None
@@ -182,6 +186,8 @@ def validate_workload(w: Workload) -> None:
     for name, v in (("--qps", w.qps), ("--ttft-ms", w.ttft_ms), ("--itl-ms", w.itl_ms)):
         if v is not None and not (math.isfinite(v) and v > 0):
             raise BadInputError(f"{name} must be a positive number, got {v}")
+    if not (math.isfinite(w.max_utilization) and 0.05 <= w.max_utilization <= 1):
+        raise BadInputError(f"--max-utilization must be between 0.05 and 1, got {w.max_utilization:g}")
     if w.qps > 1e7:
         raise BadInputError(f"--qps {w.qps:g} is absurd (over 10 million requests/s)")
 
@@ -220,13 +226,17 @@ def _risks(sheet: Sheet) -> list[Risk]:
     return out
 
 
-def _quant_ready(sheet: Sheet, framework: str) -> dict[str, list[int]]:
+def _quant_ready(sheet: Sheet, framework: str, status: str = "ready") -> dict[str, list[int]]:
+    """format -> the TP degrees (≤ 8) whose quantization status on ``framework`` is ``status`` (with TP or EP);
+    for "padded", only the degrees that are not also ready."""
     tps = [t for t in sheet.report_tps if t <= 8] or sheet.report_tps
     out: dict[str, list[int]] = {}
     for fmt in QUANT_FORMATS:
         entries = [e for e in sheet.quantization.matrix if e.format == fmt and e.engine == framework and e.tp in tps]
         if entries:
-            out[fmt] = [e.tp for e in entries if e.status == "ready" or e.ep_status == "ready"]
+            ready = [e.tp for e in entries if e.status == "ready" or e.ep_status == "ready"]
+            out[fmt] = ready if status == "ready" else [
+                e.tp for e in entries if e.tp not in ready and "padded" in (e.status, e.ep_status)]
     return out
 
 
@@ -240,7 +250,7 @@ def sizing(p: Prediction, w: Workload) -> tuple[float, float, int, int]:
     """(request latency s, requests/s per replica, replicas, GPUs) to serve ``w.qps`` on the layout of ``p``."""
     latency = (p.ttft_ms + max(w.osl - 1, 0) * p.tpot_ms) / 1e3
     rps = p.concurrency / latency
-    replicas = math.ceil(w.qps / rps)
+    replicas = math.ceil(w.qps / (rps * w.max_utilization) - 1e-9)
     return latency, rps, replicas, replicas * p.num_gpus
 
 
@@ -249,7 +259,7 @@ def _deploy(make_cm, arch, gpu, price: GpuPrice, w: Workload, errs: dict, cal_no
     err_txt = ", ".join(f"{k} ±{v:g}%" for k, v in errs.items() if v is not None) or "no validated error bar"
     assumptions = [f"calibration {cal_note}; expected error (median, leave-one-model-out): {err_txt}"]
     if arch.kind != "decoder":
-        return Deployment(status="not_servable", note=f"a {arch.kind} model: no generation serving predictions",
+        return Deployment(status="not_servable", note=f"an {arch.kind} model: no generation serving predictions",
                           assumptions=assumptions, **base)
     if arch.max_positions and w.isl + w.osl > arch.max_positions:
         return Deployment(status="context_too_long", note=f"ISL + OSL = {w.isl + w.osl:,} tokens exceeds "
@@ -268,7 +278,7 @@ def _deploy(make_cm, arch, gpu, price: GpuPrice, w: Workload, errs: dict, cal_no
         best_itl = min(q.tpot_ms for q in preds)
         return Deployment(status="misses_targets", layouts_tried=len(layouts), best_ttft_ms=best_ttft,
                           best_itl_ms=best_itl,
-                          note=f"no layout meets the targets: best TTFT {best_ttft:,.0f} ms, best ITL "
+                          note=f"best TTFT {best_ttft:,.0f} ms, best ITL "
                                f"{best_itl:,.1f} ms (not necessarily on the same layout)",
                           assumptions=assumptions, **base)
     # the fewest GPUs for the load; among equals the most tokens/s/GPU (the most headroom). At a high load this is
@@ -312,7 +322,7 @@ def _money(x: float | None) -> str:
 def _where(d: Deployment) -> str:
     p = d.prediction
     return (f"{d.num_gpus:,}× {d.gpu} ({d.replicas:,} replica{'s' if d.replicas != 1 else ''} of {p.layout}, "
-            f"up to {p.concurrency:,} concurrent requests each)")
+            f"up to {p.concurrency:,} concurrent request{'s' if p.concurrency != 1 else ''} each)")
 
 
 def _recommend(models: list[ModelColumn], w: Workload, prices: list[GpuPrice]) -> Recommendation:
@@ -356,6 +366,8 @@ def _recommend(models: list[ModelColumn], w: Workload, prices: list[GpuPrice]) -
                 cap_w = wb.replicas * wb.requests_per_s_per_replica
                 cap_s = sec.replicas * sec.requests_per_s_per_replica
                 headline += f", the same $/month as {ok[1].name}"
+                caveats.append(f"{win.name} and {ok[1].name} cost the same for this load: the choice between them "
+                               "rests on risks, headroom and quality, not on the cost model.")
                 if _serious(win) < _serious(ok[1]):
                     headline += f" with fewer risks ({_serious(win)} against {_serious(ok[1])})"
                 elif cap_w > cap_s:
@@ -407,8 +419,11 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
     gpu_ids = [p.gpu for p in prices]
     columns: list[ModelColumn] = []
     for raw in raws:
-        sheet = build_sheet(raw, Options(gpus=gpu_ids, precision=precision, framework=framework,
-                                         calibration=calibration, recommendations=False))
+        try:
+            sheet = build_sheet(raw, Options(gpus=gpu_ids, precision=precision, framework=framework,
+                                             calibration=calibration, recommendations=False))
+        except DeploysheetError as exc:  # name the model: the message alone may not say which one
+            raise type(exc)(f"{raw.provenance.repo_id or raw.provenance.source}: {exc}") from None
         arch = sheet.model.arch
         prec = get_precision(sheet.options.precision)
         make_cm = cost_model_factory(arch, sheet.params, sheet.gemms, prec, sheet.options.kv_dtype, framework, cal,
@@ -424,6 +439,7 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
             weights_bf16_gib=_weights_gib(sheet, get_precision("bf16")), kv_bytes_per_token=sheet.kv_cache.bytes_per_token_all_layers,
             kv_dtype=sheet.kv_cache.dtype, max_positions=m.max_positions,
             checkpoint_quantization=(m.quantization or {}).get("format"), quant_ready=_quant_ready(sheet, framework),
+            quant_padded=_quant_ready(sheet, framework, "padded"),
             custom_code=m.custom_code, gated=m.provenance.gated, license=m.provenance.license,
             weight_formats=m.provenance.weight_formats, risks=_risks(sheet), deployments=deps,
             best=min(ok, key=_cost_key) if ok else None))
@@ -434,7 +450,11 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
         ("Layout per GPU: every valid TP of one node (EP = TP for MoE experts) x concurrency 1-1024 in powers of "
          "two that fits in memory; among those meeting the targets, the one needing the fewest GPUs for the load "
          "(then the most output tokens/s/GPU) is kept."),
-        ("TTFT and ITL are predicted at each replica's full concurrency (its capacity); below it they are lower."),
+        ("TTFT and ITL are steady-state means (not p99) predicted at each replica's full concurrency (its "
+         "capacity); below it they are lower."),
+        (f"Replicas planned for at most {workload.max_utilization:.0%} of their capacity" + (
+            " (no headroom: bursty arrivals near capacity queue in front of the engines and add to TTFT; "
+            "--max-utilization 0.8 leaves 20%)." if workload.max_utilization >= 1 else ".")),
         ("$ per 1M output tokens: at capacity = the replicas' full output rate; at load = the requested "
          "QPS x OSL tokens/s (idle headroom of the last replica included)."),
         (f"Serving framework profile {framework}; KV cache bf16 under the vllm policy; weights at "

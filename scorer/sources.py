@@ -114,7 +114,8 @@ def parse_json_bytes(data: bytes, name: str) -> dict[str, Any]:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadInputError(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", "invalid_json") from None
+        raise BadInputError(f"{name} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
+                            "invalid_json") from None
     except RecursionError:
         raise BadInputError(f"{name} is not usable JSON: nesting too deep", "invalid_json") from None
     if not isinstance(obj, dict):
@@ -325,7 +326,7 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
         if not all(isinstance(n, str) for n in names):
             raise HubError(f"{repo_id}: the Hub's file list is malformed")
         if names and "config.json" not in names:
-            raise BadInputError(f"{repo_id}@{sha[:7]} has no config.json (files: {', '.join(sorted(names)[:8])})",
+            raise BadInputError(f"{repo_id} at commit {sha[:7]} has no config.json (files: {', '.join(sorted(names)[:8])})",
                                 "missing_config")
         wanted = ["config.json"] + (["hf_quant_config.json"] if "hf_quant_config.json" in names else [])
         configs: dict[str, dict[str, Any]] = {}
@@ -374,6 +375,9 @@ def _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs, der
     license_ = None
     if card is not None:
         license_ = getattr(card, "license", None) or (card.get("license") if hasattr(card, "get") else None)
+    if not license_:  # the Hub also exposes the card's license as a "license:<id>" tag
+        license_ = next((t.split(":", 1)[1] for t in (info.tags or []) if isinstance(t, str)
+                         and t.startswith("license:")), None)
     gated = info.gated if isinstance(info.gated, str) else ("yes" if info.gated else None)
     prov = Provenance(
         kind="hub", source=source, repo_id=repo_id, revision=revision, commit_sha=sha, endpoint=endpoint,

@@ -60,9 +60,12 @@ EXAMPLES = {
     "gpt-oss-20b": (GptOssConfig, ["GptOssForCausalLM"], dict(
         hidden_size=2880, intermediate_size=2880, num_hidden_layers=24, num_attention_heads=64,
         num_key_value_heads=8, head_dim=64, num_local_experts=32, num_experts_per_tok=4, vocab_size=201088,
-        sliding_window=128, max_position_embeddings=131072, tie_word_embeddings=False),
+        sliding_window=128, max_position_embeddings=131072, tie_word_embeddings=False,
+        quantization_config={"quant_method": "mxfp4", "modules_to_not_convert": [
+            "model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"]}),
         "gpt-oss model card, arXiv 2508.10925, Table 1 (20b: 24 layers, 32 experts, top-4, residual 2880, "
-        "64 query / 8 KV heads of 64, alternating 128-token banded attention)"),
+        "64 query / 8 KV heads of 64, alternating 128-token banded attention) and section 2.1 (MoE weights "
+        "quantized to MXFP4, attention and router in BF16)"),
 }
 
 

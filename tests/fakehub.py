@@ -355,7 +355,8 @@ class FakeHub:
         body = {
             "_id": "x" * 24, "id": repo_id, "sha": sha, "private": False, "gated": "manual" if repo.gated else False,
             "siblings": [{"rfilename": f} for f in [*repo.files, *repo.extra_files]],
-            "tags": repo.tags, "lastModified": "2026-01-01T00:00:00.000Z",
+            "tags": repo.tags, "lastModified": "2026-01-01T00:00:00.000Z", "downloads": repo.downloads,
+            "likes": repo.likes,
         }
         if repo.safetensors:
             body["safetensors"] = {"parameters": repo.safetensors, "total": sum(repo.safetensors.values())}

@@ -194,12 +194,18 @@ def test_ids_file_resolves_commits_and_skips_unchanged(hub, tmp_path, capsys):
     assert {r: st[r] for r in good} == dict.fromkeys(good, "ok")
     with sqlite3.connect(db) as c:
         assert c.execute("SELECT status FROM results WHERE repo_id='nobody/nothing-here'").fetchone()[0] == "not_found"
+        # the missing repo is current (so the leaderboard lists it as not scored); listed metadata came with the ids
+        assert c.execute("SELECT sha FROM repos WHERE repo_id='nobody/nothing-here'").fetchone()[0] == ""
+        got = dict(c.execute("SELECT repo_id, downloads FROM repos").fetchall())
+        assert all(got[r] == hub.repos[r].downloads for r in good)
+        lic = dict(c.execute("SELECT repo_id, license FROM results").fetchall())
+        assert all(lic[r] and f"license:{lic[r]}" in hub.repos[r].tags for r in good)
     capsys.readouterr()
     mark = len(hub.requests)
     assert main(["crawl", "--db", str(db), "--ids", str(ids), "--no-progress"]) == 0
     # one model_info per repo to learn its commit; no config fetched again (not_found is final too)
     assert config_gets(hub, mark) == Counter()
-    assert "4 unchanged" in capsys.readouterr().err
+    assert "5 unchanged" in capsys.readouterr().err  # a repo still not found is not new either
     assert sum(1 for m, p in per_repo_requests(hub, mark) if p.startswith("/api/models/")) == len(good) + 1
 
 

@@ -85,7 +85,7 @@ def report_json():
     buf = io.StringIO()
     with redirect_stdout(buf):
         rc = main(["compare", *MODELS, *WORKLOAD, "--gpu", GPUS[0], "--gpus", GPUS[1], "--usd-per-gpu-hour",
-                   str(catalog_mid(GPUS[0])), str(H200_PRICE), "--format", "json"])
+                   f"{catalog_mid(GPUS[0])},{H200_PRICE}", "--format", "json"])
     assert rc == 0
     return json.loads(buf.getvalue())
 
@@ -267,7 +267,7 @@ def test_unpriced_gpu_ranks_by_gpu_count():
     (["compare", *MODELS, "--isl", "1024", "--osl", "512", "--qps", "nan"], "--qps"),
     (["compare", *MODELS, "--isl", "1024", "--osl", "512"], "--qps"),
     (["compare", "example:qwen3-4b", "/nonexistent/model/config.json", *WORKLOAD], "no such file"),
-    (["compare", *MODELS, *WORKLOAD, "--gpus", "H100-SXM,H200-SXM", "--usd-per-gpu-hour", "1", "2", "3"],
+    (["compare", *MODELS, *WORKLOAD, "--gpus", "H100-SXM,H200-SXM", "--usd-per-gpu-hour", "1,2,3"],
      "one per GPU"),
     (["compare", *MODELS, *WORKLOAD, "--gpus", "h100,H100-SXM"], "twice"),
     (["compare", *MODELS, *WORKLOAD, "--gpus", "H100-SXM,"], "empty GPU"),
