@@ -81,6 +81,13 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _limit(text: str) -> int:
+    v = _positive_int(text)
+    if v > 5_000_000:
+        raise argparse.ArgumentTypeError(f"at most 5,000,000: {text[:40]!r}")
+    return v
+
+
 def _price_list(text: str) -> list[float]:
     return [_positive_float(x.strip()) for x in text.split(",")]
 
@@ -242,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     cr.add_argument("--search", help="substring of the repo id")
     cr.add_argument("--sort", choices=["downloads", "likes", "trending", "created", "modified"],
                     help="listing order (descending)")
-    cr.add_argument("--limit", type=_positive_int, help="at most this many repos from the listing")
+    cr.add_argument("--limit", type=_limit, help="at most this many repos from the listing (up to 5,000,000)")
     cr.add_argument("--gpu", action="append", dest="gpus", metavar="ID",
                     help="GPU to predict costs on (repeatable; default H100-SXM)")
     cr.add_argument("--precision", help="weight precision (default: each checkpoint's own, else bf16)")
@@ -342,7 +349,12 @@ def cmd_crawl(args) -> int:
         finally:
             backend.close()
         print(summary_line(stats, args.db), file=sys.stderr)
-    return 130 if stats.interrupted else 0
+        if stats.interrupted:  # every finished result is committed; do not wait for the Hub requests in flight
+            print("deploysheet: interrupted; run the same command again to resume", file=sys.stderr)
+            sys.stderr.flush()
+            sys.stdout.flush()
+            os._exit(130)
+    return 0
 
 
 def cmd_leaderboard(args) -> int:

@@ -74,6 +74,10 @@ class Calibration(BaseModel):
 
 
 
+#: the largest calibration file read (the packaged one is about 60 KB)
+MAX_CALIBRATION_BYTES = 4 * 1024 * 1024
+
+
 def load_calibration(path: str | Path | None = None) -> Calibration:
     """Read a calibration file (default: the packaged ``data/calibration.json``).
 
@@ -86,8 +90,15 @@ def load_calibration(path: str | Path | None = None) -> Calibration:
             where = "data/calibration.json"
         else:
             where = str(path)
-            with open(path, encoding="utf-8") as fh:
-                doc = json.load(fh)
+            if not Path(path).exists():
+                raise FileNotFoundError(path)
+            if not Path(path).is_file():
+                raise ValueError("not a regular file")
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_CALIBRATION_BYTES + 1)
+            if len(data) > MAX_CALIBRATION_BYTES:
+                raise ValueError(f"over the {MAX_CALIBRATION_BYTES:,}-byte cap for calibration files")
+            doc = json.loads(data.decode("utf-8"))
         params = {k: float(v["value"] if isinstance(v, dict) else v) for k, v in doc["params"].items()}
         sources = {k: (v.get("src", "") if isinstance(v, dict) else "") for k, v in doc["params"].items()}
         missing = sorted(REQUIRED_PARAMS - set(params))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 import sys
 import time
 import zlib
@@ -35,7 +36,10 @@ from pydantic import BaseModel, Field
 from . import __version__
 from .crawldb import Cost, CrawlDB, Listed, Result
 from .errors import BadInputError, DeploysheetError, HubError
+from .sources import _SHA
 
+#: the most repos one listing may return (beyond: narrow the listing)
+MAX_LISTED = 5_000_000
 #: sort keys of ``--sort`` -> the Hub API's sort field
 SORTS = {"downloads": "downloads", "likes": "likes", "trending": "trending_score", "created": "created_at",
          "modified": "last_modified"}
@@ -106,7 +110,8 @@ def read_ids_file(path: str) -> list[tuple[str, str | None]]:
         raise BadInputError(f"--ids {path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInputError(f"--ids {path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
-    out, seen = [], set()
+    out: list[tuple[str, str | None]] = []
+    seen: dict[str, tuple[int, str | None]] = {}
     for n, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if not line:
@@ -114,9 +119,13 @@ def read_ids_file(path: str) -> list[tuple[str, str | None]]:
         hub = parse_hub_source(line)
         if hub is None:
             raise BadInputError(f"--ids {path}: line {n} is not a Hub repo id (org/name[@revision]): {line[:80]!r}")
-        if hub not in seen:
-            seen.add(hub)
-            out.append(hub)
+        if hub[0] in seen:
+            if (hub[0], seen[hub[0]][1]) != hub:
+                raise BadInputError(f"--ids {path}: line {n} lists {hub[0]} again (first on line {seen[hub[0]][0]}) "
+                                    "with another revision; a crawl keeps one current commit per repo")
+            continue
+        seen[hub[0]] = (n, hub[1])
+        out.append(hub)
     return out
 
 
@@ -133,26 +142,50 @@ def list_hub(endpoint: str, token: str | None, *, task: str | None = None, autho
     """
     from huggingface_hub import HfApi
 
-    from .sources import _hub_error, _network_errors, install_hub_timeouts, with_backoff
+    from .sources import _hub_error, _network_errors, install_hub_timeouts, parse_hub_source, redact, with_backoff
     install_hub_timeouts()
     api = HfApi(endpoint=endpoint, token=token, library_name="deploysheet", library_version=__version__)
     filters = [*(tags or []), *([library] if library else [])]
+
+    def read() -> list[Listed]:
+        out: dict[str, Listed] = {}
+        repeats = 0
+        for m in api.list_models(filter=filters or None, author=author, pipeline_tag=task, search=search,
+                                 sort=SORTS[sort] if sort else None, limit=limit,
+                                 expand=["sha", "downloads", "likes", "gated", "tags"]):
+            if m.id in out or parse_hub_source(m.id) is None:
+                repeats += 1  # a page served twice, or an id that is not org/name
+                if repeats > max(1000, len(out)):
+                    raise HubError("the model listing keeps repeating itself (pagination loop?)")
+                continue
+            out[m.id] = _listed(m)
+            if len(out) > MAX_LISTED:
+                raise HubError(f"the model listing passed {MAX_LISTED:,} repos: narrow it with filters or --limit")
+        return list(out.values())
+
     try:
-        models = with_backoff(attempts=5, call=lambda: list(api.list_models(
-            filter=filters or None, author=author, pipeline_tag=task, search=search,
-            sort=SORTS[sort] if sort else None, limit=limit,
-            expand=["sha", "downloads", "likes", "gated", "tags"])))
+        return with_backoff(attempts=5, call=read)
+    except HubError:
+        raise
     except _network_errors() as exc:
         err = _hub_error(exc, "the model listing", None, endpoint)
         raise HubError(str(err)) from None
-    out = []
-    for m in models:
-        lic = next((t.split(":", 1)[1] for t in (m.tags or []) if isinstance(t, str) and t.startswith("license:")),
-                   None)
-        gated = m.gated if isinstance(m.gated, str) else ("yes" if m.gated else None)
-        out.append(Listed(repo_id=m.id, sha=m.sha if isinstance(m.sha, str) else None, downloads=m.downloads,
-                          likes=m.likes, gated=gated, license=lic))
-    return out
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:  # JSON errors, wrong shapes
+        raise HubError(f"the model listing at {redact(endpoint)} answered with malformed data "
+                       f"({type(exc).__name__})") from None
+
+
+def _int_or_none(v) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**62 else None
+
+
+def _listed(m) -> Listed:
+    tags = m.tags if isinstance(m.tags, list) else []
+    lic = next((t.split(":", 1)[1] for t in tags if isinstance(t, str) and t.startswith("license:")), None)
+    gated = m.gated if isinstance(m.gated, str) else ("yes" if m.gated is True else None)
+    sha = m.sha if isinstance(m.sha, str) and _SHA.fullmatch(m.sha) else None
+    return Listed(repo_id=m.id, sha=sha, downloads=_int_or_none(m.downloads), likes=_int_or_none(m.likes),
+                  gated=gated, license=lic[:200] if lic else None)
 
 
 # --------------------------------------------------------------------------- the per-repo pure function
@@ -284,22 +317,21 @@ class ThreadBackend(Backend):
 
     def run(self, tasks: Iterable[Task], concurrency: int) -> Iterator[Result]:
         it = iter(tasks)
-        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="crawl") as pool:
-            pending = set()
-            try:
-                for t in it:
-                    pending.add(pool.submit(crawl_one, t))
-                    if len(pending) >= concurrency:
-                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for f in done:
-                            yield f.result()
-                while pending:
+        pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="crawl")
+        pending: set = set()
+        try:
+            for t in it:
+                pending.add(pool.submit(crawl_one, t))
+                if len(pending) >= concurrency:
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for f in done:
                         yield f.result()
-            finally:
-                for f in pending:
-                    f.cancel()
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    yield f.result()
+        finally:  # on Ctrl-C or an error: do not wait for the requests in flight
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 class DaskBackend(Backend):
@@ -414,7 +446,10 @@ def run_crawl(db: CrawlDB, tasks: list[Task], backend: Backend, concurrency: int
                     tries[res.repo_id] += 1
                     again.append(by_repo[res.repo_id])
                     continue
-                db.put(res)
+                try:
+                    db.put(res)
+                except sqlite3.Error as exc:
+                    raise BadInputError(f"cannot write the crawl database {db.path}: {exc}") from None
                 stats.crawled += 1
                 stats.fetched += int(res.fetched)
                 counts[res.status] += 1

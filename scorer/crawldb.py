@@ -30,6 +30,8 @@ from pydantic import BaseModel, Field
 from .errors import BadInputError
 
 SCHEMA_VERSION = "1"
+#: the largest decompressed sheet read back (real sheets are 60-120 KB)
+MAX_SHEET_BYTES = 16 * 1024 * 1024
 
 #: statuses a result can have; ``error`` (network, 5xx after retries) is transient: a rerun retries it
 STATUSES = ("ok", "gated", "not_found", "missing_config", "invalid_json", "invalid_config", "custom_code",
@@ -135,23 +137,65 @@ class CrawlDB:
         BadInputError: the path is not a usable SQLite file, or holds another schema version (exit 2).
     """
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, write: bool = True):
         self.path = str(path)
+        p = Path(self.path)
+        if self.path in ("", ":memory:") or self.path.startswith("file:"):
+            raise BadInputError(f"--db {self.path!r}: give a file path (the crawl must outlive the process)")
         try:
-            if Path(self.path).is_dir():
+            if p.is_dir():
                 raise BadInputError(f"{self.path}: is a folder, not a database file")
-            self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=NORMAL")
-            self.conn.executescript(SCHEMA)
-            row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            if row is None:
-                self.conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
-            elif row[0] != SCHEMA_VERSION:
-                raise BadInputError(f"{self.path}: crawl database schema {row[0]}, this deploysheet reads "
-                                    f"{SCHEMA_VERSION}")
+            if p.exists() and not p.is_file():
+                raise BadInputError(f"{self.path}: not a regular file (a device or pipe)")
+            if not p.exists() and not write:
+                raise BadInputError(f"{self.path}: no such database file")
+            if not p.parent.is_dir():
+                raise BadInputError(f"{self.path}: the folder {p.parent} does not exist")
+        except OSError as exc:
+            raise BadInputError(f"{self.path}: {exc.strerror or exc}") from None
+        try:
+            self.conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+            self._check_schema()
+            if write:
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute("PRAGMA synchronous=NORMAL")
+                self.conn.executescript(SCHEMA)
+                row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+                if row is None:
+                    self.conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+                self.conn.execute("BEGIN IMMEDIATE")  # writable and not locked: found out before any Hub request
+                self.conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            msg = str(exc)
+            if "readonly" in msg or "read-only" in msg:
+                raise BadInputError(f"{self.path}: the database is read-only") from None
+            if "locked" in msg or "busy" in msg:
+                raise BadInputError(f"{self.path}: the database is locked by another process") from None
+            raise BadInputError(f"{self.path}: not a usable SQLite database ({msg})") from None
         except sqlite3.DatabaseError as exc:
             raise BadInputError(f"{self.path}: not a usable SQLite database ({exc})") from None
+
+    def _check_schema(self) -> None:
+        """Refuse another application's SQLite file or another schema version before writing anything."""
+        tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        ours = {"meta", "repos", "results", "costs"}
+        if not tables:
+            return
+        if "meta" not in tables:
+            raise BadInputError(f"{self.path}: not a deploysheet crawl database (tables: "
+                                f"{', '.join(sorted(tables))[:120]})")
+        row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if row is not None and row[0] != SCHEMA_VERSION:
+            raise BadInputError(f"{self.path}: crawl database schema {row[0]}, this deploysheet reads {SCHEMA_VERSION}")
+        probe = sqlite3.connect(":memory:")
+        probe.executescript(SCHEMA)
+        for t in ours & tables:
+            want = {r[1] for r in probe.execute(f"PRAGMA table_info({t})")}
+            have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({t})")}
+            if not want <= have:
+                raise BadInputError(f"{self.path}: not a deploysheet crawl database (table {t} lacks "
+                                    f"{', '.join(sorted(want - have))[:120]})")
+        probe.close()
 
     def close(self) -> None:
         self.conn.close()
@@ -266,4 +310,8 @@ class CrawlDB:
         row = self.conn.execute("SELECT sheet FROM results WHERE repo_id=? AND sha=?", (repo_id, sha)).fetchone()
         if row is None or row[0] is None:
             return None
-        return json.loads(zlib.decompress(row[0]))
+        d = zlib.decompressobj()
+        raw = d.decompress(row[0], MAX_SHEET_BYTES + 1)
+        if len(raw) > MAX_SHEET_BYTES or d.unconsumed_tail:
+            raise ValueError(f"stored sheet over {MAX_SHEET_BYTES:,} bytes")
+        return json.loads(raw)

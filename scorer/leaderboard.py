@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from .errors import BadInputError
 
@@ -147,6 +147,8 @@ def open_db(path: str | Path):
         raise BadInputError(f"{path}: no such file")
     if p.is_dir():
         raise BadInputError(f"{path}: is a folder, not a crawl database file")
+    if not p.is_file():
+        raise BadInputError(f"{path}: not a regular file (a device or pipe)")
     # look before CrawlDB (which creates its tables): refuse any file that is not already a crawl database
     try:
         conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
@@ -159,7 +161,7 @@ def open_db(path: str | Path):
     if not _TABLES <= names:
         raise BadInputError(f"{path}: not a deploysheet crawl database (no tables "
                             f"{', '.join(sorted(_TABLES - names))})")
-    return CrawlDB(p)
+    return CrawlDB(p, write=False)
 
 
 def _regime_info(regime: str) -> RegimeInfo:
@@ -211,26 +213,38 @@ def build_leaderboard(path: str | Path, gpu: str = DEFAULT_GPU, regime: str = DE
     not_scored: list[NotScored] = []
     counts: dict[str, int] = {}
     for r in rows:
-        counts[r["status"]] = counts.get(r["status"], 0) + 1
-        url = hub_url(r["repo_id"])
-        if r["status"] != "ok":
-            not_scored.append(NotScored(repo_id=r["repo_id"], sha=r["sha"], url=url, status=r["status"],
-                                        error=r["error"], license=r["license"], gated=_gated(r["gated"]),
-                                        downloads=r["downloads"], crawled_at=r["crawled_at"]))
-            continue
-        c = costs.get((r["repo_id"], r["sha"]), {})
-        entries.append(Entry(
-            repo_id=r["repo_id"], sha=r["sha"], url=url, score=r["score"], grade=r["grade"],
-            params_total=r["params_total"], params_active=r["params_active"], model_type=r["model_type"],
-            family=r["family"], kind=r["kind"], precision=r["precision"], kv_bytes_per_token=r["kv_bytes_per_token"],
-            usd_per_1m_output_tokens=c.get("usd_per_1m_output_tokens"),
-            output_tokens_per_s_per_gpu=c.get("output_tokens_per_s_per_gpu"),
-            tokens_per_s_per_user=c.get("tokens_per_s_per_user"), ttft_ms=c.get("ttft_ms"), tpot_ms=c.get("tpot_ms"),
-            layout=c.get("layout"), num_gpus=c.get("num_gpus"), concurrency=c.get("concurrency"),
-            license=r["license"], gated=_gated(r["gated"]),
-            custom_code=None if r["custom_code"] is None else bool(r["custom_code"]),
-            downloads=r["downloads"], likes=r["likes"], crawled_at=r["crawled_at"]))
+        try:
+            _add_row(r, costs, entries, not_scored, counts)
+        except (ValidationError, TypeError, ValueError) as exc:
+            raise BadInputError(f"{path}: corrupt row for {str(r.get('repo_id'))[:100]!r} "
+                                f"({type(exc).__name__}: a value of the wrong type)") from None
+    return _rank(entries, not_scored, counts, gpu, regime, gpus, regimes, path)
 
+
+def _add_row(r, costs, entries, not_scored, counts) -> None:
+    """Append one current row to ``entries`` or ``not_scored`` (pydantic validates each value's type)."""
+    counts[r["status"]] = counts.get(r["status"], 0) + 1
+    url = hub_url(r["repo_id"])
+    if r["status"] != "ok":
+        not_scored.append(NotScored(repo_id=r["repo_id"], sha=r["sha"], url=url, status=r["status"],
+                                    error=r["error"], license=r["license"], gated=_gated(r["gated"]),
+                                    downloads=r["downloads"], crawled_at=r["crawled_at"]))
+        return
+    c = costs.get((r["repo_id"], r["sha"]), {})
+    entries.append(Entry(
+        repo_id=r["repo_id"], sha=r["sha"], url=url, score=r["score"], grade=r["grade"],
+        params_total=r["params_total"], params_active=r["params_active"], model_type=r["model_type"],
+        family=r["family"], kind=r["kind"], precision=r["precision"], kv_bytes_per_token=r["kv_bytes_per_token"],
+        usd_per_1m_output_tokens=c.get("usd_per_1m_output_tokens"),
+        output_tokens_per_s_per_gpu=c.get("output_tokens_per_s_per_gpu"),
+        tokens_per_s_per_user=c.get("tokens_per_s_per_user"), ttft_ms=c.get("ttft_ms"), tpot_ms=c.get("tpot_ms"),
+        layout=c.get("layout"), num_gpus=c.get("num_gpus"), concurrency=c.get("concurrency"),
+        license=r["license"], gated=_gated(r["gated"]),
+        custom_code=None if r["custom_code"] is None else bool(r["custom_code"]),
+        downloads=r["downloads"], likes=r["likes"], crawled_at=r["crawled_at"]))
+
+
+def _rank(entries, not_scored, counts, gpu, regime, gpus, regimes, path):
     # by score: descending, unscored ok rows (no score stored) last and unranked; ties by repo id
     entries.sort(key=lambda e: (e.score is None, -(e.score or 0.0), e.repo_id))
     scored = [e for e in entries if e.score is not None]

@@ -19,6 +19,7 @@ import re
 import shutil
 import sys
 import tempfile
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,9 @@ HUB_REPO_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9
 FILES = {"md": "leaderboard.md", "csv": "leaderboard.csv", "html": "index.html"}
 SHEETS_DIR = "sheets"
 #: what a leaderboard folder may hold: an existing folder with anything else is not replaced
-_OURS = {*FILES.values(), SHEETS_DIR}
+#: written into every --out folder: only a folder holding it (and nothing but our files) is ever replaced
+MARKER = ".deploysheet-leaderboard"
+_OURS = {*FILES.values(), SHEETS_DIR, MARKER}
 
 CSV_COLUMNS = ["rank", "cost_rank", "model", "status", "score", "grade", "params_total", "params_active",
                "model_type", "precision", "kv_bytes_per_token", "usd_per_1m_output_tokens",
@@ -113,7 +116,7 @@ def render_sheets(lb: Leaderboard, db_path: str | Path) -> tuple[dict[str, str],
                     problems.append(f"{e.repo_id}: no stored sheet")
                     continue
                 sheet = Sheet.model_validate(data)
-            except (ValidationError, ValueError) as exc:  # zlib.error and JSON errors are ValueErrors
+            except (ValidationError, ValueError, TypeError, RecursionError, MemoryError, zlib.error) as exc:
                 problems.append(f"{e.repo_id}: stored sheet unreadable ({type(exc).__name__})")
                 continue
             rel = f"{SHEETS_DIR}/{names[e.repo_id]}.html"
@@ -153,6 +156,16 @@ def check_folder(out: str | Path) -> Path:
         if not target.is_dir():
             raise BadInputError(f"--out {out}: exists and is not a folder")
         foreign = sorted(p.name for p in target.iterdir() if p.name not in _OURS)
+        sheets = target / SHEETS_DIR
+        if not foreign and sheets.exists():  # sheets/ must hold nothing but rendered sheets
+            if not sheets.is_dir() or sheets.is_symlink():
+                foreign = [SHEETS_DIR]
+            else:
+                foreign = sorted(f"{SHEETS_DIR}/{p.name}" for p in sheets.iterdir()
+                                 if not (p.is_file() and not p.is_symlink() and p.suffix == ".html"))
+        present = [p.name for p in target.iterdir()]
+        if not foreign and present and not (target / MARKER).is_file():
+            foreign = sorted(present)  # names like ours, but not a folder this command wrote
         if foreign:
             raise BadInputError(f"--out {out}: the folder holds other files ({', '.join(foreign[:3])}"
                                 f"{', ...' if len(foreign) > 3 else ''}); refusing to replace it (use a new or "
@@ -176,7 +189,8 @@ def write_folder(out: str | Path, files: dict[str, str]) -> Path:
         raise BadInputError(f"cannot write {out}: {exc.strerror or exc}") from None
     old: Path | None = None
     try:
-        _write_tree(tmp, files)
+        _write_tree(tmp, {**files, MARKER: "Written by 'deploysheet leaderboard --out': the next run replaces this "
+                                          "folder whole.\n"})
         if target.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{target.name[:60]}.old-", dir=target.parent))
             os.rmdir(old)

@@ -159,8 +159,8 @@ def resolve_prices(gpus: list[str] | None, usd_per_gpu_hour: list[float] | float
         raise BadInputError(f"GPU listed twice: {', '.join(dup)}")
     prices = [usd_per_gpu_hour] if isinstance(usd_per_gpu_hour, (int, float)) else list(usd_per_gpu_hour or [])
     for v in prices:
-        if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
-            raise BadInputError(f"--usd-per-gpu-hour must be positive numbers, got {v!r}")
+        if not (isinstance(v, (int, float)) and math.isfinite(v) and 0 < v <= 10_000):
+            raise BadInputError(f"--usd-per-gpu-hour must be between 0 and 10,000 $ per GPU-hour, got {v!r}")
     if prices and len(prices) not in (1, len(ids)):
         raise BadInputError(f"--usd-per-gpu-hour: give one price for all GPUs or one per GPU ({len(ids)}: "
                             f"{', '.join(ids)}), got {len(prices)}")
@@ -188,6 +188,8 @@ def validate_workload(w: Workload) -> None:
             raise BadInputError(f"{name} must be a positive number, got {v}")
     if not (math.isfinite(w.max_utilization) and 0.05 <= w.max_utilization <= 1):
         raise BadInputError(f"--max-utilization must be between 0.05 and 1, got {w.max_utilization:g}")
+    if w.qps < 1e-6:
+        raise BadInputError(f"--qps {w.qps:g} is below one request in 11 days (1e-6 requests/s)")
     if w.qps > 1e7:
         raise BadInputError(f"--qps {w.qps:g} is absurd (over 10 million requests/s)")
 

@@ -70,7 +70,9 @@ class FakeHub:
         self.throttle_every = 0  # > 0: every n-th request is answered 429 (Retry-After: 0), a rate limiter
         self.throttled = 0
         self.latency_s = 0.0  # > 0: sleep this long before answering (a WAN round trip, for benchmarks)
-        self.fail_paths: dict[str, int] = {}  # path prefix -> status answered to every request under it
+        self.fail_paths: dict[str, int] = {}
+        self.list_override: bytes | None = None  # the listing answers these bytes (malformed-answer tests)
+        self.list_loop = False  # every listing page links back to the first one (a pagination loop)  # path prefix -> status answered to every request under it
         import threading
         self.lock = threading.Lock()
         httpserver.expect_request(re.compile(".*")).respond_with_handler(self.handle)
@@ -300,6 +302,8 @@ class FakeHub:
         """``GET /api/models``: filter (tags, all must match), author, pipeline_tag, search, sort (descending),
         limit, and cursor pages of ``page_size`` linked by ``Link: <...>; rel="next"``."""
         from urllib.parse import urlencode
+        if self.list_override is not None:
+            return Response(self.list_override, status=200, content_type="application/json")
         filters = req.args.getlist("filter")
         author, task, search = req.args.get("author"), req.args.get("pipeline_tag"), req.args.get("search")
         limit = int(req.args.get("limit", "100000"))
@@ -317,9 +321,9 @@ class FakeHub:
                 "likes": r.likes, "gated": "manual" if r.gated else False, "pipeline_tag": r.pipeline_tag}
                for r in page]
         headers = {}
-        if start + self.page_size < len(repos):
+        if start + self.page_size < len(repos) or self.list_loop:
             query = [(k, v) for k in req.args for v in req.args.getlist(k) if k != "cursor"]
-            query.append(("cursor", str(start + self.page_size)))
+            query.append(("cursor", str(0 if self.list_loop else start + self.page_size)))
             headers["Link"] = f'<{self.endpoint}/api/models?{urlencode(query)}>; rel="next"'
         return Response(json.dumps(out), status=200, content_type="application/json", headers=headers)
 

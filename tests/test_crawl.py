@@ -245,6 +245,48 @@ def test_listing_failure_is_exit_3(hub, tmp_path, capsys):
     assert err.startswith("deploysheet: error:") and "\n" not in err
 
 
+@pytest.mark.parametrize("body", [b"<html>busy</html>", b'{"not": "a list"}', b'[{"sha": "x"}]', b"[{"])
+def test_malformed_listing_is_exit_3(hub, tmp_path, capsys, body):
+    hub.list_override = body
+    assert crawl(tmp_path / "x.db") == 3
+    err = capsys.readouterr().err.strip()
+    assert "malformed" in err and "\n" not in err and "Traceback" not in err
+
+
+def test_listing_that_loops_is_exit_3(hub, tmp_path, capsys):
+    hub.list_loop = True  # page 1 links to itself: huggingface_hub would follow it for ever
+    assert crawl(tmp_path / "x.db") == 3
+    assert "repeating itself" in capsys.readouterr().err
+
+
+def test_ids_file_with_one_repo_at_two_revisions(tmp_path, capsys):
+    from scorer.cli import main
+    ids = tmp_path / "ids.txt"
+    ids.write_text("org/a\norg/a@main\n")
+    assert main(["crawl", "--db", str(tmp_path / "x.db"), "--ids", str(ids)]) == 2
+    assert "line 2 lists org/a again" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("db", [":memory:", "OTHER", "DIR"])
+def test_databases_that_cannot_hold_a_crawl(tmp_path, capsys, db):
+    from scorer.cli import main
+    if db == "OTHER":  # another application's SQLite file: refused before anything is written to it
+        other = tmp_path / "app.db"
+        with sqlite3.connect(other) as c:
+            c.execute("CREATE TABLE results (repo_id, sha, status, options)")
+        before = other.read_bytes()
+        db = str(other)
+    elif db == "DIR":
+        db = str(tmp_path)
+    ids = tmp_path / "ids.txt"
+    ids.write_text("org/a\n")
+    assert main(["crawl", "--db", db, "--ids", str(ids)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("deploysheet: error:") and "\n" not in err
+    if db.endswith("app.db"):
+        assert "not a deploysheet crawl database" in err and other.read_bytes() == before
+
+
 def test_dask_local_cluster_gives_the_same_results(hub, tmp_path, capsys):
     distributed = pytest.importorskip("distributed")
     db_threads, db_dask = tmp_path / "t.db", tmp_path / "d.db"
@@ -257,3 +299,25 @@ def test_dask_local_cluster_gives_the_same_results(hub, tmp_path, capsys):
     with sqlite3.connect(db_threads) as c1, sqlite3.connect(db_dask) as c2:
         q = "SELECT repo_id, sha, score, grade, params_total, kv_bytes_per_token FROM results ORDER BY repo_id"
         assert c1.execute(q).fetchall() == c2.execute(q).fetchall()
+
+
+def test_ctrl_c_stops_promptly_without_a_traceback(hub, tmp_path):
+    """SIGINT while every request is in flight on a slow Hub: the crawl stops at once (it does not wait for the
+    requests), says how to resume, exits 130."""
+    hub.latency_s = 8.0
+    ids = tmp_path / "ids.txt"
+    ids.write_text("\n".join(list(hub.expected)[:4]) + "\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "scorer", "crawl", "--db", str(tmp_path / "c.db"), "--ids",
+                             str(ids), "--no-progress"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not any(p.startswith("/api/models/") for _, p in hub.requests):
+        time.sleep(0.05)  # the first model_info is in flight
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert time.monotonic() - t0 < 5.0
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "run the same command again to resume" in err
+    hub.latency_s = 0.0

@@ -194,7 +194,8 @@ def test_cli_out_folder_with_sheets(db_rows, tmp_path):
     out = tmp_path / "site"
     res = run_cli("leaderboard", str(path), "--out", str(out), "--sheets")
     assert res.returncode == 0, res.stderr
-    assert sorted(p.name for p in out.iterdir()) == ["index.html", "leaderboard.csv", "leaderboard.md", "sheets"]
+    assert sorted(p.name for p in out.iterdir()) == [".deploysheet-leaderboard", "index.html", "leaderboard.csv",
+                                                     "leaderboard.md", "sheets"]
     sheets = sorted(p.name for p in (out / "sheets").iterdir())
     assert len(sheets) == len(rows) and "meta-llama--Llama-3.1-8B-Instruct.html" in sheets
     md = (out / "leaderboard.md").read_text()
@@ -323,3 +324,31 @@ def test_push_to_hub_refused_exits_3(db_rows, fakehub, tmp_path):
     assert res.returncode == 3, res.stderr
     assert "me/leaderboard" in res.stderr and res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
     assert fakehub.commits == []
+
+
+@pytest.mark.parametrize("plant", ["sheets/mydata.txt", "index.html", "sheets/sub/a.html"])
+def test_out_never_replaces_files_it_did_not_write(db_rows, tmp_path, plant):
+    """Names like ours are not enough: the whole tree must be a previous leaderboard's."""
+    path, _ = db_rows
+    site = tmp_path / "site"
+    (site / plant).parent.mkdir(parents=True)
+    (site / plant).write_text("<html>my own site</html>" if plant.endswith(".html") else "precious")
+    res = run_cli("leaderboard", str(path), "--out", str(site))
+    assert res.returncode == 2 and "refusing to replace" in res.stderr, res.stderr
+    assert (site / plant).read_text().endswith(("site</html>", "precious"))
+
+
+def test_unreadable_stored_sheet_is_a_warning(db_rows, tmp_path):
+    import shutil
+    import sqlite3
+    path, rows = db_rows
+    bad = tmp_path / "bad.db"
+    shutil.copy(path, bad)
+    victim = rows[0].repo_id
+    with sqlite3.connect(bad) as c:
+        c.execute("UPDATE results SET sheet = X'00112233' WHERE repo_id = ?", (victim,))
+    res = run_cli("leaderboard", str(bad), "--out", str(tmp_path / "site"), "--sheets")
+    assert res.returncode == 0, res.stderr
+    assert victim in res.stderr and "unreadable" in res.stderr
+    md = (tmp_path / "site" / "leaderboard.md").read_text()
+    assert f"](https://huggingface.co/{victim})" in md  # links to the Hub instead
