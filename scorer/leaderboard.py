@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, Field, ValidationError
 
-from .errors import BadInputError
+from .errors import BadInputError, DeploysheetError
 
 DEFAULT_GPU = "H100-SXM"
 DEFAULT_REGIME = "throughput"
@@ -104,6 +104,7 @@ class Leaderboard(BaseModel):
     entries: list[Entry] = Field(description="scored models, by score")
     not_scored: list[NotScored]
     status_counts: dict[str, int]
+    usd_per_gpu_hour: float | None = Field(None, description="the catalog price the costs were computed with")
 
     @property
     def by_cost(self) -> list[Entry]:
@@ -255,7 +256,14 @@ def _rank(entries, not_scored, counts, gpu, regime, gpus, regimes, path):
     for e, rank in zip(priced, competition_ranks(priced, lambda e: e.usd_per_1m_output_tokens)):
         e.cost_rank = rank
     not_scored.sort(key=lambda n: (n.status, n.repo_id))
-    return Leaderboard(db=Path(path).name, gpu=gpu, regime=_regime_info(regime), gpus=gpus, regimes=regimes,
+    price = None
+    try:
+        from .hardware import get_gpu
+        pr = get_gpu(gpu).usd_per_hour
+        price = pr.mid if pr else None
+    except DeploysheetError:
+        pass
+    return Leaderboard(db=Path(path).name, gpu=gpu, usd_per_gpu_hour=price, regime=_regime_info(regime), gpus=gpus, regimes=regimes,
                        generated_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                        entries=entries, not_scored=not_scored, status_counts=dict(sorted(counts.items())))
 
