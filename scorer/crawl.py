@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pydantic import BaseModel, Field
 
 from . import __version__
-from .crawldb import Cost, CrawlDB, Listed, Result
+from .crawldb import CrawlDB, Listed, Result, costs_of
 from .errors import BadInputError, DeploysheetError, HubError
 from .sources import _SHA
 
@@ -285,19 +285,11 @@ def _score(task: Task, raw, sha: str, base: dict, meta: dict) -> Result:
     if m.kind != "decoder":
         return Result(**base, sha=sha, status="unsupported", error=f"{m.kind} model: deploysheet scores decoder "
                                                                     "LLMs", **common)
-    costs = []
-    for gpu, regimes in sheet.regimes.items():
-        for r in regimes:
-            p = r.prediction
-            costs.append(Cost(gpu=gpu, regime=r.id) if p is None else Cost(
-                gpu=gpu, regime=r.id, layout=p.layout, num_gpus=p.num_gpus, concurrency=p.concurrency,
-                usd_per_1m_output_tokens=p.usd_per_1m_output_tokens,
-                output_tokens_per_s_per_gpu=p.output_tokens_per_s_per_gpu,
-                tokens_per_s_per_user=p.tokens_per_s_per_user, ttft_ms=p.ttft_ms, tpot_ms=p.tpot_ms))
     return Result(**base, sha=sha, status="ok", params_total=sheet.params.total, params_active=sheet.params.active,
                   precision=sheet.options.precision, score=sheet.score.total, grade=sheet.score.grade,
                   kv_bytes_per_token=sheet.kv_cache.bytes_per_token_all_layers,
-                  sheet_json=zlib.compress(sheet.model_dump_json().encode("utf-8"), 6), costs=costs, **common)
+                  sheet_json=zlib.compress(sheet.model_dump_json().encode("utf-8"), 6), costs=costs_of(sheet),
+                  **common)
 
 
 # --------------------------------------------------------------------------- the driver

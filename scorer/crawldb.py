@@ -86,6 +86,21 @@ class Cost(BaseModel):
     tpot_ms: float | None = None
 
 
+def costs_of(sheet) -> list[Cost]:
+    """One :class:`Cost` per (GPU, regime) of a :class:`scorer.sheet.Sheet` (the regime's chosen prediction; a regime
+    with none, e.g. a context longer than the model's, gets an empty row)."""
+    out = []
+    for gpu, regimes in sheet.regimes.items():
+        for r in regimes:
+            p = r.prediction
+            out.append(Cost(gpu=gpu, regime=r.id) if p is None else Cost(
+                gpu=gpu, regime=r.id, layout=p.layout, num_gpus=p.num_gpus, concurrency=p.concurrency,
+                usd_per_1m_output_tokens=p.usd_per_1m_output_tokens,
+                output_tokens_per_s_per_gpu=p.output_tokens_per_s_per_gpu,
+                tokens_per_s_per_user=p.tokens_per_s_per_user, ttft_ms=p.ttft_ms, tpot_ms=p.tpot_ms))
+    return out
+
+
 class Result(BaseModel):
     """What crawling one repo at one commit produced (the value the per-repo pure function returns)."""
 

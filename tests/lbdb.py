@@ -8,7 +8,7 @@ import zlib
 from functools import cache
 from pathlib import Path
 
-from scorer.crawldb import Cost, CrawlDB, Listed, Result
+from scorer.crawldb import CrawlDB, Listed, Result, costs_of
 
 HOSTILE_NAME = "evil/<img src=x onerror=window.__xss=1>"
 HOSTILE_LICENSE = '"><script>window.__xss=2</script><img src=x onerror=alert(1)>|`x`'
@@ -26,15 +26,7 @@ def real_ok(example: str, gpus: tuple[str, ...] = ("H100-SXM",)) -> Result:
     from scorer.sources import load_example
 
     s = build_sheet(load_example(example), Options(gpus=list(gpus), recommendations=False))
-    costs = []
-    for gpu, regimes in s.regimes.items():
-        for r in regimes:
-            p = r.prediction
-            costs.append(Cost(gpu=gpu, regime=r.id) if p is None else Cost(
-                gpu=gpu, regime=r.id, layout=p.layout, num_gpus=p.num_gpus, concurrency=p.concurrency,
-                usd_per_1m_output_tokens=p.usd_per_1m_output_tokens,
-                output_tokens_per_s_per_gpu=p.output_tokens_per_s_per_gpu,
-                tokens_per_s_per_user=p.tokens_per_s_per_user, ttft_ms=p.ttft_ms, tpot_ms=p.tpot_ms))
+    costs = costs_of(s)
     return Result(repo_id="-", sha="-", status="ok", model_type=s.model.model_type, family=s.model.family,
                   kind=s.model.kind, params_total=s.params.total, params_active=s.params.active,
                   precision=s.options.precision, score=s.score.total, grade=s.score.grade,
