@@ -514,7 +514,7 @@ def cmd_compare(args) -> int:
     from .hardware import get_precision
     from .render import render_report
     from .report import MAX_MODELS, Workload, build_report
-    from .sources import load_source
+    from .sources import load_source, parse_hub_source
 
     sources = [s.strip() for s in args.sources]
     if len(sources) < 2:
@@ -538,9 +538,18 @@ def cmd_compare(args) -> int:
     if args.precision:
         get_precision(args.precision)
     load_calibration(args.calibration)
-    raws, seen = [], {}
+    raws, seen, skipped = [], {}, []
     for src in sources:
-        raw = load_source(src)
+        try:
+            raw = load_source(src)
+        except DeploysheetError as exc:
+            # a Hub model that cannot be read (gated, gone, no config) is a finding of the comparison, not a
+            # failure of it; a local path that does not exist is a typo: stop
+            if getattr(exc, "reason", None) in ("gated", "not_found", "missing_config", "invalid_json") \
+                    and parse_hub_source(src) is not None and not os.path.exists(src):
+                skipped.append(report_mod.Skipped(source=src, reason=str(exc)))
+                continue
+            raise
         prov = raw.provenance
         key = (prov.repo_id, prov.commit_sha) if prov.kind == "hub" else os.path.realpath(prov.path or src)
         if key in seen:
@@ -548,7 +557,7 @@ def cmd_compare(args) -> int:
         seen[key] = src
         raws.append(raw)
     report = build_report(raws, workload, gpus or None, args.usd_per_gpu_hour, precision=args.precision,
-                          framework=args.framework, calibration=args.calibration)
+                          framework=args.framework, calibration=args.calibration, skipped=skipped)
     write_output(render_report(report, args.format), args.output)
     return 0
 

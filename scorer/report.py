@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 
 from . import __version__
 from .costmodel import load_calibration
-from .errors import BadInputError, DeploysheetError
+from .errors import BadInputError, ConfigError, DeploysheetError
 from .hardware import GIB, get_gpu, get_precision
 from .regimes import Prediction, sweep, to_prediction
 from .sheet import (
@@ -137,6 +137,13 @@ class Recommendation(BaseModel):
     caveats: list[str] = Field(default_factory=list)
 
 
+class Skipped(BaseModel):
+    """A model the report could not compare, and why (its config could not be read or normalized)."""
+
+    source: str
+    reason: str = Field(description="one line: gated, not found, no config.json, unreadable config, ...")
+
+
 class CompareReport(BaseModel):
     generator: dict[str, str]
     workload: Workload
@@ -146,6 +153,7 @@ class CompareReport(BaseModel):
     calibration: str
     hours_per_month: float = HOURS_PER_MONTH
     models: list[ModelColumn]
+    skipped: list[Skipped] = Field(default_factory=list, description="sources that could not be compared")
     recommendation: Recommendation
     assumptions: list[str]
 
@@ -399,16 +407,24 @@ def _recommend(models: list[ModelColumn], w: Workload, prices: list[GpuPrice]) -
     return Recommendation(winner=win.name, headline=headline, ranking=ranking, caveats=caveats)
 
 
+def _with_skipped(rec: Recommendation, skipped: list[Skipped]) -> Recommendation:
+    for k in skipped:
+        rec.caveats.insert(0, f"{k.source} was not compared: {k.reason}.")
+    return rec
+
+
 def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | None = None,
                  usd_per_gpu_hour: list[float] | float | None = None, precision: str | None = None,
-                 framework: str = "vllm", calibration: str | None = None) -> CompareReport:
+                 framework: str = "vllm", calibration: str | None = None,
+                 skipped: list[Skipped] | None = None) -> CompareReport:
     """Compare ``raws`` for ``workload`` on every GPU of ``gpus`` (see the module docstring).
 
     Raises:
         BadInputError / ConfigError: fewer than two or more than 8 models, an unknown GPU or precision, prices that
         do not match the GPUs, a bad workload, an unusable config.
     """
-    if len(raws) < 2:
+    skipped = list(skipped or [])
+    if len(raws) + len(skipped) < 2:
         raise BadInputError("compare needs at least two models")
     if len(raws) > MAX_MODELS:
         raise BadInputError(f"compare takes at most {MAX_MODELS} models, got {len(raws)}")
@@ -421,11 +437,16 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
     gpu_ids = [p.gpu for p in prices]
     columns: list[ModelColumn] = []
     for raw in raws:
+        name = raw.provenance.repo_id or raw.provenance.source
         try:
             sheet = build_sheet(raw, Options(gpus=gpu_ids, precision=precision, framework=framework,
                                              calibration=calibration, recommendations=False))
+        except ConfigError as exc:  # this model's config: compare the others, say why this one is missing
+            custom = " (custom code: auto_map)" if isinstance(raw.config.get("auto_map"), dict) else ""
+            skipped.append(Skipped(source=name, reason=f"config not readable{custom}: {exc}"))
+            continue
         except DeploysheetError as exc:  # name the model: the message alone may not say which one
-            raise type(exc)(f"{raw.provenance.repo_id or raw.provenance.source}: {exc}") from None
+            raise type(exc)(f"{name}: {exc}") from None
         arch = sheet.model.arch
         prec = get_precision(sheet.options.precision)
         make_cm = cost_model_factory(arch, sheet.params, sheet.gemms, prec, sheet.options.kv_dtype, framework, cal,
@@ -445,6 +466,9 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
             custom_code=m.custom_code, gated=m.provenance.gated, license=m.provenance.license,
             weight_formats=m.provenance.weight_formats, risks=_risks(sheet), deployments=deps,
             best=min(ok, key=_cost_key) if ok else None))
+    if len(columns) < 2:
+        why = "; ".join(f"{k.source}: {k.reason}" for k in skipped)
+        raise BadInputError(f"compare: fewer than two models could be compared ({why[:300]})")
     assumptions = [
         f"$/month = GPUs x $/GPU-hour x {HOURS_PER_MONTH:g} h (24 h x 365 d / 12), GPUs billed around the clock.",
         ("Request rate per replica by Little's law: concurrency / (TTFT + (OSL - 1) x TPOT); replicas = "
@@ -469,5 +493,6 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
     return CompareReport(generator={"name": "deploysheet", "version": __version__,
                                     "date": datetime.date.today().isoformat()},
                          workload=workload, framework=framework, precision=precision, gpus=prices,
-                         calibration=cal_note, models=columns, recommendation=_recommend(columns, workload, prices),
+                         calibration=cal_note, models=columns, skipped=skipped,
+                         recommendation=_with_skipped(_recommend(columns, workload, prices), skipped),
                          assumptions=assumptions)

@@ -287,3 +287,26 @@ def test_same_model_by_two_paths_is_refused(capsys, tmp_path):
     shutil.copytree(src, tmp_path / "q")
     rc, _, err = run_cli(capsys, ["compare", str(tmp_path / "q"), str(tmp_path / "q" / "config.json"), *WORKLOAD])
     assert rc == 2 and "same model" in err
+
+
+def test_license_from_the_hub_tag_and_unreadable_hub_models_are_listed(fakehub, capsys):
+    """A license given only as the Hub's license:<id> tag counts; a gated or vanished Hub model is reported as
+    not compared (with the reason) while the rest are compared; an unreadable custom-code config likewise."""
+    cfg = json.loads((ROOT / "data" / "examples" / "qwen3-4b" / "config.json").read_text())
+    fakehub.add("acme/tagged", cfg, tags=["transformers", "license:apache-2.0"], extra_files=["model.safetensors"])
+    fakehub.add("acme/gated", cfg, gated=True)
+    fakehub.add("acme/custom", {"model_type": "acme", "auto_map": {"AutoConfig": "x.AcmeConfig"}, "d_model": 8})
+    rc, out, err = run_cli(capsys, ["compare", "acme/tagged", "acme/gated", "nobody/gone", "acme/custom",
+                                    "example:llama-3.1-8b", *WORKLOAD, "--format", "json"])
+    assert rc == 0, err
+    rep = json.loads(out)
+    assert [m["name"] for m in rep["models"]] == ["acme/tagged", "example:llama-3.1-8b"]
+    assert rep["models"][0]["license"] == "apache-2.0" and rep["models"][0]["risks"] == []
+    skipped = {k["source"]: k["reason"] for k in rep["skipped"]}
+    assert set(skipped) == {"acme/gated", "nobody/gone", "acme/custom"}
+    assert "gated" in skipped["acme/gated"] and "not found" in skipped["nobody/gone"]
+    assert "custom code" in skipped["acme/custom"]
+    assert any("acme/gated was not compared" in c for c in rep["recommendation"]["caveats"])
+    rc, out, err = run_cli(capsys, ["compare", "acme/tagged", "acme/gated", *WORKLOAD])
+    last = err.strip().splitlines()[-1]  # (the fake Hub's server thread logs requests to stderr too)
+    assert rc == 2 and last.startswith("deploysheet: error: compare: fewer than two models could be compared")
