@@ -117,8 +117,9 @@ def load_calibration(path: str | Path | None = None) -> Calibration:
 class Layout(BaseModel):
     """Parallel layout. GPUs = tp x pp x dp. Attention and dense layers are split by ``tp`` and replicated over
     ``dp`` attention data-parallel ranks (each holds C/dp sequences). Experts are spread over ``ep`` ranks and
-    each expert is split over the remaining moe_tp = tp x dp / ep GPUs of a pipeline stage (ep = 1: experts
-    split like dense layers)."""
+    each expert is split over the remaining moe_tp = tp x dp / ep GPUs of a pipeline stage (ep = 1, dp = 1: experts
+    split like dense layers; ep = 1 with DP attention: experts split over all tp x dp GPUs, as TensorRT-LLM and
+    SGLang shard the MoE over the whole attention-DP group)."""
 
     tp: int = Field(1, ge=1)
     pp: int = Field(1, ge=1)
@@ -131,8 +132,7 @@ class Layout(BaseModel):
 
     @property
     def moe_tp(self) -> int:
-        group = self.tp * self.dp
-        return max(1, group // self.ep) if self.ep > 1 else self.tp
+        return max(1, self.tp * self.dp // self.ep)
 
     @property
     def label(self) -> str:
@@ -346,6 +346,9 @@ class CostModel:
                 plan.append(("a2a", lay.ep, byts))
                 if lay.moe_tp > 1:
                     plan.append(("allreduce", lay.moe_tp, layer.ffn.top_k * h * ACT_BYTES))
+            elif isinstance(layer.ffn, MoEMLP) and lay.dp > 1 and lay.moe_tp > 1:
+                # experts split over the whole DP group: gather every rank's tokens, reduce-scatter the outputs
+                plan.append(("allreduce", lay.moe_tp, lay.dp * h * ACT_BYTES))
             elif layer.ffn is not None and lay.tp > 1:
                 plan.append(("allreduce", lay.tp, h * ACT_BYTES))
         counts: dict[tuple[str, int, float], int] = {}
@@ -523,15 +526,32 @@ def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl
     * tokens/s/GPU by Little's law: concurrency · OSL / (TTFT + (OSL − 1) · TPOT) / GPUs.
 
     ``c_local`` is the concurrency one DP rank serves; ``t_pre_marginal`` the extra prefill time of one more
-    request in a batch.
+    request in a batch. :func:`serve_arrays` is the same arithmetic over numpy arrays (the calibration fit).
     """
-    extra = max(c_local - 1.0, 0.0)
-    tpot = t_dec + p.get("tpot_interference", 1.0) * extra / max(osl, 1) * t_pre
-    ttft = t_pre + p.get("ttft_queue", 0.0) * extra * t_pre_marginal + (
-        p.get("ttft_decode_steps", 0.5) * t_dec if c_local > 1 else 0.0)
-    latency = ttft + max(osl - 1, 0) * tpot
-    tps_gpu = concurrency * osl / latency / num_gpus
-    return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": tps_gpu, "tokens_per_s_per_user": 1.0 / tpot}
+    out = serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency,
+                       lambda k, d: p.get(k, d), _ScalarMath)
+    return {k: float(v) for k, v in out.items() if k != "latency"}
+
+
+class _ScalarMath:
+    """The few numpy functions :func:`serve_arrays` uses, for plain floats."""
+
+    maximum = staticmethod(max)
+
+    @staticmethod
+    def where(cond, a, b):
+        return a if cond else b
+
+
+def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency, param, np) -> dict:
+    """:func:`serve` on floats or numpy arrays; ``param(name, default)`` gives a parameter (float or array)."""
+    extra = np.maximum(c_local - 1.0, 0.0)
+    tpot = t_dec + param("tpot_interference", 1.0) * extra / np.maximum(osl, 1) * t_pre
+    ttft = t_pre + param("ttft_queue", 0.0) * extra * t_pre_marginal + np.where(
+        c_local > 1, param("ttft_decode_steps", 0.5) * t_dec, 0.0)
+    latency = ttft + np.maximum(osl - 1, 0) * tpot
+    return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": concurrency * osl / latency / num_gpus,
+            "tokens_per_s_per_user": 1.0 / tpot, "latency": latency}
 
 
 def bound_of(parts: dict[str, float]) -> str:
