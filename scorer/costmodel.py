@@ -47,7 +47,7 @@ REQUIRED_PARAMS = {"gemm_compute_eff", "mem_bw_eff", "attn_compute_eff", "op_lat
 
 
 #: accepted ranges of parameters that are not efficiency ratios (seconds, GiB and GB/s allow 0-1000)
-PARAM_RANGES = {"ttft_decode_steps": (0.0, 100.0), "ttft_queue": (0.0, 10.0),
+PARAM_RANGES = {"ttft_decode_steps": (0.0, 100.0), "ttft_queue": (0.0, 10.0), "prefill_chunk_tokens": (1.0, 1e6),
                 "tpot_interference": (0.0, 10.0), "prefill_eff_scale": (1e-3, 10.0),
                 "gemm_eff_scale": (1e-3, 10.0), "kv_free_fraction": (0.0, 1.0)}
 
@@ -515,21 +515,27 @@ class CostModel:
 
 
 def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl: int, num_gpus: int,
-          concurrency: int, p: dict[str, float]) -> dict[str, float]:
+          concurrency: int, p: dict[str, float], isl: int = 0) -> dict[str, float]:
     """Closed-loop continuous batching from step times (seconds): TTFT, TPOT, tokens/s.
 
-    * TPOT = t_dec + μ · (c − 1) / OSL · t_pre — other users' prefills interleaved with decode steps
-      (μ = ``tpot_interference``, 1 = every prefill stalls the batch once);
-    * TTFT = t_pre + λ · (c − 1) · t_pre_marginal + κ · t_dec — waiting behind the prefills of requests that
-      arrive together (λ = ``ttft_queue``: 0 = never, 0.5 = a fully synchronized burst) and for the decode
-      steps a chunked prefill rides along with (κ = ``ttft_decode_steps``);
+    A closed loop of c users cycles through one prefill and OSL decode steps each, so while one user decodes
+    OSL tokens the engine also prefills the other c − 1 users' prompts, chunk by chunk inside its decode
+    iterations (a per-iteration token budget B = ``prefill_chunk_tokens``):
+
+    * TPOT = t_dec + μ · (c − 1) / OSL · t_pre_marginal — each decode step also carries (c − 1) / OSL prompts'
+      worth of prefill compute (μ = ``tpot_interference``, 1 = all of it, the physical value);
+    * TTFT = t_pre + κ · t_dec + λ · (c − 1) · (t_pre_marginal + ISL / B · t_dec) — the request's own prefill,
+      the rest of the iteration running when it arrives (κ = ``ttft_decode_steps``, ½ = half a step on average),
+      and queueing behind prefills that arrived before it: each costs its compute plus the decode iterations
+      its ISL / B chunks ride with (λ = ``ttft_queue``: 0 = never, ½ = every user arrives in one burst;
+      closed-loop benchmarks start with such a burst and then spread out);
     * tokens/s/GPU by Little's law: concurrency · OSL / (TTFT + (OSL − 1) · TPOT) / GPUs.
 
     ``c_local`` is the concurrency one DP rank serves; ``t_pre_marginal`` the extra prefill time of one more
     request in a batch. :func:`serve_arrays` is the same arithmetic over numpy arrays (the calibration fit).
     """
     out = serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency,
-                       lambda k, d: p.get(k, d), _ScalarMath)
+                       lambda k, d: p.get(k, d), _ScalarMath, isl)
     return {k: float(v) for k, v in out.items() if k != "latency"}
 
 
@@ -543,11 +549,12 @@ class _ScalarMath:
         return a if cond else b
 
 
-def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency, param, np) -> dict:
+def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency, param, np, isl=0) -> dict:
     """:func:`serve` on floats or numpy arrays; ``param(name, default)`` gives a parameter (float or array)."""
     extra = np.maximum(c_local - 1.0, 0.0)
-    tpot = t_dec + param("tpot_interference", 1.0) * extra / np.maximum(osl, 1) * t_pre
-    ttft = t_pre + param("ttft_queue", 0.0) * extra * t_pre_marginal + np.where(
+    tpot = t_dec + param("tpot_interference", 1.0) * extra / np.maximum(osl, 1) * t_pre_marginal
+    ahead = t_pre_marginal + isl / param("prefill_chunk_tokens", 8192.0) * t_dec
+    ttft = t_pre + param("ttft_queue", 0.0) * extra * ahead + np.where(
         c_local > 1, param("ttft_decode_steps", 0.5) * t_dec, 0.0)
     latency = ttft + np.maximum(osl - 1, 0) * tpot
     return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": concurrency * osl / latency / num_gpus,

@@ -135,7 +135,7 @@ def _evaluate(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: floa
     running = min(c, max_c)  # the engine runs what its KV cache holds; the rest wait in its queue
     dec = cm.decode_step(running, isl + osl / 2)
     t_pre, t_marg = cm.prefill_times(isl)
-    sv = serve(dec["total"], t_pre, t_marg, running / lay.dp, osl, lay.num_gpus, running, cm.p)
+    sv = serve(dec["total"], t_pre, t_marg, running / lay.dp, osl, lay.num_gpus, running, cm.p, isl)
     ttft, tpot, tps_gpu = sv["ttft"], sv["tpot"], sv["tokens_per_s_per_gpu"]
     if c > running:
         # closed loop, Little's law: a request's whole latency grows by c / running

@@ -27,10 +27,13 @@ def test_layout_groups():
 
 
 def test_serve_formulas_by_hand():
-    p = {"tpot_interference": 0.5, "ttft_queue": 0.25}
-    out = serve(t_dec=0.010, t_pre=0.100, t_pre_marginal=0.080, c_local=9, osl=100, num_gpus=2, concurrency=9, p=p)
-    tpot = 0.010 + 0.5 * 8 / 100 * 0.100  # other users' prefills interleaved
-    ttft = 0.100 + 0.25 * 8 * 0.080 + 0.010 / 2  # queueing behind simultaneous prefills, half a step
+    p = {"tpot_interference": 0.5, "ttft_queue": 0.25, "prefill_chunk_tokens": 8192}
+    out = serve(t_dec=0.010, t_pre=0.100, t_pre_marginal=0.080, c_local=9, osl=100, num_gpus=2, concurrency=9, p=p,
+                isl=2048)
+    tpot = 0.010 + 0.5 * 8 / 100 * 0.080  # other users' prefill compute carried by the decode steps
+    # queueing behind 8 x 0.25 earlier prefills, each its compute plus the 2048/8192 of a decode iteration its
+    # chunk rides with; half a step waiting for the running iteration
+    ttft = 0.100 + 0.25 * 8 * (0.080 + 2048 / 8192 * 0.010) + 0.010 / 2
     assert math.isclose(out["tpot"], tpot) and math.isclose(out["ttft"], ttft)
     # Little's law: 9 users x 100 tokens per (TTFT + 99 TPOT), over 2 GPUs
     assert math.isclose(out["tokens_per_s_per_gpu"], 9 * 100 / (ttft + 99 * tpot) / 2)
