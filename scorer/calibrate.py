@@ -10,8 +10,10 @@ arithmetic. Parameters and their grouping (as few as carry the signal):
   measurements better in-sample but predicted held-out models worse (leave-one-model-out TPOT MdAPE
   25% vs 22%), so the shared efficiencies are kept;
 * global: ``comm_latency_s`` and ``op_latency_s`` (per collective and per kernel);
-* per serving framework: ``decode_step_overhead_s``, ``prefill_overhead_s``, ``prefill_eff_scale``
-  (prefill kernels' efficiency relative to decode's) and ``ttft_queue`` (λ) — see :func:`scorer.costmodel.serve`.
+* global: ``prefill_eff_scale`` (prefill kernels' efficiency relative to decode's: a property of the GEMM and
+  attention kernels, which the frameworks share; per framework it predicted held-out models worse);
+* per serving framework: ``decode_step_overhead_s``, ``prefill_overhead_s`` and ``ttft_queue`` (λ) — see
+  :func:`scorer.costmodel.serve`.
   ``tpot_interference`` (μ = 1), ``ttft_decode_steps`` (κ = ½) and ``prefill_chunk_tokens`` (B = 8192) keep
   their physical values: fitting μ and κ per framework predicted held-out models worse (leave-one-model-out
   TPOT MdAPE 17.4% vs 15.5%), because they traded off against the prefill efficiency.
@@ -42,7 +44,7 @@ FIT_PARAMS: dict[str, tuple[str, float, float]] = {
     "op_latency_s": ("global", 0.0, 2e-5),
     "decode_step_overhead_s": ("framework", 0.0, 0.05),
     "prefill_overhead_s": ("framework", 0.0, 0.5),
-    "prefill_eff_scale": ("framework", 0.2, 3.0),
+    "prefill_eff_scale": ("global", 0.2, 3.0),
     "ttft_queue": ("framework", 0.0, 1.5),
 }
 
@@ -183,6 +185,8 @@ class Fit:
                 frameworks.setdefault(key, {})[base] = round(float(val), 6)
             else:
                 params[base] = round(float(val), 6)
+                for over in frameworks.values():  # a parameter fitted globally has no per-framework value left
+                    over.pop(base, None)
         return self.base.model_copy(update={"params": params, "frameworks": frameworks})
 
 
