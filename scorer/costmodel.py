@@ -534,23 +534,19 @@ def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl
     ``c_local`` is the concurrency one DP rank serves; ``t_pre_marginal`` the extra prefill time of one more
     request in a batch. :func:`serve_arrays` is the same arithmetic over numpy arrays (the calibration fit).
     """
-    out = serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency,
-                       lambda k, d: p.get(k, d), _ScalarMath, isl)
-    return {k: float(v) for k, v in out.items() if k != "latency"}
-
-
-class _ScalarMath:
-    """The few numpy functions :func:`serve_arrays` uses, for plain floats."""
-
-    maximum = staticmethod(max)
-
-    @staticmethod
-    def where(cond, a, b):
-        return a if cond else b
+    extra = max(c_local - 1.0, 0.0)
+    tpot = t_dec + p.get("tpot_interference", 1.0) * extra / max(osl, 1) * t_pre_marginal
+    ahead = t_pre_marginal + isl / p.get("prefill_chunk_tokens", 8192.0) * t_dec
+    ttft = t_pre + p.get("ttft_queue", 0.0) * extra * ahead + (
+        p.get("ttft_decode_steps", 0.5) * t_dec if c_local > 1 else 0.0)
+    latency = ttft + max(osl - 1, 0) * tpot
+    return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": concurrency * osl / latency / num_gpus,
+            "tokens_per_s_per_user": 1.0 / tpot}
 
 
 def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency, param, np, isl=0) -> dict:
-    """:func:`serve` on floats or numpy arrays; ``param(name, default)`` gives a parameter (float or array)."""
+    """:func:`serve` over numpy arrays (the calibration fit); ``param(name, default)`` gives a parameter (float or
+    array). Keep the two in step: tests/test_costmodel.py compares them row by row."""
     extra = np.maximum(c_local - 1.0, 0.0)
     tpot = t_dec + param("tpot_interference", 1.0) * extra / np.maximum(osl, 1) * t_pre_marginal
     ahead = t_pre_marginal + isl / param("prefill_chunk_tokens", 8192.0) * t_dec
