@@ -47,7 +47,7 @@ REQUIRED_PARAMS = {"gemm_compute_eff", "mem_bw_eff", "attn_compute_eff", "op_lat
 
 
 #: accepted ranges of parameters that are not efficiency ratios (seconds, GiB and GB/s allow 0-1000)
-PARAM_RANGES = {"ttft_decode_steps": (0.0, 100.0), "ttft_queue": (0.0, 10.0),
+PARAM_RANGES = {"ttft_decode_steps": (0.0, 100.0), "ttft_queue": (0.0, 10.0), "prefill_chunk_tokens": (1.0, 1e6),
                 "tpot_interference": (0.0, 10.0), "prefill_eff_scale": (1e-3, 10.0),
                 "gemm_eff_scale": (1e-3, 10.0), "kv_free_fraction": (0.0, 1.0)}
 
@@ -128,8 +128,9 @@ def load_calibration(path: str | Path | None = None) -> Calibration:
 class Layout(BaseModel):
     """Parallel layout. GPUs = tp x pp x dp. Attention and dense layers are split by ``tp`` and replicated over
     ``dp`` attention data-parallel ranks (each holds C/dp sequences). Experts are spread over ``ep`` ranks and
-    each expert is split over the remaining moe_tp = tp x dp / ep GPUs of a pipeline stage (ep = 1: experts
-    split like dense layers)."""
+    each expert is split over the remaining moe_tp = tp x dp / ep GPUs of a pipeline stage (ep = 1, dp = 1: experts
+    split like dense layers; ep = 1 with DP attention: experts split over all tp x dp GPUs, as TensorRT-LLM and
+    SGLang shard the MoE over the whole attention-DP group)."""
 
     tp: int = Field(1, ge=1)
     pp: int = Field(1, ge=1)
@@ -142,8 +143,7 @@ class Layout(BaseModel):
 
     @property
     def moe_tp(self) -> int:
-        group = self.tp * self.dp
-        return max(1, group // self.ep) if self.ep > 1 else self.tp
+        return max(1, self.tp * self.dp // self.ep)
 
     @property
     def label(self) -> str:
@@ -357,6 +357,9 @@ class CostModel:
                 plan.append(("a2a", lay.ep, byts))
                 if lay.moe_tp > 1:
                     plan.append(("allreduce", lay.moe_tp, layer.ffn.top_k * h * ACT_BYTES))
+            elif isinstance(layer.ffn, MoEMLP) and lay.dp > 1 and lay.moe_tp > 1:
+                # experts split over the whole DP group: gather every rank's tokens, reduce-scatter the outputs
+                plan.append(("allreduce", lay.moe_tp, lay.dp * h * ACT_BYTES))
             elif layer.ffn is not None and lay.tp > 1:
                 plan.append(("allreduce", lay.tp, h * ACT_BYTES))
         counts: dict[tuple[str, int, float], int] = {}
@@ -523,26 +526,46 @@ class CostModel:
 
 
 def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl: int, num_gpus: int,
-          concurrency: int, p: dict[str, float]) -> dict[str, float]:
+          concurrency: int, p: dict[str, float], isl: int = 0) -> dict[str, float]:
     """Closed-loop continuous batching from step times (seconds): TTFT, TPOT, tokens/s.
 
-    * TPOT = t_dec + μ · (c − 1) / OSL · t_pre — other users' prefills interleaved with decode steps
-      (μ = ``tpot_interference``, 1 = every prefill stalls the batch once);
-    * TTFT = t_pre + λ · (c − 1) · t_pre_marginal + κ · t_dec — waiting behind the prefills of requests that
-      arrive together (λ = ``ttft_queue``: 0 = never, 0.5 = a fully synchronized burst) and for the decode
-      steps a chunked prefill rides along with (κ = ``ttft_decode_steps``);
+    A closed loop of c users cycles through one prefill and OSL decode steps each, so while one user decodes
+    OSL tokens the engine also prefills the other c − 1 users' prompts, chunk by chunk inside its decode
+    iterations (a per-iteration token budget B = ``prefill_chunk_tokens``):
+
+    * TPOT = t_dec + μ · (c − 1) / OSL · t_pre_marginal — each decode step also carries (c − 1) / OSL prompts'
+      worth of prefill compute (μ = ``tpot_interference``, 1 = all of it, the physical value);
+    * TTFT = t_pre + κ · t_dec + λ · (c − 1) · (t_pre_marginal + ISL / B · t_dec) — the request's own prefill,
+      the rest of the iteration running when it arrives (κ = ``ttft_decode_steps``, ½ = half a step on average),
+      and queueing behind prefills that arrived before it: each costs its compute plus the decode iterations
+      its ISL / B chunks ride with (λ = ``ttft_queue``: 0 = never, ½ = every user arrives in one burst;
+      closed-loop benchmarks start with such a burst and then spread out);
     * tokens/s/GPU by Little's law: concurrency · OSL / (TTFT + (OSL − 1) · TPOT) / GPUs.
 
     ``c_local`` is the concurrency one DP rank serves; ``t_pre_marginal`` the extra prefill time of one more
-    request in a batch.
+    request in a batch. :func:`serve_arrays` is the same arithmetic over numpy arrays (the calibration fit).
     """
     extra = max(c_local - 1.0, 0.0)
-    tpot = t_dec + p.get("tpot_interference", 1.0) * extra / max(osl, 1) * t_pre
-    ttft = t_pre + p.get("ttft_queue", 0.0) * extra * t_pre_marginal + (
+    tpot = t_dec + p.get("tpot_interference", 1.0) * extra / max(osl, 1) * t_pre_marginal
+    ahead = t_pre_marginal + isl / p.get("prefill_chunk_tokens", 8192.0) * t_dec
+    ttft = t_pre + p.get("ttft_queue", 0.0) * extra * ahead + (
         p.get("ttft_decode_steps", 0.5) * t_dec if c_local > 1 else 0.0)
     latency = ttft + max(osl - 1, 0) * tpot
-    tps_gpu = concurrency * osl / latency / num_gpus
-    return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": tps_gpu, "tokens_per_s_per_user": 1.0 / tpot}
+    return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": concurrency * osl / latency / num_gpus,
+            "tokens_per_s_per_user": 1.0 / tpot}
+
+
+def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency, param, np, isl=0) -> dict:
+    """:func:`serve` over numpy arrays (the calibration fit); ``param(name, default)`` gives a parameter (float or
+    array). Keep the two in step: tests/test_costmodel.py compares them row by row."""
+    extra = np.maximum(c_local - 1.0, 0.0)
+    tpot = t_dec + param("tpot_interference", 1.0) * extra / np.maximum(osl, 1) * t_pre_marginal
+    ahead = t_pre_marginal + isl / param("prefill_chunk_tokens", 8192.0) * t_dec
+    ttft = t_pre + param("ttft_queue", 0.0) * extra * ahead + np.where(
+        c_local > 1, param("ttft_decode_steps", 0.5) * t_dec, 0.0)
+    latency = ttft + np.maximum(osl - 1, 0) * tpot
+    return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": concurrency * osl / latency / num_gpus,
+            "tokens_per_s_per_user": 1.0 / tpot, "latency": latency}
 
 
 def bound_of(parts: dict[str, float]) -> str:

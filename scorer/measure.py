@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -180,6 +181,19 @@ def _summary(rs: list[RowResult]) -> MetricSummary:
                          p90_ape=round(apes[int(0.9 * (len(apes) - 1))], 2) if apes else None)
 
 
+_REQUESTS = re.compile(r"\b(\d[\d,]*) requests\b")
+
+
+def requests_issued(notes: str) -> int | None:
+    """The number of requests a benchmark issued in all, where the source states it ("500 requests"): a
+    max-throughput run of N requests never holds more than N at once."""
+    m = _REQUESTS.search(notes or "")
+    if not m:
+        return None
+    n = int(m.group(1).replace(",", ""))
+    return n if n >= 1 else None
+
+
 class Predictor:
     """Predicts measurement rows with a calibration; caches architectures per config folder."""
 
@@ -248,7 +262,7 @@ class Predictor:
             cm = self._cms[key] = CostModel(arch, params, gpu, prec, layout, kv, row.framework, self.calibration,
                                             unq, gemms)
         conc = "max" if row.concurrency == "max" else int(row.concurrency)
-        p = predict(cm, row.isl, row.osl, conc)
+        p = predict(cm, row.isl, row.osl, conc, max_requests=requests_issued(row.notes) if conc == "max" else None)
         if p.tpot_ms is None:
             return RowResult(row, None, "weights do not fit in memory in the model")
         val = {"ttft_ms": p.ttft_ms, "tpot_ms": p.tpot_ms, "itl_ms": p.tpot_ms,

@@ -73,8 +73,11 @@ def regime_defs() -> list[dict]:
 
 
 def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"],
-            usd_per_gpu_hour: float | None = None) -> Prediction:
-    """Predict TTFT, TPOT, tokens/s for one workload on the layout of ``cm`` (see module docstring)."""
+            usd_per_gpu_hour: float | None = None, max_requests: int | None = None) -> Prediction:
+    """Predict TTFT, TPOT, tokens/s for one workload on the layout of ``cm`` (see module docstring).
+
+    ``max_requests`` bounds the batch a ``max`` run can reach: a benchmark that issues N requests in all never
+    runs more than N at once, whatever fits."""
     # in a steady closed loop the running sequences are spread over their decode: on average ISL + OSL/2 tokens
     # of KV each (engines allocate pages as tokens arrive, and preempt when they run out)
     ctx = isl + (osl + 1) // 2
@@ -86,7 +89,7 @@ def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"]
         # the largest batch that fits and still helps: walk down from the memory limit by halves while a
         # smaller batch keeps within 1% of the best throughput seen (throughput rises with the batch until
         # compute, interference or the KV budget flattens it)
-        top = min(max_c, cap)
+        top = min(max_c, cap, max_requests or cap)
         best = _predict_one(cm, isl, osl, top, max_c, usd_per_gpu_hour)
         c = top
         while c > 1:
@@ -132,7 +135,7 @@ def _evaluate(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: floa
     running = min(c, max_c)  # the engine runs what its KV cache holds; the rest wait in its queue
     dec = cm.decode_step(running, isl + osl / 2)
     t_pre, t_marg = cm.prefill_times(isl)
-    sv = serve(dec["total"], t_pre, t_marg, running / lay.dp, osl, lay.num_gpus, running, cm.p)
+    sv = serve(dec["total"], t_pre, t_marg, running / lay.dp, osl, lay.num_gpus, running, cm.p, isl)
     ttft, tpot, tps_gpu = sv["ttft"], sv["tpot"], sv["tokens_per_s_per_gpu"]
     if c > running:
         # closed loop, Little's law: a request's whole latency grows by c / running

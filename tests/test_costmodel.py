@@ -23,13 +23,17 @@ def test_layout_groups():
     lay = Layout(tp=64, ep=8)
     assert lay.num_gpus == 64 and lay.moe_tp == 8  # 64 GPUs per stage, 8 expert groups: each expert split 8-way
     assert Layout(tp=4).moe_tp == 4  # no EP: experts split like dense layers
+    assert Layout(tp=1, dp=4).moe_tp == 4  # DP attention without EP: the MoE is split over the whole DP group
 
 
 def test_serve_formulas_by_hand():
-    p = {"tpot_interference": 0.5, "ttft_queue": 0.25}
-    out = serve(t_dec=0.010, t_pre=0.100, t_pre_marginal=0.080, c_local=9, osl=100, num_gpus=2, concurrency=9, p=p)
-    tpot = 0.010 + 0.5 * 8 / 100 * 0.100  # other users' prefills interleaved
-    ttft = 0.100 + 0.25 * 8 * 0.080 + 0.010 / 2  # queueing behind simultaneous prefills, half a step
+    p = {"tpot_interference": 0.5, "ttft_queue": 0.25, "prefill_chunk_tokens": 8192}
+    out = serve(t_dec=0.010, t_pre=0.100, t_pre_marginal=0.080, c_local=9, osl=100, num_gpus=2, concurrency=9, p=p,
+                isl=2048)
+    tpot = 0.010 + 0.5 * 8 / 100 * 0.080  # other users' prefill compute carried by the decode steps
+    # queueing behind 8 x 0.25 earlier prefills, each its compute plus the 2048/8192 of a decode iteration its
+    # chunk rides with; half a step waiting for the running iteration
+    ttft = 0.100 + 0.25 * 8 * (0.080 + 2048 / 8192 * 0.010) + 0.010 / 2
     assert math.isclose(out["tpot"], tpot) and math.isclose(out["ttft"], ttft)
     # Little's law: 9 users x 100 tokens per (TTFT + 99 TPOT), over 2 GPUs
     assert math.isclose(out["tokens_per_s_per_gpu"], 9 * 100 / (ttft + 99 * tpot) / 2)
@@ -220,3 +224,50 @@ def test_pipeline_parallel_decode_is_not_faster_at_batch_one(capsys):
         outs.append(json.loads(capsys.readouterr().out))
     assert outs[1]["tpot_ms"] >= outs[0]["tpot_ms"] * 0.98
     assert outs[1]["weights_per_gpu_gib"] < 0.6 * outs[0]["weights_per_gpu_gib"]
+
+
+def test_vectorized_fit_residuals_match_the_reference(corpus_dir):
+    """The calibration fit's numpy residuals equal predict_sample's, row by row, at any parameter vector."""
+    import random
+
+    from scorer.calibrate import Fit, _samples
+    from scorer.costmodel import load_calibration
+    from scorer.measure import Predictor, Row
+
+    rows = []
+    for i, (cfg, fw, c, metric, isl, osl, dp, ep) in enumerate([
+            ("llama-3.1-8b", "vllm", "8", "tpot_ms", 1024, 128, 1, 1),
+            ("llama-3.1-8b", "trtllm", "64", "ttft_ms", 8192, 1024, 1, 1),
+            ("qwen3-4b", "sglang", "max", "output_tokens_per_s_per_gpu", 1024, 1024, 1, 1),
+            ("qwen3-4b", "vllm", "4096", "ttft_ms", 1024, 1024, 1, 1),  # beyond the KV budget: queued
+            ("gpt-oss-20b", "trtllm", "32", "tpot_ms", 1024, 1024, 2, 2),
+            ("gpt-oss-20b", "vllm", "16", "tokens_per_s_per_user", 2048, 256, 1, 1)]):
+        rows.append(Row(id=str(i), model_id="m", config=cfg, gpu="H100-SXM", num_gpus=dp, tp=1, ep=ep,
+                        attention_dp=dp, weight_precision="bf16", framework=fw, isl=isl, osl=osl, concurrency=c,
+                        metric=metric, value=10.0))
+    cal = load_calibration()
+    samples, skipped = _samples(Predictor(corpus_dir, cal), rows)
+    assert not skipped and len(samples) == len(rows)
+    f = Fit(cal, samples)
+    lo, hi = f.bounds()
+    rng = random.Random(4)
+    for _ in range(5):
+        theta = [rng.uniform(a, b) for a, b in zip(lo, hi)]
+        for fast, ref in zip(f.residuals(theta), f.residuals_reference(theta)):
+            assert math.isclose(fast, ref, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_max_run_is_bounded_by_the_requests_issued(corpus_dir):
+    """A max-throughput run of N requests never holds more than N at once (ITL of a 500-request burst)."""
+    from scorer.measure import Predictor, Row, requests_issued
+
+    assert requests_issued("Online serving, 500 requests, Poisson-ish arrival") == 500
+    assert requests_issued("1,000 requests at once") == 1000
+    assert requests_issued("no count here") is None
+    base = dict(model_id="m", config="llama-3.1-8b", gpu="H100-SXM", num_gpus=1, tp=1, weight_precision="bf16",
+                framework="trtllm", isl=202, osl=214, concurrency="max", metric="itl_ms", value=20.0)
+    pred = Predictor(corpus_dir)
+    free = pred.predict_row(Row(id="a", **base))
+    burst = pred.predict_row(Row(id="b", notes="500 requests, all at once", **base))
+    assert free.prediction.concurrency > 500 >= burst.prediction.concurrency
+    assert burst.predicted < free.predicted
