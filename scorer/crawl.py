@@ -182,7 +182,7 @@ def _int_or_none(v) -> int | None:
 def _listed(m) -> Listed:
     tags = m.tags if isinstance(m.tags, list) else []
     lic = next((t.split(":", 1)[1] for t in tags if isinstance(t, str) and t.startswith("license:")), None)
-    gated = m.gated if isinstance(m.gated, str) else ("yes" if m.gated is True else None)
+    gated = m.gated if isinstance(m.gated, str) else {True: "yes", False: "no"}.get(m.gated)
     sha = m.sha if isinstance(m.sha, str) and _SHA.fullmatch(m.sha) else None
     return Listed(repo_id=m.id, sha=sha, downloads=_int_or_none(m.downloads), likes=_int_or_none(m.likes),
                   gated=gated, license=lic[:200] if lic else None)
@@ -236,7 +236,7 @@ def crawl_one(task: Task) -> Result:
         sha = raw.provenance.commit_sha or sha or ""
         config = raw.config
         prov = raw.provenance
-        meta = dict(gated=prov.gated, license=prov.license, safetensors="safetensors" in (prov.weight_formats or []),
+        meta = dict(gated=prov.gated or "no", license=prov.license, safetensors="safetensors" in (prov.weight_formats or []),
                     **listed)
         return _score(task, raw, sha, base, meta)
     except DeploysheetError as exc:

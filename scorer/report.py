@@ -114,7 +114,8 @@ class ModelColumn(BaseModel):
     moe: bool
     weights_gib: float = Field(description="weights at the serving precision")
     weights_bf16_gib: float
-    kv_bytes_per_token: int = Field(description="K+V bytes per token, all attention layers")
+    kv_bytes_per_token: int | None = Field(description="K+V bytes per token, all attention layers (None: not a "
+                                                       "decoder, no generation KV cache)")
     kv_dtype: str
     max_positions: int | None
     checkpoint_quantization: str | None
@@ -459,7 +460,8 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
             name=m.name, source=m.provenance.source, source_kind=m.provenance.kind, precision=prec.id,
             params_total=sheet.params.total, params_active=sheet.params.active, moe=m.moe is not None,
             weights_gib=_weights_gib(sheet, prec),
-            weights_bf16_gib=_weights_gib(sheet, get_precision("bf16")), kv_bytes_per_token=sheet.kv_cache.bytes_per_token_all_layers,
+            weights_bf16_gib=_weights_gib(sheet, get_precision("bf16")), kv_bytes_per_token=(
+                sheet.kv_cache.bytes_per_token_all_layers if m.kind == "decoder" else None),
             kv_dtype=sheet.kv_cache.dtype, max_positions=m.max_positions,
             checkpoint_quantization=(m.quantization or {}).get("format"), quant_ready=_quant_ready(sheet, framework),
             quant_padded=_quant_ready(sheet, framework, "padded"),
