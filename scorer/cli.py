@@ -25,6 +25,21 @@ class _Parser(argparse.ArgumentParser):
         raise BadInputError(f"{prog + ': ' if prog else ''}{message}")
 
 
+def refuse_overwrite(out: str | None, inputs) -> None:
+    """BadInputError when ``-o out`` would replace one of the command's input files (a config, a folder's
+    config.json, a database), directly or through a link."""
+    if not out:
+        return
+    target = os.path.realpath(out)
+    for src in inputs:
+        if not src or not isinstance(src, str) or not os.path.exists(src):
+            continue
+        cands = [src, os.path.join(src, "config.json"), os.path.join(src, "hf_quant_config.json")] \
+            if os.path.isdir(src) else [src]
+        if any(os.path.realpath(c) == target for c in cands):
+            raise BadInputError(f"-o {out[:200]}: is the input {src[:200]}; refusing to overwrite it")
+
+
 def write_output(text: str, out: str | None) -> None:
     """Write to stdout, or atomically to ``out`` (temp file in the same folder, then rename)."""
     if not out:
@@ -79,6 +94,16 @@ def _positive_int(text: str) -> int:
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
     return v
+
+
+class _GpuAppend(argparse.Action):
+    """--gpu ID and --gpus ID,ID into one list, in command-line order (prices follow that order)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        items = [g.strip() for g in str(values).split(",")] if option_string == "--gpus" else [values]
+        if not all(items):
+            raise BadInputError(f"compare: {option_string} {str(values)[:100]!r}: empty GPU id in the list")
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), *items])
 
 
 def _limit(text: str) -> int:
@@ -162,10 +187,11 @@ def build_parser() -> argparse.ArgumentParser:
     cm.add_argument("--qps", type=_positive_float, required=True, help="requests per second to serve")
     cm.add_argument("--ttft-ms", type=_positive_float, help="time-to-first-token target, ms")
     cm.add_argument("--itl-ms", type=_positive_float, help="inter-token latency (TPOT) target, ms")
-    cm.add_argument("--gpu", action="append", dest="gpus", metavar="ID",
+    cm.add_argument("--gpu", action=_GpuAppend, dest="gpus", metavar="ID",
                     help="GPU to compare on (repeatable; default H100-SXM). See 'deploysheet gpus'.")
-    cm.add_argument("--gpus", action="append", dest="gpu_lists", metavar="ID,ID",
-                    help="comma-separated GPUs (same as repeating --gpu)")
+    cm.add_argument("--gpus", action=_GpuAppend, dest="gpus", metavar="ID,ID",
+                    help="comma-separated GPUs (same as repeating --gpu; the order of all --gpu/--gpus on the "
+                         "command line is the order of --usd-per-gpu-hour)")
     cm.add_argument("--max-utilization", type=_positive_float, default=1.0, metavar="U",
                     help="plan replicas for at most this share of their capacity (default 1: none; 0.8 leaves 20%% "
                          "headroom for bursty arrivals)")
@@ -306,6 +332,7 @@ def cmd_score(args) -> int:
                    usd_per_gpu_hour=args.usd_per_gpu_hour, calibration=args.calibration,
                    recommendations=not args.no_recommendations, ttft_ms=args.ttft_ms, itl_ms=args.itl_ms)
     validate_options(opts)  # every cheap check before any network access
+    refuse_overwrite(args.output, [args.source])
     raw = load_source(args.source, revision=args.revision)
     sheet = build_sheet(raw, opts)
     write_output(render(sheet, args.format), args.output)
@@ -381,18 +408,17 @@ def cmd_leaderboard(args) -> int:
         raise BadInputError("leaderboard: --sheets writes sheets/ beside index.html: give --out DIR or --push-to-hub")
     if args.push_to_hub is not None and not HUB_REPO_ID.fullmatch(args.push_to_hub):
         raise BadInputError(f"leaderboard: --push-to-hub {args.push_to_hub[:100]!r} is not a Hub repo id (org/name)")
+    refuse_overwrite(args.output, [args.db])
     if args.out:
-        check_folder(args.out)  # before the work
+        check_folder(args.out, [args.db])  # before the work
     board = build_leaderboard(args.db, args.gpu, args.regime)
     if not args.out and not args.push_to_hub:
         write_output(render(board, args.format), args.output)
         return 0
     files, problems = build_files(board, args.db, args.sheets)
     warn(problems)
-    if args.output:
-        write_output(render(board, args.format), args.output)
     if args.out:
-        folder = write_folder(args.out, files)
+        folder = write_folder(args.out, files, [args.db])
         print(f"deploysheet: wrote {len(files)} files to {args.out} ({len(board.entries)} models scored, "
               f"{len(board.not_scored)} not scored)", file=sys.stderr)
         if args.push_to_hub:
@@ -401,9 +427,12 @@ def cmd_leaderboard(args) -> int:
     tmp = tempfile.mkdtemp(prefix="deploysheet-leaderboard-")
     try:
         folder = write_folder(os.path.join(tmp, "leaderboard"), files)
-        write_output(push_to_hub(folder, args.push_to_hub, board) + "\n", None)
+        url = push_to_hub(folder, args.push_to_hub, board)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    if args.output:  # only once the upload worked: a failed push leaves nothing written
+        write_output(render(board, args.format), args.output)
+    write_output(url + "\n", None)
     return 0
 
 
@@ -517,6 +546,7 @@ def cmd_compare(args) -> int:
     from .sources import load_source, parse_hub_source
 
     sources = [s.strip() for s in args.sources]
+    refuse_overwrite(args.output, sources)
     if len(sources) < 2:
         raise BadInputError("compare: give at least two models to compare")
     if len(sources) > MAX_MODELS:
@@ -525,11 +555,6 @@ def cmd_compare(args) -> int:
     if dup:
         raise BadInputError(f"compare: model given twice: {', '.join(x[:100] for x in dup)}")
     gpus = list(args.gpus or [])
-    for group in args.gpu_lists or []:
-        items = [g.strip() for g in group.split(",")]
-        if not all(items):
-            raise BadInputError(f"compare: --gpus {group[:100]!r}: empty GPU id in the list")
-        gpus += items
     workload = Workload(isl=args.isl, osl=args.osl, qps=args.qps, ttft_ms=args.ttft_ms, itl_ms=args.itl_ms,
                         max_utilization=args.max_utilization)
     # every cheap check before any network access

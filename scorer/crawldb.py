@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import sqlite3
 import zlib
 from pathlib import Path
@@ -169,7 +170,10 @@ class CrawlDB:
         except OSError as exc:
             raise BadInputError(f"{self.path}: {exc.strerror or exc}") from None
         try:
-            self.conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+            if write:
+                self.conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+            else:
+                self.conn = self._connect_read_only()
             self._check_schema()
             if write:
                 self.conn.execute("PRAGMA journal_mode=WAL")
@@ -182,6 +186,9 @@ class CrawlDB:
                 self.conn.execute("ROLLBACK")
         except sqlite3.OperationalError as exc:
             msg = str(exc)
+            if "unable to open" in msg and write and p.exists() and not os.access(p.parent, os.W_OK):
+                raise BadInputError(f"{self.path}: its folder is read-only (SQLite needs to write its journal "
+                                    "beside the database)") from None
             if "readonly" in msg or "read-only" in msg:
                 raise BadInputError(f"{self.path}: the database is read-only") from None
             if "locked" in msg or "busy" in msg:
@@ -190,17 +197,34 @@ class CrawlDB:
         except sqlite3.DatabaseError as exc:
             raise BadInputError(f"{self.path}: not a usable SQLite database ({exc})") from None
 
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """Open for reading only; a WAL database on a read-only medium (no -shm can be made) is opened immutable."""
+        uri = Path(self.path).resolve().as_uri()
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=10, isolation_level=None,
+                               check_same_thread=False)
+        try:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.OperationalError:
+            conn.close()
+            return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None,
+                                   check_same_thread=False)
+
     def _check_schema(self) -> None:
         """Refuse another application's SQLite file or another schema version before writing anything."""
         tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         ours = {"meta", "repos", "results", "costs"}
         if not tables:
             return
-        if "meta" not in tables:
+        try:
+            row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() \
+                if "meta" in tables else None
+        except sqlite3.OperationalError:  # another application's meta table, of another shape
+            row = None
+        if row is None:
             raise BadInputError(f"{self.path}: not a deploysheet crawl database (tables: "
                                 f"{', '.join(sorted(tables))[:120]})")
-        row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-        if row is not None and row[0] != SCHEMA_VERSION:
+        if str(row[0]) != SCHEMA_VERSION:
             raise BadInputError(f"{self.path}: crawl database schema {row[0]}, this deploysheet reads {SCHEMA_VERSION}")
         probe = sqlite3.connect(":memory:")
         probe.executescript(SCHEMA)

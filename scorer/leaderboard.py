@@ -150,19 +150,17 @@ def open_db(path: str | Path):
         raise BadInputError(f"{path}: is a folder, not a crawl database file")
     if not p.is_file():
         raise BadInputError(f"{path}: not a regular file (a device or pipe)")
-    # look before CrawlDB (which creates its tables): refuse any file that is not already a crawl database
+    db = CrawlDB(p, write=False)  # read-only; refuses any file that is not already a crawl database
     try:
-        conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        finally:
-            conn.close()
+        names = {r[0] for r in db.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     except sqlite3.DatabaseError as exc:
+        db.close()
         raise BadInputError(f"{path}: not a SQLite database ({exc})") from None
     if not _TABLES <= names:
+        db.close()
         raise BadInputError(f"{path}: not a deploysheet crawl database (no tables "
                             f"{', '.join(sorted(_TABLES - names))})")
-    return CrawlDB(p, write=False)
+    return db
 
 
 def _regime_info(regime: str) -> RegimeInfo:

@@ -116,11 +116,15 @@ def render_sheets(lb: Leaderboard, db_path: str | Path) -> tuple[dict[str, str],
                     problems.append(f"{e.repo_id}: no stored sheet")
                     continue
                 sheet = Sheet.model_validate(data)
+                html = render_sheet_html(sheet)
             except (ValidationError, ValueError, TypeError, RecursionError, MemoryError, zlib.error) as exc:
                 problems.append(f"{e.repo_id}: stored sheet unreadable ({type(exc).__name__})")
                 continue
+            except Exception as exc:  # noqa: BLE001 - a stored sheet that validates but cannot be rendered
+                problems.append(f"{e.repo_id}: stored sheet cannot be rendered ({type(exc).__name__})")
+                continue
             rel = f"{SHEETS_DIR}/{names[e.repo_id]}.html"
-            out[rel] = render_sheet_html(sheet)
+            out[rel] = html
             e.sheet = rel
     finally:
         db.close()
@@ -148,24 +152,39 @@ def _write_tree(root: Path, files: dict[str, str]) -> None:
         p.write_text(text, encoding="utf-8")
 
 
-def check_folder(out: str | Path) -> Path:
+def _foreign(folder: Path) -> list[str]:
+    """Entries of ``folder`` that a previous ``--out`` run did not write (empty: safe to replace whole)."""
+    present = list(folder.iterdir())
+    if not present:
+        return []
+    foreign = []
+    for p in present:
+        if p.name == SHEETS_DIR:
+            if not p.is_dir() or p.is_symlink():
+                foreign.append(SHEETS_DIR)
+            else:
+                foreign += [f"{SHEETS_DIR}/{q.name}" for q in p.iterdir()
+                            if not (q.is_file() and not q.is_symlink() and q.suffix == ".html")]
+        elif p.name not in _OURS or not p.is_file() or p.is_symlink():
+            foreign.append(p.name)  # an unknown name, or one of ours that is a folder or a link
+    if not foreign and not (folder / MARKER).is_file():
+        foreign = sorted(p.name for p in present)  # names like ours, but not a folder this command wrote
+    return sorted(foreign)
+
+
+def check_folder(out: str | Path, keep: list[str | Path] = ()) -> Path:
     """The resolved ``--out`` folder, if it may be written (BadInputError otherwise): new, empty, or a previous
-    leaderboard's folder (nothing in it but its files), in a folder that exists."""
+    leaderboard's folder (nothing in it but its files), in a folder that exists, holding none of ``keep``
+    (the input database)."""
     target = Path(os.path.realpath(out))
+    for k in keep:
+        real = Path(os.path.realpath(k))
+        if real == target or target in real.parents:
+            raise BadInputError(f"--out {out}: holds the input {k}; choose a folder that does not contain it")
     if target.exists():
         if not target.is_dir():
             raise BadInputError(f"--out {out}: exists and is not a folder")
-        foreign = sorted(p.name for p in target.iterdir() if p.name not in _OURS)
-        sheets = target / SHEETS_DIR
-        if not foreign and sheets.exists():  # sheets/ must hold nothing but rendered sheets
-            if not sheets.is_dir() or sheets.is_symlink():
-                foreign = [SHEETS_DIR]
-            else:
-                foreign = sorted(f"{SHEETS_DIR}/{p.name}" for p in sheets.iterdir()
-                                 if not (p.is_file() and not p.is_symlink() and p.suffix == ".html"))
-        present = [p.name for p in target.iterdir()]
-        if not foreign and present and not (target / MARKER).is_file():
-            foreign = sorted(present)  # names like ours, but not a folder this command wrote
+        foreign = _foreign(target)
         if foreign:
             raise BadInputError(f"--out {out}: the folder holds other files ({', '.join(foreign[:3])}"
                                 f"{', ...' if len(foreign) > 3 else ''}); refusing to replace it (use a new or "
@@ -177,12 +196,12 @@ def check_folder(out: str | Path) -> Path:
     return target
 
 
-def write_folder(out: str | Path, files: dict[str, str]) -> Path:
+def write_folder(out: str | Path, files: dict[str, str], keep: list[str | Path] = ()) -> Path:
     """Write ``files`` as the folder ``out``, all or nothing: into a temp folder beside it, then renamed into place.
 
     An existing ``out`` is replaced only when it is empty or holds nothing but a previous leaderboard's files.
     """
-    target = check_folder(out)
+    target = check_folder(out, keep)
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name[:60]}.tmp-", dir=target.parent))
     except OSError as exc:
@@ -195,6 +214,12 @@ def write_folder(out: str | Path, files: dict[str, str]) -> Path:
             old = Path(tempfile.mkdtemp(prefix=f".{target.name[:60]}.old-", dir=target.parent))
             os.rmdir(old)
             os.replace(target, old)
+            late = _foreign(old)  # written into it while the new tree was being written: put it back, stop
+            if late:
+                os.replace(old, target)
+                old = None
+                raise BadInputError(f"--out {out}: the folder changed while the leaderboard was written "
+                                    f"({', '.join(late[:3])}); nothing replaced")
         try:
             os.replace(tmp, target)
         except BaseException:

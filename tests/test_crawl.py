@@ -321,3 +321,18 @@ def test_ctrl_c_stops_promptly_without_a_traceback(hub, tmp_path):
     assert proc.returncode == 130
     assert "Traceback" not in err and "run the same command again to resume" in err
     hub.latency_s = 0.0
+
+
+def test_another_applications_meta_table_is_not_ours(tmp_path, capsys):
+    from scorer.cli import main
+    other = tmp_path / "history.db"
+    with sqlite3.connect(other) as c:
+        c.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+        c.execute("INSERT INTO meta VALUES ('version', '7')")
+        c.execute("CREATE TABLE urls (x)")
+    before = other.read_bytes()
+    ids = tmp_path / "ids.txt"
+    ids.write_text("org/a\n")
+    assert main(["crawl", "--db", str(other), "--ids", str(ids)]) == 2
+    assert "not a deploysheet crawl database" in capsys.readouterr().err
+    assert other.read_bytes() == before

@@ -254,7 +254,7 @@ def test_not_a_database_exit_2(tmp_path):
     conn.commit()
     conn.close()
     before = other.read_bytes()
-    for target, needle in ((text, "not a SQLite database"), (other, "not a deploysheet crawl database"),
+    for target, needle in ((text, "not a usable SQLite database"), (other, "not a deploysheet crawl database"),
                            (tmp_path / "missing.sqlite", "no such file"), (tmp_path, "is a folder")):
         res = run_cli("leaderboard", str(target))
         assert res.returncode == 2, (target, res.stderr)
@@ -352,3 +352,79 @@ def test_unreadable_stored_sheet_is_a_warning(db_rows, tmp_path):
     assert victim in res.stderr and "unreadable" in res.stderr
     md = (tmp_path / "site" / "leaderboard.md").read_text()
     assert f"](https://huggingface.co/{victim})" in md  # links to the Hub instead
+
+
+def test_inputs_are_never_outputs(db_rows, tmp_path):
+    """-o onto the database (directly or through a link), or an --out folder holding it, is refused up front."""
+    import shutil
+    path, _ = db_rows
+    db = tmp_path / "crawl.db"
+    shutil.copy(path, db)
+    before = db.read_bytes()
+    link = tmp_path / "link.md"
+    link.symlink_to(db)
+    for args in (["-o", str(db)], ["-o", str(link)]):
+        res = run_cli("leaderboard", str(db), *args)
+        assert res.returncode == 2 and "refusing to overwrite" in res.stderr, res.stderr
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / ".deploysheet-leaderboard").write_text("")
+    shutil.copy(path, site / "leaderboard.csv")  # the database under one of our names, in a marked folder
+    res = run_cli("leaderboard", str(site / "leaderboard.csv"), "--out", str(site))
+    assert res.returncode == 2 and "holds the input" in res.stderr
+    assert (site / "leaderboard.csv").read_bytes()[:15] == b"SQLite format 3"
+    assert db.read_bytes() == before
+
+
+def test_our_names_must_be_our_files(db_rows, tmp_path):
+    path, _ = db_rows
+    site = tmp_path / "site"
+    (site / "index.html").mkdir(parents=True)  # a folder named like our page, in a marked folder
+    (site / "index.html" / "mydata.txt").write_text("precious")
+    (site / ".deploysheet-leaderboard").write_text("")
+    res = run_cli("leaderboard", str(path), "--out", str(site))
+    assert res.returncode == 2 and "refusing to replace" in res.stderr
+    assert (site / "index.html" / "mydata.txt").read_text() == "precious"
+
+
+def test_a_file_planted_while_writing_is_kept(db_rows, tmp_path, monkeypatch):
+    import scorer.leaderboard_output as lo
+    from scorer.leaderboard import build_leaderboard
+    path, _ = db_rows
+    site = tmp_path / "site"
+    board = build_leaderboard(path)
+    files, _ = lo.build_files(board, path, False)
+    lo.write_folder(site, files)  # a previous leaderboard
+    real = lo._write_tree
+
+    def racing(tmp, fs):
+        (site / "user-notes.txt").write_text("written meanwhile")
+        return real(tmp, fs)
+
+    monkeypatch.setattr(lo, "_write_tree", racing)
+    with pytest.raises(BadInputError, match="changed while"):
+        lo.write_folder(site, files)
+    assert (site / "user-notes.txt").read_text() == "written meanwhile"
+    assert (site / "index.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_sheet_that_validates_but_cannot_render_is_a_warning(db_rows, tmp_path):
+    import json
+    import shutil
+    import sqlite3
+    import zlib
+    path, rows = db_rows
+    bad = tmp_path / "bad.db"
+    shutil.copy(path, bad)
+    with sqlite3.connect(bad) as c:
+        repo, sha, blob = c.execute("SELECT r.repo_id, r.sha, r.sheet FROM results r JOIN repos p ON "
+                                    "p.repo_id = r.repo_id AND p.sha = r.sha WHERE r.status='ok' AND r.sheet IS NOT "
+                                    "NULL LIMIT 1").fetchone()
+        doc = json.loads(zlib.decompress(blob))
+        doc["report_tps"] = []
+        c.execute("UPDATE results SET sheet=? WHERE repo_id=? AND sha=?", (zlib.compress(json.dumps(doc).encode()),
+                                                                           repo, sha))
+    res = run_cli("leaderboard", str(bad), "--out", str(tmp_path / "site"), "--sheets")
+    assert res.returncode == 0, res.stderr
+    assert repo in res.stderr and "cannot be rendered" in res.stderr

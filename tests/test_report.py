@@ -310,3 +310,19 @@ def test_license_from_the_hub_tag_and_unreadable_hub_models_are_listed(fakehub, 
     rc, out, err = run_cli(capsys, ["compare", "acme/tagged", "acme/gated", *WORKLOAD])
     last = err.strip().splitlines()[-1]  # (the fake Hub's server thread logs requests to stderr too)
     assert rc == 2 and last.startswith("deploysheet: error: compare: fewer than two models could be compared")
+
+
+def test_prices_follow_the_command_line_order_of_gpus(capsys):
+    rc, out, err = run_cli(capsys, ["compare", *MODELS[:2], *WORKLOAD, "--gpus", "H100-SXM,A100-SXM-80GB", "--gpu",
+                                    "H200", "--usd-per-gpu-hour", "3,1.2,10", "--format", "json"])
+    assert rc == 0, err
+    assert [(g["gpu"], g["usd_per_hour"]) for g in json.loads(out)["gpus"]] == [
+        ("H100-SXM", 3.0), ("A100-SXM-80GB", 1.2), ("H200-SXM", 10.0)]
+
+
+def test_report_never_overwrites_an_input(tmp_path, capsys):
+    cfg = tmp_path / "a.json"
+    cfg.write_text((ROOT / "data" / "examples" / "qwen3-4b" / "config.json").read_text())
+    before = cfg.read_bytes()
+    rc, out, err = run_cli(capsys, ["compare", str(cfg), "example:llama-3.1-8b", *WORKLOAD, "-o", str(cfg)])
+    assert rc == 2 and "refusing to overwrite" in err and cfg.read_bytes() == before
