@@ -105,7 +105,7 @@ def read_ids_file(path: str) -> list[tuple[str, str | None]]:
     """
     from .sources import parse_hub_source
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a BOM from Windows editors is not part of line 1
     except FileNotFoundError:
         raise BadInputError(f"--ids {path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -336,3 +336,10 @@ def test_another_applications_meta_table_is_not_ours(tmp_path, capsys):
     assert main(["crawl", "--db", str(other), "--ids", str(ids)]) == 2
     assert "not a deploysheet crawl database" in capsys.readouterr().err
     assert other.read_bytes() == before
+
+
+def test_ids_file_with_a_bom_and_comments(tmp_path):
+    from scorer.crawl import read_ids_file
+    f = tmp_path / "ids.txt"
+    f.write_bytes("\ufefforg/a  # first\r\n\r\n# a comment\r\norg/b@v1.0\r\norg/a\r\n".encode("utf-8"))
+    assert read_ids_file(str(f)) == [("org/a", None), ("org/b", "v1.0")]
