@@ -33,7 +33,7 @@ from scorer.sources import RawModel, load_hub
 
 from .hub import HubClient
 from .marker import Marker, find_marker
-from .post import Outcome, neutralize_mentions, write_dry_run
+from .post import Outcome, _url, neutralize_mentions, write_dry_run
 
 START = b"<!-- deploysheet:start -->"
 END = b"<!-- deploysheet:end -->"
@@ -231,6 +231,3 @@ def post_card_pr(repo_id: str, revision: str | None = None, *, client: HubClient
     return Outcome(action="updated", discussion=keep.num, closed_duplicates=closed_dupes,
                    url=_url(client, repo_id, keep.num), **base)
 
-
-def _url(client: HubClient, repo_id: str, num: int) -> str:
-    return f"{client.endpoint}/{repo_id}/discussions/{num}"

@@ -16,7 +16,6 @@ import hmac
 import json
 import logging
 import os
-import re
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -25,12 +24,13 @@ from dataclasses import dataclass, field
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from scorer.sources import _REPO_ID as _REPO  # the Hub's repo-id and commit patterns: one definition
+from scorer.sources import _SHA
+
 from .queue import Queue
 
 log = logging.getLogger("deploysheet.bot")
 MAX_BODY_BYTES = 1_000_000  # Hub webhook payloads are a few kB (hub-and-github.md §5.1: cap at ~1 MiB)
-_REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}")
-_SHA = re.compile(r"[0-9a-f]{40}")
 
 
 @dataclass
@@ -117,7 +117,7 @@ class Worker(threading.Thread):
             self.process(job)
 
     def process(self, job) -> None:
-        from scorer.errors import DeploysheetError, HubError
+        from scorer.errors import DeploysheetError
 
         from .card import post_card_pr
         from .hub import HubClient
@@ -138,11 +138,7 @@ class Worker(threading.Thread):
                 return
             poster = post_card_pr if self.settings.mode == "pr" else post_discussion
             out = poster(job.repo, job.sha, client=client)
-        except HubError as exc:  # gated, private, gone: answered and skipped
-            self.queue.finish(job, "skipped", str(exc))
-            log.info("skip %s: %s", job.repo, exc)
-            return
-        except DeploysheetError as exc:  # unusable config: nothing to post
+        except DeploysheetError as exc:  # gated, private, gone (HubError) or an unusable config: nothing to post
             self.queue.finish(job, "skipped", str(exc))
             log.info("skip %s: %s", job.repo, exc)
             return

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from . import __version__
-from .errors import EXIT_BAD_INPUT, EXIT_INTERNAL, BadInputError, DeploysheetError
+from .errors import EXIT_BAD_INPUT, EXIT_INTERNAL, HUB_READ_FAILURES, BadInputError, DeploysheetError
 
 EPILOG = "exit codes: 0 ok, 2 bad input, 3 Hub/network failure, 4 quality gate failed (action), 1 internal error"
 
@@ -107,9 +107,10 @@ class _GpuAppend(argparse.Action):
 
 
 def _limit(text: str) -> int:
+    from .crawl import MAX_LISTED
     v = _positive_int(text)
-    if v > 5_000_000:
-        raise argparse.ArgumentTypeError(f"at most 5,000,000: {text[:40]!r}")
+    if v > MAX_LISTED:
+        raise argparse.ArgumentTypeError(f"at most {MAX_LISTED:,}: {text[:40]!r}")
     return v
 
 
@@ -344,6 +345,7 @@ def cmd_crawl(args) -> int:
                         selected_from, summary_line)
     from .crawldb import CrawlDB
     from .hardware import get_gpu, get_precision
+    from .sources import hub_endpoint
 
     listing = any(v is not None for v in (args.task, args.author, args.library, args.tags, args.search, args.sort,
                                           args.limit))
@@ -359,7 +361,7 @@ def cmd_crawl(args) -> int:
                            calibration=args.calibration, recommendations=args.recommendations)
     digest = options.digest()  # reads the calibration file: a bad one fails here, before any network access
     ids = read_ids_file(args.ids) if args.ids else None
-    endpoint = (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
+    endpoint = hub_endpoint()
     token = os.environ.get("HF_TOKEN") or None
     with CrawlDB(args.db) as db:
         listed = None
@@ -386,7 +388,6 @@ def cmd_crawl(args) -> int:
 
 def cmd_leaderboard(args) -> int:
     import shutil
-    import tempfile
 
     from .leaderboard import build_leaderboard
     from .leaderboard_output import (
@@ -484,9 +485,9 @@ def cmd_predict(args) -> int:
     import json
 
     from .architecture import normalize
-    from .costmodel import CostModel, Layout, excluded_components, load_calibration
+    from .costmodel import CostModel, Layout, load_calibration, unquantized_components
     from .gemms import inventory
-    from .hardware import get_gpu, get_precision
+    from .hardware import catalog_price, get_gpu, get_precision
     from .kvcache import KV_DTYPES
     from .params import count_params
     from .regimes import predict, valid_tp
@@ -514,13 +515,12 @@ def cmd_predict(args) -> int:
     if not valid_tp(arch, args.tp):
         raise BadInputError(f"--tp {args.tp} is not valid for this model (rules T1, T2)")
     prec = get_precision(args.precision or default_precision(arch))
-    unq = excluded_components(arch.quantization.excluded) if (
-        arch.quantization is not None and arch.quantization.format == prec.id) else set()
+    unq = unquantized_components(arch, prec.id)
     params = count_params(arch)
     cm = CostModel(arch, params, gpu, prec, Layout(tp=args.tp, pp=args.pp, ep=args.ep, dp=dp or 1), args.kv_dtype,
                    args.framework, cal, unq, inventory(arch))
     conc = "max" if args.concurrency == "max" else int(args.concurrency)
-    price = args.usd_per_gpu_hour or (gpu.usd_per_hour.mid if gpu.usd_per_hour else None)
+    price = args.usd_per_gpu_hour or catalog_price(gpu)
     p = predict(cm, args.isl, args.osl, conc, price)
     out = {"model": raw.provenance.repo_id or raw.provenance.source, "gpu": gpu.id, "precision": prec.id,
            "kv_dtype": args.kv_dtype, "framework": args.framework, **p.model_dump(),
@@ -570,7 +570,7 @@ def cmd_compare(args) -> int:
         except DeploysheetError as exc:
             # a Hub model that cannot be read (gated, gone, no config) is a finding of the comparison, not a
             # failure of it; a local path that does not exist is a typo: stop
-            if getattr(exc, "reason", None) in ("gated", "not_found", "missing_config", "invalid_json") \
+            if exc.reason in HUB_READ_FAILURES \
                     and parse_hub_source(src) is not None and not os.path.exists(src):
                 skipped.append(report_mod.Skipped(source=src, reason=str(exc)))
                 continue
@@ -632,7 +632,6 @@ def render_validation_md(report: dict) -> str:
 
 
 def cmd_calibrate(args) -> int:
-    import sys as _sys
 
     from .calibrate import _samples, cross_validate, fit, summary_dict, write_calibration
     from .costmodel import load_calibration
@@ -650,7 +649,7 @@ def cmd_calibrate(args) -> int:
         lomo = summary_dict(cross_validate(samples, base, "model", args.max_iterations), malformed + skipped)
         report["leave_one_model_out"] = {"metrics": lomo["metrics"], "by_gpu": lomo["by_gpu"],
                                          "by_framework": lomo["by_framework"], "by_model": lomo["by_model"]}
-    command = "deploysheet calibrate " + " ".join(_sys.argv[2:]) if len(_sys.argv) > 2 else "deploysheet calibrate"
+    command = "deploysheet calibrate " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "deploysheet calibrate"
     write_calibration(cal, report, args.output, command)
     return 0
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,12 +79,35 @@ class Calibration(BaseModel):
 MAX_CALIBRATION_BYTES = 4 * 1024 * 1024
 
 
+_CAL_CACHE: dict[tuple, Calibration] = {}
+
+
 def load_calibration(path: str | Path | None = None) -> Calibration:
     """Read a calibration file (default: the packaged ``data/calibration.json``).
+
+    Memoized per (resolved path, size, mtime): callers along one command (options check, sheet, report,
+    per-repo crawl) share one parsed, validated object; treat it as read-only.
 
     Raises:
         BadInputError: unreadable or malformed file.
     """
+    key: tuple = ("default",)
+    if path is not None:
+        try:
+            st = os.stat(path)
+            key = (os.path.realpath(path), st.st_size, st.st_mtime_ns)
+        except OSError:
+            key = ()  # missing or unreadable: let the reader below raise the right error
+    hit = _CAL_CACHE.get(key) if key else None
+    if hit is not None:
+        return hit
+    cal = _load_calibration(path)
+    if key:
+        _CAL_CACHE[key] = cal
+    return cal
+
+
+def _load_calibration(path: str | Path | None) -> Calibration:
     try:
         if path is None:
             doc = load_json("calibration.json")
@@ -177,6 +201,12 @@ def excluded_components(patterns: list[str]) -> set[str]:
 
 _SHARDS: dict[tuple[int, int, int], tuple[list, list]] = {}
 _COMM: dict[tuple, tuple[ModelArch, list]] = {}
+
+
+def unquantized_components(arch, prec_id: str) -> set[str]:
+    """Components the checkpoint itself leaves unquantized, when serving at its own quantization format."""
+    q = arch.quantization
+    return excluded_components(q.excluded) if (q is not None and q.format == prec_id) else set()
 
 
 def _shards_for(gemms: list[Gemm], tp: int, moe_tp: int) -> list:
@@ -330,9 +360,6 @@ class CostModel:
             return (self.gpu.memory_bytes - w - reserve) * free_frac
         return self.gpu.memory_bytes * self.p["gpu_mem_util"] - reserve - w
 
-    def usable_bytes(self) -> float:
-        return self.kv_budget_bytes() + self.weights_per_gpu()
-
     def max_concurrency(self, context: int, policy: str | None = None) -> int:
         """Sequences of ``context`` tokens the whole layout holds (all DP ranks)."""
         free = self.kv_budget_bytes()
@@ -435,12 +462,15 @@ class CostModel:
             mem.append(byts * m_scale)
         return comp, mem, self._gemm_ops
 
+    def _memo(self, key: tuple, compute, *args) -> Features:
+        hit = self._feat_cache.get(key)
+        if hit is None:
+            hit = self._feat_cache[key] = compute(*args)
+        return hit
+
     def decode_features(self, batch: float, context: float) -> Features:
         """Features of one decode step: ``batch`` sequences over the layout at mean ``context`` tokens."""
-        key = ("d", batch, context)
-        if key not in self._feat_cache:
-            self._feat_cache[key] = self._decode_features(batch, context)
-        return self._feat_cache[key]
+        return self._memo(("d", batch, context), self._decode_features, batch, context)
 
     def _decode_features(self, batch: float, context: float) -> Features:
         # Pipeline parallelism: the batch runs as pp micro-batches, and each sequence's token passes through
@@ -470,10 +500,7 @@ class CostModel:
 
     def prefill_features(self, seqs: float, length: int) -> Features:
         """Features of prefilling ``seqs`` sequences of ``length`` tokens in one batch over the layout."""
-        key = ("p", seqs, length)
-        if key not in self._feat_cache:
-            self._feat_cache[key] = self._prefill_features(seqs, length)
-        return self._feat_cache[key]
+        return self._memo(("p", seqs, length), self._prefill_features, seqs, length)
 
     def _prefill_features(self, seqs: float, length: int) -> Features:
         dp = self.layout.dp  # a prefill passes through every pipeline stage: the whole model's time

@@ -20,6 +20,7 @@ that the next run retries.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import sqlite3
@@ -29,14 +30,14 @@ import zlib
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from pydantic import BaseModel, Field
 
 from . import __version__
 from .crawldb import CrawlDB, Listed, Result, costs_of
-from .errors import BadInputError, DeploysheetError, HubError
-from .sources import _SHA
+from .errors import HUB_READ_FAILURES, BadInputError, DeploysheetError, HubError
+from .sources import _SHA, license_from_tags
 
 #: the most repos one listing may return (beyond: narrow the listing)
 MAX_LISTED = 5_000_000
@@ -57,12 +58,12 @@ class CrawlOptions(BaseModel):
                                                       "20x slower to score)")
 
     def digest(self) -> str:
-        """sha256 of the options, the calibration file's bytes and the deploysheet version (16 hex)."""
+        """sha256 of the options, the calibration's content and the deploysheet version (16 hex); the same from
+        any working folder."""
         from .costmodel import load_calibration
         cal = load_calibration(self.calibration)
-        doc = {"options": self.model_dump(), "version": __version__, "calibration": cal.fit_date,
-               "cal_path": hashlib.sha256(Path(cal.path).read_bytes()).hexdigest() if Path(cal.path).is_file()
-               else cal.path}
+        doc = {"options": self.model_dump(), "version": __version__,
+               "calibration": {"params": cal.params, "frameworks": cal.frameworks, "fit_date": cal.fit_date}}
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -181,7 +182,7 @@ def _int_or_none(v) -> int | None:
 
 def _listed(m) -> Listed:
     tags = m.tags if isinstance(m.tags, list) else []
-    lic = next((t.split(":", 1)[1] for t in tags if isinstance(t, str) and t.startswith("license:")), None)
+    lic = license_from_tags(tags)
     gated = m.gated if isinstance(m.gated, str) else {True: "yes", False: "no"}.get(m.gated)
     sha = m.sha if isinstance(m.sha, str) and _SHA.fullmatch(m.sha) else None
     return Listed(repo_id=m.id, sha=sha, downloads=_int_or_none(m.downloads), likes=_int_or_none(m.likes),
@@ -190,18 +191,14 @@ def _listed(m) -> Listed:
 
 # --------------------------------------------------------------------------- the per-repo pure function
 
-def _status_of(exc: DeploysheetError, config: dict | None) -> tuple[str, bool]:
-    """(status, transient) of a failure."""
-    reason = getattr(exc, "reason", None)
-    if reason in ("gated", "not_found", "missing_config", "invalid_json"):
-        return reason, False
-    if reason in ("network", "rate_limited"):
-        return "error", True
-    if isinstance(exc, HubError):
-        return "error", True
-    if config is not None and isinstance(config.get("auto_map"), dict):
-        return "custom_code", False  # a config our normalizer cannot read, whose code would define it
-    return "invalid_config", False
+def _status_of(exc: DeploysheetError) -> str:
+    """The status of a failure before scoring: the Hub read's reason, or ``error`` (transient: the next run
+    retries it) for network failures and anything unclassified from the Hub."""
+    if exc.reason in HUB_READ_FAILURES:
+        return exc.reason
+    if exc.reason in ("network", "rate_limited") or isinstance(exc, HubError):
+        return "error"
+    return "invalid_config"
 
 
 def crawl_one(task: Task) -> Result:
@@ -209,8 +206,9 @@ def crawl_one(task: Task) -> Result:
 
     Pure (depends only on ``task`` and the Hub's answers) and never raises: failures are results with a
     status and a one-line error. The stored sheet is the full sheet ``deploysheet score`` prints with these
-    options (without the what-if recommendations unless ``options.recommendations``). Network: ``model_info`` (and a first one to resolve the commit when ``task.sha`` is None), a HEAD
-    and a GET of ``config.json`` (+ ``hf_quant_config.json`` when present), each retried on 429/5xx.
+    options (without the what-if recommendations unless ``options.recommendations``). Network: ``model_info``
+    (and a first one to resolve the commit when ``task.sha`` is None), a HEAD and a GET of ``config.json``
+    (+ ``hf_quant_config.json`` when present), each retried on 429/5xx.
     """
     from huggingface_hub.utils import disable_progress_bars
 
@@ -226,22 +224,21 @@ def crawl_one(task: Task) -> Result:
             try:
                 sha, listed = _resolve(task)
             except DeploysheetError as exc:
-                if getattr(exc, "reason", None) == "not_found" and "" in task.skip_shas:
+                if exc.reason == "not_found" and "" in task.skip_shas:
                     return Result(**base, sha="", status="not_found", unchanged=True)  # still gone: nothing new
                 raise
             if sha in task.skip_shas:
                 return Result(**base, sha=sha, status="ok", unchanged=True)
         raw = load_hub(task.repo_id, task.repo_id, revision=sha, token=task.token, attempts=task.attempts,
-                       derivatives=False)
+                       derivatives=False, endpoint=task.endpoint)
         sha = raw.provenance.commit_sha or sha or ""
         config = raw.config
         prov = raw.provenance
-        meta = dict(gated=prov.gated or "no", license=prov.license, safetensors="safetensors" in (prov.weight_formats or []),
-                    **listed)
+        meta = dict(gated=prov.gated or "no", license=prov.license,
+                    safetensors="safetensors" in (prov.weight_formats or []), **listed)
         return _score(task, raw, sha, base, meta)
     except DeploysheetError as exc:
-        status, _transient = _status_of(exc, config)
-        return Result(**base, sha=sha or "", status=status, error=str(exc)[:500], fetched=config is not None)
+        return Result(**base, sha=sha or "", status=_status_of(exc), error=str(exc)[:500], fetched=config is not None)
     except Exception as exc:  # noqa: BLE001 - a bug on one repo must not end the batch
         return Result(**base, sha=task.sha or "", status="error", error=f"internal error: {type(exc).__name__}: "
                                                                          f"{' '.join(str(exc).split())[:300]}",
@@ -251,7 +248,7 @@ def crawl_one(task: Task) -> Result:
 def _resolve(task: Task) -> tuple[str, dict[str, int]]:
     from huggingface_hub import HfApi
 
-    from .sources import _SHA, _hub_error, _network_errors, install_hub_timeouts, with_backoff
+    from .sources import _hub_error, _network_errors, install_hub_timeouts, with_backoff
     install_hub_timeouts()
     api = HfApi(endpoint=task.endpoint, token=task.token, library_name="deploysheet", library_version=__version__)
     try:
@@ -266,7 +263,6 @@ def _resolve(task: Task) -> tuple[str, dict[str, int]]:
 
 
 def _score(task: Task, raw, sha: str, base: dict, meta: dict) -> Result:
-    from .errors import ConfigError
     from .sheet import Options, build_sheet
 
     opts = task.options
@@ -274,7 +270,7 @@ def _score(task: Task, raw, sha: str, base: dict, meta: dict) -> Result:
         sheet = build_sheet(raw, Options(gpus=opts.gpus, precision=opts.precision, framework=opts.framework,
                                          kv_dtype=opts.kv_dtype, calibration=opts.calibration,
                                          recommendations=opts.recommendations))
-    except ConfigError as exc:
+    except BadInputError as exc:  # the config (the options were checked before the crawl started)
         if isinstance(raw.config.get("auto_map"), dict):
             return Result(**base, sha=sha, status="custom_code", fetched=True, **meta,
                           error=f"custom code (auto_map) whose config deploysheet cannot read: {exc}"[:500])
@@ -357,15 +353,8 @@ class DaskBackend(Backend):
         from distributed import as_completed
 
         it = iter(tasks)
-        ac = as_completed()
-        inflight = 0
-        for t in it:
-            ac.add(self.client.submit(crawl_one, t, pure=False))
-            inflight += 1
-            if inflight >= concurrency:
-                break
+        ac = as_completed([self.client.submit(crawl_one, t, pure=False) for t in itertools.islice(it, concurrency)])
         for fut in ac:
-            inflight -= 1
             try:
                 yield fut.result()
             finally:
@@ -373,7 +362,6 @@ class DaskBackend(Backend):
             nxt = next(it, None)
             if nxt is not None:
                 ac.add(self.client.submit(crawl_one, nxt, pure=False))
-                inflight += 1
 
     def close(self) -> None:
         self.client.close()
@@ -388,9 +376,7 @@ def plan(db: CrawlDB, selected: list[tuple[str, str | None, str | None]], option
     ``selected``: (repo_id, revision, sha-if-listed). A listed sha already done costs nothing; an unlisted
     repo is resolved by its task (one ``model_info``), then skipped if its commit is done.
     """
-    done = db.done_map(digest)
-    if retry_errors:  # permanent failures (gated, missing config, ...) are tried again too
-        done = {repo: {sha for sha in shas if db.status(repo, sha) == "ok"} for repo, shas in done.items()}
+    done = db.done_map(digest, ok_only=retry_errors)  # retry_errors: permanent failures are tried again too
     tasks, unchanged = [], 0
     for repo_id, revision, sha in selected:
         have = done.get(repo_id, set())
@@ -403,8 +389,7 @@ def plan(db: CrawlDB, selected: list[tuple[str, str | None, str | None]], option
 
 
 def run_crawl(db: CrawlDB, tasks: list[Task], backend: Backend, concurrency: int, *, repo_retries: int = 2,
-              progress: bool | None = None, stats: CrawlStats | None = None,
-              on_result: Callable[[Result], None] | None = None) -> CrawlStats:
+              progress: bool | None = None, stats: CrawlStats | None = None) -> CrawlStats:
     """Run ``tasks`` on ``backend`` and store every result as it arrives (see the module docstring).
 
     A transient failure (network, 429 or 5xx after the per-read retries) is re-queued up to ``repo_retries``
@@ -434,7 +419,7 @@ def run_crawl(db: CrawlDB, tasks: list[Task], backend: Backend, concurrency: int
                     stats.unchanged += 1
                     bar.update(1)
                     continue
-                if res.status == "error" and _transient(res) and tries[res.repo_id] < repo_retries:
+                if _transient(res) and tries[res.repo_id] < repo_retries:
                     tries[res.repo_id] += 1
                     again.append(by_repo[res.repo_id])
                     continue
@@ -445,8 +430,6 @@ def run_crawl(db: CrawlDB, tasks: list[Task], backend: Backend, concurrency: int
                 stats.crawled += 1
                 stats.fetched += int(res.fetched)
                 counts[res.status] += 1
-                if on_result is not None:
-                    on_result(res)
                 bar.update(1)
                 bar.set_postfix({k: v for k, v in counts.most_common(3)}, refresh=False)
             if again:

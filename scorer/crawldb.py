@@ -293,30 +293,15 @@ class CrawlDB:
                   c.tpot_ms) for c in r.costs])
 
     # ------------------------------------------------------------------ reads
-    def done(self, repo_id: str, sha: str, options: str) -> bool:
-        """True when (repo, sha) has a final result for these scoring options (a transient error is not final)."""
-        row = self.conn.execute("SELECT status, options FROM results WHERE repo_id=? AND sha=?",
-                                (repo_id, sha)).fetchone()
-        return row is not None and row[0] in PERMANENT and (row[0] != "ok" or row[1] == options)
-
-    def status(self, repo_id: str, sha: str) -> str | None:
-        row = self.conn.execute("SELECT status FROM results WHERE repo_id=? AND sha=?", (repo_id, sha)).fetchone()
-        return row[0] if row else None
-
-    def done_map(self, options: str) -> dict[str, set[str]]:
-        """repo_id -> the commits with a final result for these options (one query, for large listings)."""
+    def done_map(self, options: str, ok_only: bool = False) -> dict[str, set[str]]:
+        """repo_id -> the commits with a final result for these options (one query, for large listings): ``ok``
+        rows scored with ``options`` and permanent failures (a transient error is not final); ``ok_only``: the
+        ``ok`` rows alone."""
         out: dict[str, set[str]] = {}
         for repo, sha, status, opts in self.conn.execute("SELECT repo_id, sha, status, options FROM results"):
-            if status in PERMANENT and (status != "ok" or opts == options):
+            if (status == "ok" and opts == options) or (not ok_only and status in PERMANENT and status != "ok"):
                 out.setdefault(repo, set()).add(sha)
         return out
-
-    def counts(self) -> dict[str, int]:
-        """status -> number of repos whose current commit has that status."""
-        rows = self.conn.execute(
-            "SELECT r.status, COUNT(*) FROM results r JOIN repos p ON p.repo_id = r.repo_id AND p.sha = r.sha "
-            "GROUP BY r.status").fetchall()
-        return {s: n for s, n in rows}
 
     def current(self) -> list[dict[str, Any]]:
         """One dict per repo at its current commit: the results row (sheet excluded) + the repos metadata."""

@@ -13,6 +13,9 @@ Exit codes (documented in the README and ``deploysheet --help``):
 
 from __future__ import annotations
 
+#: ``reason`` of a Hub read that failed for good (the repo, not the network): batch callers record it and go on
+HUB_READ_FAILURES = ("gated", "not_found", "missing_config", "invalid_json")
+
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_BAD_INPUT = 2

@@ -357,7 +357,7 @@ def attention_fit(arch: ModelArch) -> AttentionFit:
     fi_head = "ok" if d in (64, 128, 256, 512) else f"unsupported head_dim {d} (A4)"
     fi_group = "ok" if group in (1, 2, 3, 4, 6, 8) else f"unsupported group size {group} (A4)"
     if att.sinks:
-        fa2, eff = f"no attention-sink support ({fa2} otherwise)", eff
+        fa2 = f"no attention-sink support ({fa2} otherwise)"
     return AttentionFit(mechanism="mha" if group == 1 else ("mqa" if att.num_kv_heads == 1 else "gqa"), head_dim=d,
                         v_head_dim=att.v_head_dim, gqa_group=group, fa2=fa2, fa2_efficiency=eff, fa3=_fa3(d),
                         fa4_blackwell=fa4, flashinfer_head_dim=fi_head, flashinfer_group=fi_group, spans=spans,

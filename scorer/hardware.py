@@ -94,6 +94,11 @@ def get_gpu(name: str) -> GPU:
     raise BadInputError(f"unknown GPU {name!r}; known: {', '.join(catalog())}")
 
 
+def catalog_price(gpu: GPU) -> float | None:
+    """The GPU's catalog price in $ per GPU-hour: the midpoint of its cited range (data/gpus.json), or None."""
+    return gpu.usd_per_hour.mid if gpu.usd_per_hour else None
+
+
 @lru_cache(maxsize=None)
 def precisions() -> dict[str, Precision]:
     return {k: Precision(id=k, **v) for k, v in load_json("precisions.json")["precisions"].items()}

@@ -254,13 +254,11 @@ def _rank(entries, not_scored, counts, gpu, regime, gpus, regimes, path):
     for e, rank in zip(priced, competition_ranks(priced, lambda e: e.usd_per_1m_output_tokens)):
         e.cost_rank = rank
     not_scored.sort(key=lambda n: (n.status, n.repo_id))
-    price = None
+    from .hardware import catalog_price, get_gpu
     try:
-        from .hardware import get_gpu
-        pr = get_gpu(gpu).usd_per_hour
-        price = pr.mid if pr else None
-    except DeploysheetError:
-        pass
+        price = catalog_price(get_gpu(gpu))
+    except DeploysheetError:  # a GPU id from the database that this catalog no longer knows
+        price = None
     return Leaderboard(db=Path(path).name, gpu=gpu, usd_per_gpu_hour=price, regime=_regime_info(regime), gpus=gpus, regimes=regimes,
                        generated_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                        entries=entries, not_scored=not_scored, status_counts=dict(sorted(counts.items())))

@@ -15,7 +15,6 @@ import csv
 import hashlib
 import io
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -26,13 +25,13 @@ from typing import Any
 
 from .errors import BadInputError, DeploysheetError, HubError
 from .leaderboard import Leaderboard, sheet_names
+from .sources import _REPO_ID
 
 FORMATS = ("md", "csv", "html")
-#: a Hub repo id (user or org / name)
-HUB_REPO_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}")
+#: a Hub repo id (user or org / name): the pattern scorer.sources accepts
+HUB_REPO_ID = _REPO_ID
 FILES = {"md": "leaderboard.md", "csv": "leaderboard.csv", "html": "index.html"}
 SHEETS_DIR = "sheets"
-#: what a leaderboard folder may hold: an existing folder with anything else is not replaced
 #: written into every --out folder: only a folder holding it (and nothing but our files) is ever replaced
 MARKER = ".deploysheet-leaderboard"
 _OURS = {*FILES.values(), SHEETS_DIR, MARKER}
@@ -246,7 +245,8 @@ def push_to_hub(folder: str | Path, repo_id: str, lb: Leaderboard) -> str:
 
     from .sources import _network_errors, redact
 
-    endpoint = (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
+    from .sources import hub_endpoint
+    endpoint = hub_endpoint()
     api = HfApi(endpoint=endpoint, token=os.environ.get("HF_TOKEN") or None)
     try:
         api.create_repo(repo_id, repo_type="dataset", exist_ok=True)

@@ -222,7 +222,7 @@ class Predictor:
         return self._arch[config]
 
     def predict_row(self, row: Row) -> RowResult:
-        from .costmodel import CostModel, Layout, excluded_components
+        from .costmodel import CostModel, Layout, unquantized_components
         from .hardware import get_gpu, get_precision
         from .regimes import predict
 
@@ -253,8 +253,7 @@ class Predictor:
         kv = row.kv_precision if row.kv_precision in ("fp8", "bf16", "fp16") else (
             "fp8" if prec_id in ("fp8", "fp8_block", "nvfp4") and row.framework == "trtllm" else "bf16")
         prec = get_precision(prec_id)
-        unq = excluded_components(arch.quantization.excluded) if (
-            arch.quantization is not None and arch.quantization.format == prec_id) else set()
+        unq = unquantized_components(arch, prec_id)
         key = (row.config, gpu.id, prec_id, row.tp, row.pp, max(1, row.ep), row.attention_dp, kv, row.framework)
         cm = self._cms.get(key)
         if cm is None:

@@ -14,11 +14,11 @@ from pydantic import BaseModel, Field
 
 from . import SCHEMA_VERSION, __version__
 from .architecture import AttentionSpec, MLASpec, ModelArch, MoEMLP, normalize
-from .costmodel import CostModel, Layout, excluded_components, load_calibration
+from .costmodel import CostModel, Layout, load_calibration, unquantized_components
 from .errors import BadInputError
 from .fit import HardwareFit, hardware_fit
 from .gemms import Gemm, inventory, vision_inventory
-from .hardware import GIB, catalog, get_gpu, get_precision, gpu_sources, precisions
+from .hardware import GIB, catalog, catalog_price, get_gpu, get_precision, gpu_sources, precisions
 from .kvcache import KV_DTYPES, POLICIES, KVCache, kv_cache
 from .params import ParamCounts, count_params
 from .quant import QuantReadiness, readiness
@@ -231,12 +231,6 @@ def expected_errors(cal, gpu_id: str | None = None, framework: str | None = None
     return out
 
 
-def unquantized_components(arch: ModelArch, prec_id: str) -> set[str]:
-    """Components the checkpoint itself leaves unquantized, when serving at its own quantization format."""
-    q = arch.quantization
-    return excluded_components(q.excluded) if (q is not None and q.format == prec_id) else set()
-
-
 def cost_model_factory(arch: ModelArch, params: ParamCounts, gemms: list[Gemm], prec, kv_dtype: str, framework: str,
                        calibration, unq: set[str], kv_policy: str = "vllm"):
     """``make_cm(gpu)`` -> ``build(Layout) -> CostModel``: one cost model per (GPU, layout), shared by every caller
@@ -305,14 +299,14 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     regimes: dict[str, list[RegimeResult]] = {}
     if arch.kind == "decoder":
         for gpu in gpus:
-            price = opts.usd_per_gpu_hour or (gpu.usd_per_hour.mid if gpu.usd_per_hour else None)
+            price = opts.usd_per_gpu_hour or catalog_price(gpu)
             regimes[gpu.id] = run_regimes(make_cm(gpu), arch, gpu.id, prec.id, price, opts.tp)
     frontier: dict[str, Frontier] = {}
     sla = None
     if arch.kind == "decoder":
         best: dict[str, Prediction | None] = {}
         for gpu in gpus:
-            price = opts.usd_per_gpu_hour or (gpu.usd_per_hour.mid if gpu.usd_per_hour else None)
+            price = opts.usd_per_gpu_hour or catalog_price(gpu)
             pts = sweep(make_cm(gpu), arch, 1024, 1024, price)
             frontier[gpu.id] = Frontier(gpu=gpu.id, precision=prec.id, isl=1024, osl=1024, points=pts,
                                         pareto=[to_prediction(make_cm(gpu), p, 1024, 1024, price)

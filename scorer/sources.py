@@ -290,6 +290,16 @@ def _weight_formats(filenames: list[str]) -> list[str]:
     return fmts
 
 
+def hub_endpoint() -> str:
+    """The Hub's base URL from ``HF_ENDPOINT`` now (default https://huggingface.co), without a trailing slash."""
+    return (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
+
+
+def license_from_tags(tags) -> str | None:
+    """The license id of a Hub ``license:<id>`` tag (the Hub mirrors the card's license into one), or None."""
+    return next((t.split(":", 1)[1] for t in (tags or []) if isinstance(t, str) and t.startswith("license:")), None)
+
+
 def hub_cache_dir() -> str | None:
     """The huggingface_hub cache folder from the environment now (the library reads it at import time)."""
     return os.environ.get("HF_HUB_CACHE") or (
@@ -297,7 +307,7 @@ def hub_cache_dir() -> str | None:
 
 
 def load_hub(source: str, repo_id: str, revision: str | None = None, token: str | None = None, *,
-             attempts: int = 3, derivatives: bool = True) -> RawModel:
+             attempts: int = 3, derivatives: bool = True, endpoint: str | None = None) -> RawModel:
     """Fetch ``config.json`` (and ``hf_quant_config.json``) of a Hub repo at a pinned commit.
 
     ``attempts`` bounds the tries of each Hub read on 429/5xx (:func:`with_backoff`); ``derivatives=False``
@@ -308,7 +318,7 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
         BadInputError: the repo has no config.json, or it is oversize or not JSON (exit code 2).
         Both carry a ``reason`` (see :class:`scorer.errors.DeploysheetError`).
     """
-    endpoint = (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
+    endpoint = (endpoint or hub_endpoint()).rstrip("/")
     token = token or os.environ.get("HF_TOKEN") or None
     from huggingface_hub import HfApi, get_hf_file_metadata, hf_hub_download, hf_hub_url
 
@@ -375,9 +385,8 @@ def _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs, der
     license_ = None
     if card is not None:
         license_ = getattr(card, "license", None) or (card.get("license") if hasattr(card, "get") else None)
-    if not license_:  # the Hub also exposes the card's license as a "license:<id>" tag
-        license_ = next((t.split(":", 1)[1] for t in (info.tags or []) if isinstance(t, str)
-                         and t.startswith("license:")), None)
+    if not license_:
+        license_ = license_from_tags(info.tags)
     gated = info.gated if isinstance(info.gated, str) else ("yes" if info.gated else None)
     prov = Provenance(
         kind="hub", source=source, repo_id=repo_id, revision=revision, commit_sha=sha, endpoint=endpoint,
