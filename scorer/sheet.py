@@ -366,9 +366,12 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         def latency(alt: ModelArch, fmt: str, tp: int) -> float | None:
             """Latency-regime TPOT (ms) of ``alt`` at precision ``fmt`` and TP ``tp`` on the primary GPU."""
             from .regimes import predict, regime_defs
+            # what the what-ifs change: widths, vocabulary and head counts (a heads what-if keeps hidden_size)
             sig = (alt.hidden_size, alt.vocab_size, tuple(
-                (lay.ffn.intermediate if lay.ffn.kind == "dense" else lay.ffn.expert_intermediate)
-                if lay.ffn is not None else 0 for lay in alt.layers))
+                ((lay.ffn.intermediate if lay.ffn.kind == "dense" else lay.ffn.expert_intermediate)
+                 if lay.ffn is not None else 0,
+                 getattr(lay.mixer, "num_heads", None), getattr(lay.mixer, "num_kv_heads", None))
+                for lay in alt.layers))
             key = (sig, fmt, tp)
             if key not in lat_cache:
                 reg = next(r for r in regime_defs() if r["id"] == "latency")
