@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import logging
 import math
+import sys
+import threading
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, Field
@@ -339,11 +341,63 @@ def check_int(val: Any, name: str, where: str, minimum: int = 1, limit: int | No
 
 # --------------------------------------------------------------------------- transformers
 
-def _config_mapping():
+_TRANSFORMERS_LOCK = threading.RLock()
+_STUBBED = ("transformers", "transformers.models")
+
+
+def _quiet_transformers() -> None:
+    """Before transformers is first imported: no advisories (e.g. "PyTorch was not found") on stderr."""
     logging.getLogger("transformers").setLevel(logging.ERROR)
     import os
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+
+
+def _stub_packages() -> list[Any]:
+    """Register ``transformers`` and ``transformers.models`` in ``sys.modules`` without running them.
+
+    Both package ``__init__`` files scan the source of every model folder (about 450) to build
+    transformers' lazy import table: 0.7-0.8 s of a 2-core machine's cold start, when deploysheet
+    needs one config class. With each package's own spec registered but not executed, ``import
+    transformers.models.llama.configuration_llama`` loads the same files through the ordinary import
+    system, and only those it names. Packages already imported are left alone; returns the stubs
+    put in place (removed again by :func:`_drop_stubs`).
+    """
+    import importlib.metadata
+    import importlib.util
+
+    stubs: list[Any] = []
+    try:
+        for name in _STUBBED:
+            if name in sys.modules:
+                continue
+            spec = importlib.util.find_spec(name)
+            if spec is None or spec.submodule_search_locations is None:  # pragma: no cover - packaging drift
+                break
+            module = importlib.util.module_from_spec(spec)
+            if name == "transformers":
+                module.__version__ = importlib.metadata.version("transformers")  # read by configuration_utils
+            sys.modules[name] = module
+            stubs.append(module)
+    except Exception:  # pragma: no cover - any surprise: fall back to the ordinary import
+        _drop_stubs(stubs)
+        return []
+    return stubs
+
+
+def _drop_stubs(stubs: list[Any]) -> None:
+    """Take the stubs out again: a later ``import transformers`` runs the real packages, which find
+    the config modules loaded meanwhile in ``sys.modules`` and reuse them."""
+    for module in stubs:
+        if sys.modules.get(module.__name__) is module:
+            del sys.modules[module.__name__]
+    top = sys.modules.get("transformers")
+    if top is not None and any(top.__dict__.get("models") is m for m in stubs):
+        delattr(top, "models")
+
+
+def _config_mapping():
+    _quiet_transformers()
     from transformers.models.auto.configuration_auto import CONFIG_MAPPING
     try:
         from transformers.utils import logging as tlog
@@ -353,20 +407,59 @@ def _config_mapping():
     return CONFIG_MAPPING
 
 
-def _instantiate(model_type: str, raw: dict[str, Any]) -> Any | None:
-    """Instantiate transformers' config class for model_type from the JSON dict (data only)."""
-    mapping = _config_mapping()
-    if model_type not in mapping:
-        return None
+def _instantiate(mapping: Any, model_type: str, raw: dict[str, Any]) -> Any:
+    """Instantiate transformers' config class for model_type from the JSON dict (data only).
+
+    Raises:
+        ConfigError: the class rejects the values.
+        ImportError: the class could not be imported (the caller retries with a plain import).
+    """
     cls = mapping[model_type]
     kwargs = {k: v for k, v in raw.items() if k not in ("auto_map", "model_type", "transformers_version")}
     try:
         return cls(**kwargs)
+    except ImportError:
+        raise
     except Exception as exc:  # transformers' strict dataclass validators and __post_init__ checks
         cause = exc.__cause__ or exc
         msg = str(cause).strip().splitlines()
         text = msg[-1] if msg else type(cause).__name__
         raise ConfigError(f"config rejected by transformers {cls.__name__}: {text}") from None
+
+
+def _with_transformers(model_type: str | None, raw: dict[str, Any], before: Any) -> tuple[Any, Any] | None:
+    """transformers' config object for ``model_type`` built from ``raw`` and its decoder text config,
+    or None when transformers has no class for it. ``before()`` runs first for a known type.
+
+    Tries the light import of :func:`_stub_packages` first and, should that fail to import anything,
+    the plain ``import transformers`` (same classes, same result). Serialized by a lock, since the
+    light import swaps ``sys.modules`` entries. Set ``DEPLOYSHEET_PLAIN_TRANSFORMERS=1`` to skip it.
+
+    Raises:
+        ConfigError: the config class rejects the values (or ``before()`` does).
+    """
+    import os
+
+    if not model_type:
+        return None
+    with _TRANSFORMERS_LOCK:
+        _quiet_transformers()
+        for light in (os.environ.get("DEPLOYSHEET_PLAIN_TRANSFORMERS") != "1", False):
+            stubs = _stub_packages() if light else []
+            try:
+                mapping = _config_mapping()
+                if model_type not in mapping:
+                    return None
+                before()
+                top = _instantiate(mapping, model_type, raw)
+                cfg = top.get_text_config(decoder=True) if hasattr(top, "get_text_config") else top
+                return top, cfg
+            except (ImportError, AttributeError):
+                if not stubs:
+                    raise
+            finally:
+                _drop_stubs(stubs)
+    return None  # pragma: no cover - the plain pass returns or raises
 
 
 # --------------------------------------------------------------------------- quantization
@@ -773,13 +866,11 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
                 text_raw[key] = raw[key]
         where = "config.text_config"
 
-    mapping = _config_mapping()
     cfg = None
     config_class = None
-    if model_type and model_type in mapping:
-        _prevalidate(raw, text_raw, where)
-        top = _instantiate(model_type, raw)
-        cfg = top.get_text_config(decoder=True) if hasattr(top, "get_text_config") else top
+    loaded = _with_transformers(model_type, raw, lambda: _prevalidate(raw, text_raw, where))
+    if loaded is not None:
+        top, cfg = loaded
         config_class = type(top).__name__
         family = getattr(cfg, "model_type", model_type) or model_type
         if cfg is not top and text_raw is raw:

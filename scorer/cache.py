@@ -2,7 +2,7 @@
 
 * normalized architectures, keyed by the SHA-256 of the config (and sidecar) and of the
   normalizer's own source, so a change to either misses: normalizing a known model type imports
-  transformers (about 1.3 s); a cache hit does not. The bundled examples ship their entries in
+  transformers (about 0.5 s with the light import of architecture._stub_packages); a cache hit does not. The bundled examples ship their entries in
   ``data/arch_cache/`` (written by ``scripts/make_examples.py``, checked by the tests);
 * compiled jinja2 templates (a bytecode cache).
 
