@@ -152,6 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--no-recommendations", action="store_true", help="skip the what-if recommendations")
     sc.add_argument("--ttft-ms", type=_positive_float, help="TTFT target: report the cheapest layout meeting it")
     sc.add_argument("--itl-ms", type=_positive_float, help="inter-token latency target (TPOT), ms")
+    sc.add_argument("--isl", type=_positive_int, default=1024,
+                    help="input tokens per request of the Pareto frontier and the SLA search (default 1024)")
+    sc.add_argument("--osl", type=_positive_int, default=1024,
+                    help="output tokens per request of the Pareto frontier and the SLA search (default 1024)")
 
     pr = sub.add_parser("predict", help="predict TTFT, TPOT and throughput for one workload and layout",
                         epilog=EPILOG)
@@ -331,7 +335,8 @@ def cmd_score(args) -> int:
     opts = Options(gpus=args.gpus or ["H100-SXM"], precision=args.precision, kv_dtype=args.kv_dtype.lower(),
                    kv_policy=args.kv_policy, tp=args.tp, framework=args.framework,
                    usd_per_gpu_hour=args.usd_per_gpu_hour, calibration=args.calibration,
-                   recommendations=not args.no_recommendations, ttft_ms=args.ttft_ms, itl_ms=args.itl_ms)
+                   recommendations=not args.no_recommendations, ttft_ms=args.ttft_ms, itl_ms=args.itl_ms,
+                   isl=args.isl, osl=args.osl)
     validate_options(opts)  # every cheap check before any network access
     refuse_overwrite(args.output, [args.source])
     raw = load_source(args.source, revision=args.revision)

@@ -257,6 +257,7 @@ class Frontier(BaseModel):
     points: list[SweepPoint] = Field(description="every (layout, concurrency) evaluated")
     pareto: list[Prediction] = Field(description="non-dominated points: no other has both more tokens/s/user and "
                                                  "more tokens/s/GPU; sorted by tokens/s/user")
+    note: str | None = Field(None, description="why the frontier is empty, when it is")
 
 
 def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None,

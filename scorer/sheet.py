@@ -46,6 +46,12 @@ class Options(BaseModel):
     recommendations: bool = True
     ttft_ms: float | None = Field(None, description="TTFT target for the SLA search, ms")
     itl_ms: float | None = Field(None, description="inter-token latency (TPOT) target for the SLA search, ms")
+    isl: int = Field(1024, description="input tokens per request of the frontier and SLA-search workload")
+    osl: int = Field(1024, description="output tokens per request of the frontier and SLA-search workload")
+
+
+#: longest --isl / --osl accepted: beyond any model's context (Llama 4 Scout: 10M tokens)
+MAX_WORKLOAD_TOKENS = 1 << 24
 
 
 class ModelSummary(BaseModel):
@@ -260,6 +266,9 @@ def validate_options(opts: Options) -> None:
         raise BadInputError(f"unknown KV policy {opts.kv_policy!r}; known: {', '.join(POLICIES)}")
     if opts.tp is not None and not 1 <= opts.tp <= 1024:
         raise BadInputError(f"--tp must be between 1 and 1024, got {opts.tp}")
+    for name, val in (("isl", opts.isl), ("osl", opts.osl)):
+        if not 1 <= val <= MAX_WORKLOAD_TOKENS:
+            raise BadInputError(f"--{name} must be between 1 and {MAX_WORKLOAD_TOKENS:,} tokens, got {val:,}")
     load_calibration(opts.calibration)
 
 
@@ -307,15 +316,18 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         best: dict[str, Prediction | None] = {}
         for gpu in gpus:
             price = opts.usd_per_gpu_hour or catalog_price(gpu)
-            pts = sweep(make_cm(gpu), arch, 1024, 1024, price)
-            frontier[gpu.id] = Frontier(gpu=gpu.id, precision=prec.id, isl=1024, osl=1024, points=pts,
-                                        pareto=[to_prediction(make_cm(gpu), p, 1024, 1024, price)
-                                                for p in pareto(pts)])
+            too_long = bool(arch.max_positions) and opts.isl + opts.osl > arch.max_positions
+            pts = [] if too_long else sweep(make_cm(gpu), arch, opts.isl, opts.osl, price)
+            note = (f"context {opts.isl + opts.osl:,} tokens exceeds max_position_embeddings {arch.max_positions:,}"
+                    if too_long else None if pts else f"no layout fits {opts.isl:,} in / {opts.osl:,} out on {gpu.id}")
+            frontier[gpu.id] = Frontier(gpu=gpu.id, precision=prec.id, isl=opts.isl, osl=opts.osl, points=pts,
+                                        pareto=[to_prediction(make_cm(gpu), p, opts.isl, opts.osl, price)
+                                                for p in pareto(pts)], note=note)
             if opts.ttft_ms is not None or opts.itl_ms is not None:
                 pick = cheapest_meeting(pts, opts.ttft_ms, opts.itl_ms)
-                best[gpu.id] = to_prediction(make_cm(gpu), pick, 1024, 1024, price) if pick else None
+                best[gpu.id] = to_prediction(make_cm(gpu), pick, opts.isl, opts.osl, price) if pick else None
         if opts.ttft_ms is not None or opts.itl_ms is not None:
-            sla = SLAResult(ttft_ms=opts.ttft_ms, itl_ms=opts.itl_ms, isl=1024, osl=1024, best=best)
+            sla = SLAResult(ttft_ms=opts.ttft_ms, itl_ms=opts.itl_ms, isl=opts.isl, osl=opts.osl, best=best)
     capacity: list[Capacity] = []
     if arch.kind == "decoder":
         for tp in (1, 2, 4, 8):

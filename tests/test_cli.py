@@ -126,6 +126,8 @@ def test_bad_config_is_one_line_exit_2_no_output(case, tmp_path, write_config, c
     (["score", "--format", "pdf"], "invalid choice"),
     (["score", "example:nope"], "unknown example"),
     (["score", "--usd-per-gpu-hour", "-1"], "positive"),
+    (["score", "--isl", "0"], "must be at least 1"),
+    (["score", "--osl", "99999999999"], "--osl must be between 1 and 16,777,216"),
 ])
 def test_bad_arguments_exit_2(args, needle, capsys):
     assert main(args) == 2
@@ -171,3 +173,32 @@ def test_rules_and_gpus_listing(capsys):
     out = capsys.readouterr().out
     for gid in ("A100-SXM-80GB", "H100-SXM", "H200-SXM", "B200", "L40S", "MI300X"):
         assert f"| {gid} |" in out
+
+
+def test_frontier_and_sla_follow_isl_osl(capsys):
+    """score --isl/--osl sets the workload of the Pareto frontier and the SLA search; the SLA pick is
+    the prediction `predict` gives for the same layout and concurrency, and it meets the target."""
+    assert main(["score", "example:qwen3-4b", "--isl", "8192", "--osl", "256", "--ttft-ms", "500",
+                 "--no-recommendations", "--format", "json"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    fr = sheet["frontier"]["H100-SXM"]
+    assert (fr["isl"], fr["osl"]) == (8192, 256) and fr["pareto"] and fr["note"] is None
+    assert all((x["isl"], x["osl"]) == (8192, 256) for x in fr["pareto"])
+    pick = sheet["sla"]["best"]["H100-SXM"]
+    assert (sheet["sla"]["isl"], sheet["sla"]["osl"]) == (8192, 256) and pick["ttft_ms"] <= 500
+    assert main(["predict", "example:qwen3-4b", "--gpu", "H100-SXM", "--tp", str(pick["tp"]), "--precision", "bf16",
+                 "--isl", "8192", "--osl", "256", "--concurrency", str(pick["concurrency"]), "--format", "json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert alone["ttft_ms"] == pytest.approx(pick["ttft_ms"], rel=1e-3)
+    assert alone["tpot_ms"] == pytest.approx(pick["tpot_ms"], rel=1e-3)
+    # the default workload is 1024 in / 1024 out
+    assert main(["score", "example:qwen3-4b", "--no-recommendations", "--format", "json"]) == 0
+    fr = json.loads(capsys.readouterr().out)["frontier"]["H100-SXM"]
+    assert (fr["isl"], fr["osl"]) == (1024, 1024)
+
+
+def test_frontier_beyond_the_context_says_so(capsys):
+    # Qwen3-4B: max_position_embeddings 40,960 (data/examples/qwen3-4b/config.json); 40,000 + 2,000 > 40,960
+    assert main(["score", "example:qwen3-4b", "--isl", "40000", "--osl", "2000", "--no-recommendations"]) == 0
+    out = capsys.readouterr().out
+    assert "not computed (context 42,000 tokens exceeds max\\_position\\_embeddings 40,960)" in out
