@@ -306,28 +306,24 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                                  opts.kv_policy)
 
     regimes: dict[str, list[RegimeResult]] = {}
-    if arch.kind == "decoder":
-        for gpu in gpus:
-            price = opts.usd_per_gpu_hour or catalog_price(gpu)
-            regimes[gpu.id] = run_regimes(make_cm(gpu), arch, gpu.id, prec.id, price, opts.tp)
     frontier: dict[str, Frontier] = {}
-    sla = None
-    if arch.kind == "decoder":
-        best: dict[str, Prediction | None] = {}
-        for gpu in gpus:
-            price = opts.usd_per_gpu_hour or catalog_price(gpu)
-            too_long = bool(arch.max_positions) and opts.isl + opts.osl > arch.max_positions
-            pts = [] if too_long else sweep(make_cm(gpu), arch, opts.isl, opts.osl, price)
-            note = (f"context {opts.isl + opts.osl:,} tokens exceeds max_position_embeddings {arch.max_positions:,}"
-                    if too_long else None if pts else f"no layout fits {opts.isl:,} in / {opts.osl:,} out on {gpu.id}")
-            frontier[gpu.id] = Frontier(gpu=gpu.id, precision=prec.id, isl=opts.isl, osl=opts.osl, points=pts,
-                                        pareto=[to_prediction(make_cm(gpu), p, opts.isl, opts.osl, price)
-                                                for p in pareto(pts)], note=note)
-            if opts.ttft_ms is not None or opts.itl_ms is not None:
-                pick = cheapest_meeting(pts, opts.ttft_ms, opts.itl_ms)
-                best[gpu.id] = to_prediction(make_cm(gpu), pick, opts.isl, opts.osl, price) if pick else None
-        if opts.ttft_ms is not None or opts.itl_ms is not None:
-            sla = SLAResult(ttft_ms=opts.ttft_ms, itl_ms=opts.itl_ms, isl=opts.isl, osl=opts.osl, best=best)
+    best: dict[str, Prediction | None] = {}
+    want_sla = opts.ttft_ms is not None or opts.itl_ms is not None
+    too_long = bool(arch.max_positions) and opts.isl + opts.osl > arch.max_positions
+    for gpu in gpus if arch.kind == "decoder" else []:
+        price = opts.usd_per_gpu_hour or catalog_price(gpu)
+        regimes[gpu.id] = run_regimes(make_cm(gpu), arch, gpu.id, prec.id, price, opts.tp)
+        pts = [] if too_long else sweep(make_cm(gpu), arch, opts.isl, opts.osl, price)
+        note = (f"context {opts.isl + opts.osl:,} tokens exceeds max_position_embeddings {arch.max_positions:,}"
+                if too_long else None if pts else f"no layout fits {opts.isl:,} in / {opts.osl:,} out on {gpu.id}")
+        frontier[gpu.id] = Frontier(gpu=gpu.id, precision=prec.id, isl=opts.isl, osl=opts.osl, points=pts,
+                                    pareto=[to_prediction(make_cm(gpu), p, opts.isl, opts.osl, price)
+                                            for p in pareto(pts)], note=note)
+        if want_sla:
+            pick = cheapest_meeting(pts, opts.ttft_ms, opts.itl_ms)
+            best[gpu.id] = to_prediction(make_cm(gpu), pick, opts.isl, opts.osl, price) if pick else None
+    sla = (SLAResult(ttft_ms=opts.ttft_ms, itl_ms=opts.itl_ms, isl=opts.isl, osl=opts.osl, best=best)
+           if want_sla and arch.kind == "decoder" else None)
     capacity: list[Capacity] = []
     if arch.kind == "decoder":
         for tp in (1, 2, 4, 8):
