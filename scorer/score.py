@@ -98,7 +98,7 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
             continue
         reported.add((name, value))
         if value % 128:
-            rid = "T5" if name == "vocab_size" else ("G6" if name == "intermediate_size" else "G3")
+            rid = "T5" if name == "vocab_size" else ("G6" if name.split("[")[0] == "intermediate_size" else "G3")
             extra = ""
             if name == "vocab_size":
                 padded = -(-value // 64) * 64
