@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -313,6 +314,17 @@ def cross_validate(samples: list[Sample], base: Calibration, by: str = "model", 
     return out
 
 
+_FITTED = re.compile(r"^fitted by deploysheet calibrate on [0-9-]+ \((?:was|starting value): (.*)\)$", re.S)
+
+
+def _first_source(src: str) -> str:
+    """The source of a parameter's starting value, under any number of earlier refits: a refit of a
+    refit names the original source once, not a nest of "(was: fitted ... (was: ...))"."""
+    while (m := _FITTED.match(src)):
+        src = m.group(1)
+    return src
+
+
 def write_calibration(cal: Calibration, report: dict[str, Any], path: str | Path, command: str) -> None:
     """Write a calibration file: fitted values with provenance, fit date, command and validation error."""
     from .resources import data_dir
@@ -325,7 +337,7 @@ def write_calibration(cal: Calibration, report: dict[str, Any], path: str | Path
     for k, v in cal.params.items():
         src = cal.sources.get(k, "")
         if k in FIT_PARAMS and FIT_PARAMS[k][0] == "global":
-            src = f"fitted by deploysheet calibrate on {doc['fit_date']} (was: {src})"
+            src = f"fitted by deploysheet calibrate on {doc['fit_date']} (starting value: {_first_source(src)})"
         params[k] = {"value": v, "src": src}
     doc["params"] = params
     doc["frameworks"] = cal.frameworks

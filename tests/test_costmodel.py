@@ -176,6 +176,9 @@ def test_calibrate_writes_a_usable_file(tmp_path, corpus_dir, capsys):
     doc = json.loads(out.read_text())
     assert doc["fit_date"] and doc["command"].startswith("deploysheet calibrate")
     assert "leave_one_model_out" in doc["validation"]
+    # a refit names its starting value's source once: no "(was: fitted ... (was: ...))" nest over refits
+    fitted = [p["src"] for p in doc["params"].values() if p["src"].startswith("fitted by")]
+    assert fitted and all(src.count("fitted by deploysheet calibrate") == 1 for src in fitted), fitted
     assert main(["predict", "example:llama-3.1-8b", "--isl", "1024", "--osl", "128", "--concurrency", "8",
                  "--calibration", str(out)]) == 0
     pred = json.loads(capsys.readouterr().out)
