@@ -21,9 +21,17 @@ import requests
 
 from scorer import __version__
 
+#: retried statuses of idempotent requests: rate limited and server-side errors (GitHub REST docs,
+#: "Rate limits for the REST API": wait for ``retry-after`` when given, else back off exponentially)
 RETRY_STATUS = (429, 500, 502, 503, 504)
+#: seconds per request; an assumption, well above GitHub's own 10 s server-side request timeout
+#: (GitHub REST docs, "Troubleshooting the REST API": timeouts)
 TIMEOUT_S = 20
+#: tries per idempotent request, and the backoff: 0.5 s doubling, capped at 8 s, full jitter — the
+#: schedule of scorer.sources.with_backoff with huggingface_hub's 8 s cap (hub-and-github.md 1.6);
+#: an assumption that three tries (two waits) ride out a transient error without stalling the job
 ATTEMPTS = 3
+BACKOFF_BASE_S, BACKOFF_MAX_S = 0.5, 8.0
 
 
 class GitHubError(Exception):
@@ -66,12 +74,12 @@ class GitHub:
                 r = self.session.request(method, url, timeout=TIMEOUT_S, **kw)
             except requests.RequestException as exc:
                 if idempotent and not last:
-                    self.sleep(min(8.0, 0.5 * 2 ** attempt) * random.random())
+                    self.sleep(self._backoff(attempt))
                     continue
                 raise GitHubError(0, f"cannot reach the GitHub API at {self.api} ({type(exc).__name__})") from None
             if r.status_code in RETRY_STATUS and idempotent and not last:
                 ra = r.headers.get("Retry-After", "")
-                self.sleep(min(8.0, float(ra)) if ra.isdigit() else min(8.0, 0.5 * 2 ** attempt) * random.random())
+                self.sleep(min(BACKOFF_MAX_S, float(ra)) if ra.isdigit() else self._backoff(attempt))
                 continue
             if r.status_code >= 400:
                 try:
@@ -83,6 +91,10 @@ class GitHub:
                                                  f"answered {r.status_code}{': ' + msg if msg else ''}")
             return r
         raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def _backoff(attempt: int) -> float:
+        return min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2 ** attempt) * random.random()
 
     def _json(self, method: str, path: str, **kw) -> Any:
         r = self._request(method, path, **kw)

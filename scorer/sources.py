@@ -180,13 +180,45 @@ def parse_hub_source(source: str) -> tuple[str, str | None] | None:
 T = TypeVar("T")
 
 
-def with_backoff(call: Callable[[], T], *, attempts: int = 3, base_s: float = 0.5, max_s: float = 5.0,
-                 sleep: Callable[[float], None] = time.sleep) -> T:
-    """Run a Hub read, retrying 429 and 5xx answers with exponential backoff and full jitter.
+#: retried statuses: those of huggingface_hub's ``http_backoff`` (hub-and-github.md section 1.6)
+RETRY_STATUSES = (408, 429, 500, 502, 503, 504)
+#: first backoff step and cap, s: huggingface_hub ``http_backoff`` uses 1 s and 8 s (section 1.6); we halve
+#: them and add full jitter (AWS Architecture Blog, "Exponential Backoff And Jitter", 2015) because a
+#: crawl runs many readers at once and a CLI user waits on each step
+BACKOFF_BASE_S, BACKOFF_MAX_S = 0.5, 5.0
 
-    Honours a numeric ``Retry-After`` header (capped at ``max_s`` seconds). Most huggingface_hub
-    calls (``model_info`` among them) make a single attempt in 2.4.0, hence this wrapper. Only
-    use it for idempotent reads.
+
+def retry_wait(exc: Any, attempt: int, base_s: float = BACKOFF_BASE_S, max_s: float = BACKOFF_MAX_S) -> float:
+    """Seconds to wait before retry ``attempt`` (0-based) of a failed Hub read.
+
+    The Hub's own answer first: a spent ``RateLimit`` quota (``r=0``) waits its reset ``t`` plus 1 s,
+    as huggingface_hub's ``http_backoff`` does (parsed with ``huggingface_hub.utils.parse_ratelimit_headers``),
+    else a numeric ``Retry-After``; otherwise exponential backoff with full jitter. Capped at ``max_s``.
+    """
+    from huggingface_hub.utils import parse_ratelimit_headers
+
+    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    try:
+        limit = parse_ratelimit_headers(headers)
+    except Exception:  # noqa: BLE001 - a malformed header from a proxy is not worth failing a read
+        limit = None
+    if limit is not None and limit.remaining == 0:
+        return min(max_s, float(limit.reset_in_seconds) + 1.0)
+    retry_after = headers.get("Retry-After")
+    if retry_after and retry_after.isdigit():
+        return min(max_s, float(retry_after))
+    return min(max_s, base_s * 2 ** attempt) * random.random()
+
+
+def with_backoff(call: Callable[[], T], *, attempts: int = 3, base_s: float = BACKOFF_BASE_S,
+                 max_s: float = BACKOFF_MAX_S, sleep: Callable[[float], None] = time.sleep) -> T:
+    """Run a Hub read, retrying 408, 429 and 5xx answers (``RETRY_STATUSES``) after :func:`retry_wait`.
+
+    Most huggingface_hub calls (``model_info`` among them) make a single attempt in 2.4.0
+    (hub-and-github.md section 1.6), hence this wrapper. Only use it for idempotent reads.
+
+    Raises:
+        huggingface_hub.errors.HfHubHTTPError: the last failure, or the first that is not retried.
     """
     from huggingface_hub.errors import HfHubHTTPError
 
@@ -195,13 +227,9 @@ def with_backoff(call: Callable[[], T], *, attempts: int = 3, base_s: float = 0.
             return call()
         except HfHubHTTPError as exc:
             status = getattr(getattr(exc, "response", None), "status_code", None)
-            if status not in (408, 429, 500, 502, 503, 504) or attempt == attempts - 1:
+            if status not in RETRY_STATUSES or attempt == attempts - 1:
                 raise
-            wait = min(max_s, base_s * 2 ** attempt) * random.random()
-            retry_after = exc.response.headers.get("Retry-After") if exc.response is not None else None
-            if retry_after and retry_after.isdigit():
-                wait = min(max_s, float(retry_after))
-            sleep(wait)
+            sleep(retry_wait(exc, attempt, base_s, max_s))
     raise AssertionError("unreachable")  # pragma: no cover
 
 

@@ -69,6 +69,7 @@ class FakeHub:
         self.page_size = 100  # the listing pages with a Link: rel="next" header, as the Hub does
         self.throttle_every = 0  # > 0: every n-th request is answered 429 (Retry-After: 0), a rate limiter
         self.throttled = 0
+        self.busy_headers: dict[str, str] = {"Retry-After": "0"}  # headers of every 429/5xx answered
         self.latency_s = 0.0  # > 0: sleep this long before answering (a WAN round trip, for benchmarks)
         self.fail_paths: dict[str, int] = {}
         self.list_override: bytes | None = None  # the listing answers these bytes (malformed-answer tests)
@@ -182,7 +183,7 @@ class FakeHub:
                 self.throttled += 1
         code = code or next((c for prefix, c in self.fail_paths.items() if path.startswith(prefix)), None)
         if code is not None:
-            return Response("busy", status=code, headers={"Retry-After": "0"})
+            return Response("busy", status=code, headers=dict(self.busy_headers))
         if path == "/api/whoami-v2":
             return Response(json.dumps({"name": self.bot_name, "id": "b" * 24, "type": "user"}), status=200,
                             content_type="application/json")

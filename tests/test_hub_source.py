@@ -130,3 +130,41 @@ def test_quantized_derivatives_and_pickle_signal(fakehub, capsys):
     assert any(f["rule"] == "S4" for f in sheet["findings"])
     assert main(["score", "acme/base", "--no-recommendations"]) == 0
     assert "2 quantized derivatives" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("headers,waits", [
+    # the Hub's own quota header (hub-and-github.md 1.6): quota spent (r=0), resets in t=2 s -> wait t + 1 s
+    ({"RateLimit": '"api";r=0;t=2', "RateLimit-Policy": '"fixed window";"api";q=1000;w=300'}, [3.0, 3.0]),
+    # a reset beyond the cap waits the cap (5 s), never the Hub's 300 s window
+    ({"RateLimit": '"api";r=0;t=299'}, [5.0, 5.0]),
+    # Retry-After when there is no spent quota
+    ({"Retry-After": "4"}, [4.0, 4.0]),
+    ({"RateLimit": '"api";r=7;t=2', "Retry-After": "1"}, [1.0, 1.0]),
+])
+def test_backoff_waits_as_the_hub_says(fakehub, headers, waits):
+    """Three model_info calls through the real client: two 429s then the answer."""
+    from huggingface_hub import HfApi
+
+    from scorer.sources import with_backoff
+    fakehub.add("acme/limited", CFG)
+    fakehub.busy_headers = headers
+    fakehub.fail_next = [429, 429]
+    slept: list[float] = []
+    info = with_backoff(lambda: HfApi(endpoint=fakehub.endpoint).model_info("acme/limited"), sleep=slept.append)
+    assert info.id == "acme/limited" and slept == waits
+
+
+def test_backoff_without_hints_is_jittered_exponential(fakehub):
+    from huggingface_hub import HfApi
+    from huggingface_hub.errors import HfHubHTTPError
+
+    from scorer.sources import with_backoff
+    fakehub.add("acme/down", CFG)
+    fakehub.busy_headers = {"RateLimit": "garbage;;"}  # malformed: ignored, not fatal
+    fakehub.fail_next = [503, 503, 503]
+    slept: list[float] = []
+    with pytest.raises(HfHubHTTPError):
+        with_backoff(lambda: HfApi(endpoint=fakehub.endpoint).model_info("acme/down"), attempts=3,
+                     sleep=slept.append)
+    # attempt k waits uniform(0, min(5, 0.5 * 2**k)): at most 0.5 s, then 1 s; no wait after the last
+    assert len(slept) == 2 and 0 <= slept[0] <= 0.5 and 0 <= slept[1] <= 1.0
