@@ -109,23 +109,35 @@ class HubClient:
                                      closed_by=changes[-1].author if changes else None))
         return out
 
-    def create_discussion(self, repo_id: str, title: str, body: str) -> BotDiscussion:
-        """Open the discussion once; on any failure re-list and adopt the bot's post if the POST landed."""
+    def _post_once(self, repo_id: str, what: str, post, adopt) -> BotDiscussion:
+        """Run a POST that creates something (not idempotent) at most twice. After each try re-list and
+        adopt the bot's post if it landed, so a lost response never posts twice; try again only when
+        the listing shows it did not land.
+
+        Raises:
+            RuntimeError: neither try left a post to adopt.
+        """
         from huggingface_hub.errors import HfHubHTTPError
 
-        want = find_marker(body)
         for attempt in range(2):
             try:
-                self.api.create_discussion(repo_id, title=title, description=body)
+                post()
             except (HfHubHTTPError, OSError) as exc:
-                log.warning("create_discussion on %s failed (%s); re-listing before any retry", repo_id,
-                            type(exc).__name__)
-            for d in self.own_discussions(repo_id):
-                if d.marker and want and d.marker.sha == want.sha:
-                    return d
-            if attempt == 0:  # the POST did not land: one more try is safe now
+                log.warning("%s on %s failed (%s); re-listing before any retry", what, repo_id, type(exc).__name__)
+            found = adopt()
+            if found is not None:
+                return found
+            if attempt == 0:
                 (self._sleep or time.sleep)(1.0)
-        raise RuntimeError(f"discussion on {repo_id} was not created")
+        raise RuntimeError(f"{what} on {repo_id} was not created")
+
+    def create_discussion(self, repo_id: str, title: str, body: str) -> BotDiscussion:
+        """Open the discussion once; on any failure re-list and adopt the bot's post if the POST landed."""
+        want = find_marker(body)
+        return self._post_once(
+            repo_id, "discussion", lambda: self.api.create_discussion(repo_id, title=title, description=body),
+            lambda: next((d for d in self.own_discussions(repo_id)
+                          if d.marker and want and d.marker.sha == want.sha), None))
 
     def edit_first_comment(self, repo_id: str, d: BotDiscussion, body: str) -> None:
         self._retry(lambda: self.api.edit_discussion_comment(repo_id, d.num, d.first_comment_id, body))
@@ -183,22 +195,13 @@ class HubClient:
     def create_card_pr(self, repo_id: str, readme: bytes, title: str, description: str,
                        parent_commit: str) -> BotDiscussion:
         """Open one pull request changing README.md; on failure re-list and adopt it if it landed."""
-        from huggingface_hub.errors import HfHubHTTPError
-
         want = find_marker(description)
-        for attempt in range(2):
-            try:
-                self._commit_readme(repo_id, readme, title, description, create_pr=True,
-                                    parent_commit=parent_commit)
-            except (HfHubHTTPError, OSError) as exc:
-                log.warning("pull request on %s failed (%s); re-listing before any retry", repo_id,
-                            type(exc).__name__)
-            for d in self.own_discussions(repo_id, pull_requests=True):
-                if d.status in ("open", "draft") and d.marker and want and d.marker.key == want.key:
-                    return d
-            if attempt == 0:
-                (self._sleep or time.sleep)(1.0)
-        raise RuntimeError(f"pull request on {repo_id} was not created")
+        return self._post_once(
+            repo_id, "pull request",
+            lambda: self._commit_readme(repo_id, readme, title, description, create_pr=True,
+                                        parent_commit=parent_commit),
+            lambda: next((d for d in self.own_discussions(repo_id, pull_requests=True)
+                          if d.status in ("open", "draft") and d.marker and want and d.marker.key == want.key), None))
 
     def update_card_pr(self, repo_id: str, d: BotDiscussion, readme: bytes, title: str, description: str) -> None:
         """Commit the new README.md to the PR's ref, then put the new description in its first comment."""
