@@ -531,6 +531,16 @@ def cmd_predict(args) -> int:
            "kv_dtype": args.kv_dtype, "framework": args.framework, **p.model_dump(),
            "expected_error_pct": expected_errors(cal, gpu.id, args.framework),
            "calibration": cal.path + (f" (fitted {cal.fit_date})" if cal.fit_date else " (uncalibrated)")}
+    notes = []
+    if arch.max_positions and args.isl + args.osl > arch.max_positions:
+        notes.append(f"isl + osl = {args.isl + args.osl:,} tokens exceeds the model's max_position_embeddings "
+                     f"{arch.max_positions:,}: no engine serves this request as configured")
+    if not p.fits and p.max_concurrency < 1:
+        notes.append("does not fit: the weights plus the KV cache of one sequence exceed this layout's memory")
+    elif p.queued:
+        notes.append(f"the KV cache holds {p.max_concurrency:,} sequences: the other {p.queued:,} requests wait in "
+                     "the engine's queue (TTFT includes the wait)")
+    out["notes"] = notes
     if args.format == "json":
         text = json.dumps(out, indent=2) + "\n"
     else:

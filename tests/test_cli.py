@@ -202,3 +202,20 @@ def test_frontier_beyond_the_context_says_so(capsys):
     assert main(["score", "example:qwen3-4b", "--isl", "40000", "--osl", "2000", "--no-recommendations"]) == 0
     out = capsys.readouterr().out
     assert "not computed (context 42,000 tokens exceeds max\\_position\\_embeddings 40,960)" in out
+
+
+def test_predict_notes_say_why(capsys):
+    base = ["predict", "example:qwen3-4b", "--gpu", "H100-SXM", "--tp", "1", "--format", "json"]
+    assert main(base + ["--isl", "1000", "--osl", "10", "--concurrency", "8"]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == []
+    # beyond the context: 40,000 + 2,000 > 40,960 (the example's max_position_embeddings)
+    assert main(base + ["--isl", "40000", "--osl", "2000", "--concurrency", "1"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert any("42,000" in n and "40,960" in n for n in notes)
+    # more requests than the KV cache holds: the rest queue, and the note names both numbers
+    assert main(base + ["--isl", "1000", "--osl", "10", "--concurrency", "100000"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    held = out["max_concurrency"]
+    assert 1 <= held < 100000 and out["queued"] == 100000 - held
+    assert out["notes"] == [f"the KV cache holds {held:,} sequences: the other {100000 - held:,} requests wait in "
+                            "the engine's queue (TTFT includes the wait)"]
