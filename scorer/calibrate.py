@@ -308,10 +308,21 @@ def cross_validate(samples: list[Sample], base: Calibration, by: str = "model", 
     for g in groups:
         train = [s for s in samples if keyf(s) != g]
         test = [s for s in samples if keyf(s) == g]
-        cal = fit(train, base, max_nfev) if train else base
-        # a framework or GPU family absent from training falls back to the base defaults
+        start = _forget_framework(base, g) if by == "framework" else base
+        cal = fit(train, start, max_nfev) if train else start
         out += evaluate(test, cal)
     return out
+
+
+def _forget_framework(base: Calibration, framework: str) -> Calibration:
+    """``base`` without the fitted overrides of ``framework`` (and of its per-GPU-family entries): held
+    out, it must be predicted from the global values, not from overrides fitted on its own rows. Profile
+    values that are not fitted (e.g. TensorRT-LLM's KV share) stay."""
+    fitted = {k for k, (group, _, _) in FIT_PARAMS.items() if group == "framework"}
+    keep = {name: ({k: v for k, v in over.items() if k not in fitted}
+                   if name == framework or name.startswith(framework + "/") else over)
+            for name, over in base.frameworks.items()}
+    return base.model_copy(update={"frameworks": keep})
 
 
 _FITTED = re.compile(r"^fitted by deploysheet calibrate on [0-9-]+ \((?:was|starting value): (.*)\)$", re.S)

@@ -25,6 +25,11 @@ class _Parser(argparse.ArgumentParser):
         raise BadInputError(f"{prog + ': ' if prog else ''}{message}")
 
 
+#: the most GPUs one layout may name (an assumption: 65,536, far past any deployment; one NVLink domain,
+#: GB200 NVL72, has 72)
+MAX_GPUS = 1 << 16
+
+
 def refuse_overwrite(out: str | None, inputs) -> None:
     """BadInputError when ``-o out`` would replace one of the command's input files (a config, a folder's
     config.json, a database), directly or through a link."""
@@ -86,6 +91,21 @@ def _positive_float(text: str) -> float:
     return v
 
 
+def _bounded(lo: float, hi: float, unit: str):
+    """argparse type: a positive number within [lo, hi] (absurd values are typos, and print badly)."""
+    def parse(text: str) -> float:
+        v = _positive_float(text)
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"must be between {lo:g} and {hi:g} {unit}: {text[:40]!r}")
+        return v
+    return parse
+
+
+#: bounds of prices and latency targets: $0.01-$10,000 per GPU-hour; 0.01 ms to 10^7 ms (2.8 h)
+_PRICE = _bounded(0.01, 1e4, "$ per GPU-hour")
+_MS = _bounded(0.01, 1e7, "ms")
+
+
 def _positive_int(text: str) -> int:
     try:
         v = int(text)
@@ -115,7 +135,7 @@ def _limit(text: str) -> int:
 
 
 def _price_list(text: str) -> list[float]:
-    return [_positive_float(x.strip()) for x in text.split(",")]
+    return [_PRICE(x.strip()) for x in text.split(",")]
 
 
 def _port(text: str) -> int:
@@ -145,13 +165,13 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--tp", type=_positive_int, help="fix the tensor-parallel degree for the serving regimes")
     sc.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"],
                     help="serving framework profile of the cost model (default vllm)")
-    sc.add_argument("--usd-per-gpu-hour", type=_positive_float, help="GPU price override for $/1M tokens")
+    sc.add_argument("--usd-per-gpu-hour", type=_PRICE, help="GPU price override for $/1M tokens")
     sc.add_argument("--calibration", help="calibration file (default: the packaged data/calibration.json)")
     sc.add_argument("--format", default="md", choices=["md", "json", "html"])
     sc.add_argument("-o", "--output", help="write to this file instead of stdout (atomically)")
     sc.add_argument("--no-recommendations", action="store_true", help="skip the what-if recommendations")
-    sc.add_argument("--ttft-ms", type=_positive_float, help="TTFT target: report the cheapest layout meeting it")
-    sc.add_argument("--itl-ms", type=_positive_float, help="inter-token latency target (TPOT), ms")
+    sc.add_argument("--ttft-ms", type=_MS, help="TTFT target: report the cheapest layout meeting it")
+    sc.add_argument("--itl-ms", type=_MS, help="inter-token latency target (TPOT), ms")
     sc.add_argument("--isl", type=_positive_int, default=1024,
                     help="input tokens per request of the Pareto frontier and the SLA search (default 1024)")
     sc.add_argument("--osl", type=_positive_int, default=1024,
@@ -174,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--isl", type=_positive_int, required=True)
     pr.add_argument("--osl", type=_positive_int, required=True)
     pr.add_argument("--concurrency", required=True, help="concurrent requests, or 'max'")
-    pr.add_argument("--usd-per-gpu-hour", type=_positive_float)
+    pr.add_argument("--usd-per-gpu-hour", type=_PRICE)
     pr.add_argument("--calibration")
     pr.add_argument("--format", default="json", choices=["json", "md"])
     pr.add_argument("-o", "--output")
@@ -190,8 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     cm.add_argument("--isl", type=_positive_int, required=True, help="input tokens per request")
     cm.add_argument("--osl", type=_positive_int, required=True, help="output tokens per request")
     cm.add_argument("--qps", type=_positive_float, required=True, help="requests per second to serve")
-    cm.add_argument("--ttft-ms", type=_positive_float, help="time-to-first-token target, ms")
-    cm.add_argument("--itl-ms", type=_positive_float, help="inter-token latency (TPOT) target, ms")
+    cm.add_argument("--ttft-ms", type=_MS, help="time-to-first-token target, ms")
+    cm.add_argument("--itl-ms", type=_MS, help="inter-token latency (TPOT) target, ms")
     cm.add_argument("--gpu", action=_GpuAppend, dest="gpus", metavar="ID",
                     help="GPU to compare on (repeatable; default H100-SXM). See 'deploysheet gpus'.")
     cm.add_argument("--gpus", action=_GpuAppend, dest="gpus", metavar="ID,ID",
@@ -218,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="refit the calibration with each group left out and predict that group")
     va.add_argument("--max-iterations", type=_positive_int, default=40, help="optimizer evaluations per refit")
     va.add_argument("--format", default="md", choices=["md", "json"])
-    va.add_argument("--out", help="write the report here (atomically)")
+    va.add_argument("-o", "--out", "--output", dest="out", help="write the report here (atomically)")
 
     ca = sub.add_parser("calibrate", help="fit the cost model's efficiencies to a measurements CSV", epilog=EPILOG)
     ca.add_argument("measurements", metavar="MEASUREMENTS.csv")
@@ -337,8 +357,10 @@ def cmd_score(args) -> int:
                    usd_per_gpu_hour=args.usd_per_gpu_hour, calibration=args.calibration,
                    recommendations=not args.no_recommendations, ttft_ms=args.ttft_ms, itl_ms=args.itl_ms,
                    isl=args.isl, osl=args.osl)
+    if args.source is not None and not args.source.strip():
+        raise BadInputError("SOURCE is empty: give a config.json, a folder, example:NAME or a Hub repo id")
     validate_options(opts)  # every cheap check before any network access
-    refuse_overwrite(args.output, [args.source])
+    refuse_overwrite(args.output, [args.source, args.calibration])
     raw = load_source(args.source, revision=args.revision)
     sheet = build_sheet(raw, opts)
     write_output(render(sheet, args.format), args.output)
@@ -495,15 +517,30 @@ def cmd_predict(args) -> int:
     from .hardware import catalog_price, get_gpu, get_precision
     from .kvcache import KV_DTYPES
     from .params import count_params
-    from .regimes import predict, valid_tp
+    from .regimes import layout_problem, predict
     from .sheet import default_precision, expected_errors
     from .sources import load_source
 
+    from .measure import MAX_CONCURRENCY
+    from .sheet import MAX_WORKLOAD_TOKENS
+
+    if not args.source.strip():
+        raise BadInputError("SOURCE is empty: give a config.json, a folder, example:NAME or a Hub repo id")
     gpu = get_gpu(args.gpu)
     if args.kv_dtype not in KV_DTYPES:
         raise BadInputError(f"unknown KV dtype {args.kv_dtype!r}; known: {', '.join(KV_DTYPES)}")
-    if args.concurrency != "max" and not (args.concurrency.isdigit() and int(args.concurrency) >= 1):
-        raise BadInputError(f"--concurrency must be a positive integer or 'max', got {args.concurrency!r}")
+    conc_ok = args.concurrency.isascii() and args.concurrency.isdigit() and \
+        1 <= int(args.concurrency) <= MAX_CONCURRENCY
+    if args.concurrency != "max" and not conc_ok:
+        raise BadInputError(f"--concurrency must be an integer from 1 to {MAX_CONCURRENCY:,} or 'max', "
+                            f"got {args.concurrency[:40]!r}")
+    for name, val in (("isl", args.isl), ("osl", args.osl)):
+        if val > MAX_WORKLOAD_TOKENS:
+            raise BadInputError(f"--{name} must be between 1 and {MAX_WORKLOAD_TOKENS:,} tokens, got {val:,}")
+    for name, val in (("tp", args.tp), ("pp", args.pp), ("ep", args.ep), ("dp", args.dp or 1),
+                      ("num-gpus", args.num_gpus or 1)):
+        if val > MAX_GPUS:
+            raise BadInputError(f"--{name} {val:,} is absurd (at most {MAX_GPUS:,} GPUs)")
     if args.precision:
         get_precision(args.precision)
     dp = args.dp
@@ -514,11 +551,17 @@ def cmd_predict(args) -> int:
         if dp is not None and dp != implied:
             raise BadInputError(f"--dp {dp} disagrees with --num-gpus {args.num_gpus} / (tp x pp)")
         dp = implied
+    if args.tp * args.pp * (dp or 1) > MAX_GPUS:
+        raise BadInputError(f"tp x pp x dp = {args.tp * args.pp * (dp or 1):,} GPUs is absurd (at most {MAX_GPUS:,})")
+    refuse_overwrite(args.output, [args.source, args.calibration])
     cal = load_calibration(args.calibration)
     raw = load_source(args.source, revision=args.revision)
     arch = normalize(raw.config, raw.quant_config)
-    if not valid_tp(arch, args.tp):
-        raise BadInputError(f"--tp {args.tp} is not valid for this model (rules T1, T2)")
+    if arch.kind != "decoder":
+        raise BadInputError(f"{arch.kind} model: decoder serving predictions do not apply (rule S3)")
+    problem = layout_problem(arch, args.tp, args.pp, args.ep, dp or 1)
+    if problem:
+        raise BadInputError(problem)
     prec = get_precision(args.precision or default_precision(arch))
     unq = unquantized_components(arch, prec.id)
     params = count_params(arch)
@@ -548,6 +591,7 @@ def cmd_predict(args) -> int:
                 "output_tokens_per_s_per_gpu", "memory_per_gpu_gib", "bound", "usd_per_1m_output_tokens")
         text = "| " + " | ".join(keys) + " |\n|" + "---|" * len(keys) + "\n| " + \
             " | ".join(str(out[k]) for k in keys) + " |\n"
+        text += "".join(f"\n- {n}" for n in notes) + ("\n" if notes else "")
     write_output(text, args.output)
     return 0
 
@@ -561,7 +605,7 @@ def cmd_compare(args) -> int:
     from .sources import load_source, parse_hub_source
 
     sources = [s.strip() for s in args.sources]
-    refuse_overwrite(args.output, sources)
+    refuse_overwrite(args.output, [*sources, args.calibration])
     if len(sources) < 2:
         raise BadInputError("compare: give at least two models to compare")
     if len(sources) > MAX_MODELS:
@@ -604,17 +648,27 @@ def cmd_compare(args) -> int:
 
 def cmd_validate(args) -> int:
     import json
+    from collections import Counter
 
     from .calibrate import _samples, cross_validate, evaluate, summary_dict
     from .costmodel import load_calibration
     from .measure import Predictor, read_rows
 
+    refuse_overwrite(args.out, [args.measurements, args.calibration])
     cal = load_calibration(args.calibration)
     rows, malformed = read_rows(args.measurements)
     pred = Predictor(args.corpus, cal)
     samples, skipped = _samples(pred, rows)
     skipped = malformed + skipped
+    if not samples:
+        why = "; ".join(f"{n} x {r}" for r, n in Counter(s["reason"] for s in skipped).most_common(3))
+        raise BadInputError(f"{args.measurements}: no row could be predicted ({why or 'no rows'})"[:400])
     if args.cross_validate:
+        groups = {getattr(s.row, {"model": "config", "gpu": "gpu", "framework": "framework"}[args.cross_validate])
+                  for s in samples}
+        if len(groups) < 2:
+            raise BadInputError(f"--cross-validate {args.cross_validate} needs rows of at least two "
+                                f"{args.cross_validate}s to leave one out; these rows have {len(groups)}")
         results = cross_validate(samples, cal, args.cross_validate, args.max_iterations)
     else:
         results = evaluate(samples, cal)
@@ -622,7 +676,7 @@ def cmd_validate(args) -> int:
     report["calibration"] = cal.path
     report["cross_validate"] = args.cross_validate
     if args.format == "json":
-        text = json.dumps(report, indent=2) + "\n"
+        text = json.dumps(report, indent=2, allow_nan=False) + "\n"
     else:
         text = render_validation_md(report)
     write_output(text, args.out)
@@ -630,19 +684,22 @@ def cmd_validate(args) -> int:
 
 
 def render_validation_md(report: dict) -> str:
+    """The validation report as Markdown; names and reasons from the CSV are escaped (md_escape)."""
+    from .render import md_escape as e
+
     lines = [f"# Validation ({'leave-one-' + report['cross_validate'] + '-out' if report.get('cross_validate') else 'in-sample'})",
-             "", f"Calibration: {report.get('calibration')}; rows: {report['n_rows']}, predicted "
+             "", f"Calibration: {e(report.get('calibration'))}; rows: {report['n_rows']}, predicted "
                  f"{report['n_rows'] - len(report['skipped'])}, skipped {len(report['skipped'])}.", "",
              "| metric | n | MdAPE % | p90 APE % | Spearman |", "|---|---:|---:|---:|---:|"]
     for m, v in report["metrics"].items():
-        lines.append(f"| {m} | {v['n']} | {v['mdape']} | {v['p90_ape']} | {v['spearman']} |")
+        lines.append(f"| {e(m)} | {v['n']} | {v['mdape']} | {v['p90_ape']} | {v['spearman']} |")
     for title, key in (("GPU", "by_gpu"), ("framework", "by_framework"), ("model", "by_model")):
         lines += ["", f"By {title}:", "", "| " + title + " | metric | n | MdAPE % | Spearman |", "|---|---|---:|---:|---:|"]
         for g, d in report[key].items():
             for m, v in d.items():
-                lines.append(f"| {g} | {m} | {v['n']} | {v['mdape']} | {v['spearman']} |")
+                lines.append(f"| {e(g)} | {e(m)} | {v['n']} | {v['mdape']} | {v['spearman']} |")
     if report["skipped_counts"]:
-        lines += ["", "Skipped rows:", ""] + [f"- {n} × {r}" for r, n in report["skipped_counts"].items()]
+        lines += ["", "Skipped rows:", ""] + [f"- {n} × {e(r)}" for r, n in report["skipped_counts"].items()]
     return "\n".join(lines) + "\n"
 
 
@@ -652,6 +709,7 @@ def cmd_calibrate(args) -> int:
     from .costmodel import load_calibration
     from .measure import Predictor, read_rows
 
+    refuse_overwrite(args.output, [args.measurements, args.calibration])
     base = load_calibration(args.calibration)
     rows, malformed = read_rows(args.measurements)
     pred = Predictor(args.corpus, base)

@@ -31,7 +31,7 @@ from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec,
 from .errors import BadInputError
 from .gemms import Gemm, inventory, shard
 from .hardware import GIB, GPU, Precision, compute_dtype
-from .kvcache import DTYPE_BYTES, _state_bytes, kv_heads_per_gpu, mixer_groups, per_sequence_bytes
+from .kvcache import DTYPE_BYTES, _state_bytes, kv_heads_per_gpu, mixer_groups, per_sequence_bytes, recurrent_state_dtype
 from .params import ParamCounts
 from .resources import load_json
 from .tiles import gemm_efficiency, misalignment_factor
@@ -50,7 +50,25 @@ REQUIRED_PARAMS = {"gemm_compute_eff", "mem_bw_eff", "attn_compute_eff", "op_lat
 #: accepted ranges of parameters that are not efficiency ratios (seconds, GiB and GB/s allow 0-1000)
 PARAM_RANGES = {"ttft_decode_steps": (0.0, 100.0), "ttft_queue": (0.0, 10.0), "prefill_chunk_tokens": (1.0, 1e6),
                 "tpot_interference": (0.0, 10.0), "prefill_eff_scale": (1e-3, 10.0),
-                "gemm_eff_scale": (1e-3, 10.0), "kv_free_fraction": (0.0, 1.0)}
+                "gemm_eff_scale": (1e-3, 10.0), "kv_free_fraction": (0.0, 1.0),
+                # shares of a physical peak or of the GPU's memory: above 1 would beat the hardware
+                "gpu_mem_util": (0.05, 1.0), "mem_bw_eff": (0.01, 1.0), "comm_bw_eff": (0.01, 1.0),
+                "attn_compute_eff": (0.01, 1.0), "gemm_compute_eff": (0.01, 1.0)}
+
+
+def _check_param(k: str, v: Any, where: str) -> float:
+    """A calibration number within its range (``PARAM_RANGES``, else a default by unit suffix).
+
+    Raises:
+        ValueError: not a number (booleans and strings included) or out of range.
+    """
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ValueError(f"{where}{k} must be a number, got {type(v).__name__}")
+    v = float(v)
+    lo, hi = PARAM_RANGES.get(k, (0.0, 1e3) if k.endswith(("_s", "_gib", "_gbps")) else (1e-4, 2.0))
+    if not (math.isfinite(v) and lo <= v <= hi) or (k.endswith("_gbps") and v <= 0):
+        raise ValueError(f"{where}{k} = {v:g} outside [{lo:g}, {hi:g}]")
+    return v
 
 
 class Calibration(BaseModel):
@@ -123,26 +141,27 @@ def _load_calibration(path: str | Path | None) -> Calibration:
             if len(data) > MAX_CALIBRATION_BYTES:
                 raise ValueError(f"over the {MAX_CALIBRATION_BYTES:,}-byte cap for calibration files")
             doc = json.loads(data.decode("utf-8"))
-        params = {k: float(v["value"] if isinstance(v, dict) else v) for k, v in doc["params"].items()}
-        sources = {k: (v.get("src", "") if isinstance(v, dict) else "") for k, v in doc["params"].items()}
+        if not isinstance(doc, dict) or not isinstance(doc.get("params"), dict):
+            raise ValueError("expected an object with a 'params' object ({name: {value, src}})")
+        params = {k: _check_param(k, v.get("value") if isinstance(v, dict) else v, "")
+                  for k, v in doc["params"].items()}
+        sources = {k: str(v.get("src", "")) if isinstance(v, dict) else "" for k, v in doc["params"].items()}
         missing = sorted(REQUIRED_PARAMS - set(params))
         if missing:
             raise ValueError(f"missing parameters {', '.join(missing)}")
-        for k, v in params.items():
-            lo, hi = PARAM_RANGES.get(k, (0.0, 1e3) if k.endswith(("_s", "_gib", "_gbps")) else (1e-4, 2.0))
-            if not (math.isfinite(v) and lo <= v <= hi) or (k.endswith("_gbps") and v <= 0):
-                raise ValueError(f"{k} = {v} outside [{lo:g}, {hi:g}]")
         frameworks = doc.get("frameworks") or {}
         if not isinstance(frameworks, dict) or not all(isinstance(v, dict) for v in frameworks.values()):
             raise ValueError("frameworks must map a framework name to an object")
-        for fw in frameworks.values():
-            for k, v in fw.items():
-                if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v < 0:
-                    raise ValueError(f"framework override {k} must be a finite non-negative number")
+        frameworks = {fw: {k: _check_param(k, v, f"frameworks.{fw}.") for k, v in over.items()}
+                      for fw, over in frameworks.items()}
+        if doc.get("validation") is not None and not isinstance(doc["validation"], dict):
+            raise ValueError("validation must be an object")
         cal = Calibration(params=params, sources=sources, frameworks=frameworks, fit_date=doc.get("fit_date"),
                           command=doc.get("command"), path=where, validation=doc.get("validation"))
     except FileNotFoundError:
         raise BadInputError(f"calibration file not found: {path}") from None
+    except RecursionError:
+        raise BadInputError(f"calibration file {where} is malformed: nested too deeply") from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         detail = " ".join(str(exc).split())[:160]
         raise BadInputError(f"calibration file {where} is malformed: {detail}") from None
@@ -300,7 +319,7 @@ class CostModel:
         self.pp_link_peak = pp_link * 1e9
         self._shards = _shards_for(self.gemms, tp, lay.moe_tp)
         self.kv_b = DTYPE_BYTES[self.kv_dtype]
-        self.state_dtype = "fp32" if self.arch.dtype in ("float32",) else self.kv_dtype
+        self.state_dtype = recurrent_state_dtype(self.arch.dtype)  # the recurrent state ignores the KV dtype (kvcache)
         self._wb = [self.weight_bytes(g) for g, _ in self._shards]
         self._mis = [misalignment_factor(s.n, s.k, min(wb, 2.0)) for (g, s), wb in zip(self._shards, self._wb)]
         key = (id(self.arch), lay.tp, lay.pp, lay.ep, lay.dp)

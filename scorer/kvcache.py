@@ -10,7 +10,9 @@ Per attention layer and token (K and V):
 Recurrent layers hold a fixed per-sequence state: Mamba2 ``conv_dim*(conv_kernel-1)`` conv values
 plus ``n_heads*head_dim*d_state`` SSM values; gated delta-net ``conv_dim*(conv_kernel-1)`` plus
 ``num_v_heads*head_k_dim*head_v_dim``. The state dtype is float32 when the config says so
-(``mamba_ssm_cache_dtype``), else the KV dtype.
+(``mamba_ssm_cache_dtype``), else the model's own dtype (:func:`recurrent_state_dtype`), whatever the KV cache
+dtype: vLLM's ``--mamba-cache-dtype auto`` takes the model config's dtype, and ``--kv-cache-dtype``
+does not apply to the recurrent state (vLLM ``CacheConfig.mamba_cache_dtype``).
 
 Policies (:data:`POLICIES`):
 
@@ -117,7 +119,7 @@ def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", po
                        tp: int = 1, state_dtype: str | None = None) -> int:
     """Bytes of KV cache plus recurrent state that one sequence of ``context`` tokens holds on one GPU."""
     b = DTYPE_BYTES[kv_dtype]
-    sb = DTYPE_BYTES[state_dtype or kv_dtype]
+    sb = DTYPE_BYTES[state_dtype or recurrent_state_dtype(arch.dtype)]
     total = 0.0
     for m, count in mixer_groups(arch):
         total += count * _sequence_bytes_one(m, context, b, sb, policy, tp)
@@ -137,6 +139,14 @@ def _sequence_bytes_one(m, context: int, b: float, sb: float, policy: str, tp: i
     return 0.0
 
 
+def recurrent_state_dtype(arch_dtype: str | None, ssm_fp32: bool = False) -> str:
+    """dtype of the recurrent (Mamba / delta-net) state: fp32 if the config asks for it
+    (``mamba_ssm_cache_dtype``) or the model runs in float32, fp16 for float16 models, else bf16."""
+    if ssm_fp32 or arch_dtype in ("float32", "fp32"):
+        return "fp32"
+    return "fp16" if arch_dtype in ("float16", "fp16") else "bf16"
+
+
 def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", contexts: tuple[int, ...] = (
         4096, 32768, 131072), tps: tuple[int, ...] = (1, 2, 4, 8, 16), ssm_state_dtype: str | None = None) -> KVCache:
     """Summarize the KV cache of ``arch`` for a KV dtype and a policy (see module docstring).
@@ -147,7 +157,7 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
     if policy not in POLICIES:
         raise ValueError(f"unknown KV policy {policy!r}")
     b = DTYPE_BYTES[kv_dtype]
-    sdt = ssm_state_dtype or kv_dtype
+    sdt = ssm_state_dtype or recurrent_state_dtype(arch.dtype)
     sb = DTYPE_BYTES[sdt]
     kinds: dict[tuple, KVLayerKind] = {}
     slope = all_layers = fixed = 0

@@ -42,17 +42,17 @@ class Row(BaseModel):
     num_gpus: int = Field(ge=1)
     tp: int = Field(ge=1)
     pp: int = Field(1, ge=1)
-    ep: int = Field(1, ge=0)
+    ep: int = Field(1, ge=0)  # 0: not stated (read as 1)
     attention_dp: int = Field(1, ge=1)
     weight_precision: str
     kv_precision: str = ""
     framework: str
     framework_version: str = ""
-    isl: int | None = None
-    osl: int | None = None
+    isl: int | None = Field(None, ge=1)
+    osl: int | None = Field(None, ge=1)
     concurrency: str
     metric: str
-    value: float = Field(gt=0, allow_inf_nan=False)
+    value: float = Field(ge=1e-6, le=1e12, allow_inf_nan=False)  # ms or tokens/s: anything outside is a typo
     notes: str = ""
 
 
@@ -72,26 +72,54 @@ class RowResult:
         return abs(self.predicted - self.row.value) / abs(self.row.value) * 100
 
 
-def _int_or_none(text: str) -> int | None:
+#: concurrency above this is not a closed-loop benchmark anyone ran (and would overflow the model's sums)
+MAX_CONCURRENCY = 1 << 20
+#: frameworks with a calibrated profile (data/calibration.json)
+FRAMEWORKS = ("vllm", "sglang", "trtllm")
+KV_PRECISIONS = ("", "bf16", "fp16", "fp8")
+
+
+def _int_or_none(text: str | None) -> int | None:
+    """An integer cell: empty -> None; ``"8"`` and ``"8.0"`` -> 8.
+
+    Raises:
+        ValueError: not a finite integral number (``"inf"``, ``"1e400"``, ``"2.5"``, ``"x"``).
+    """
     text = (text or "").strip()
     if not text:
         return None
-    return int(float(text))
+    val = float(text)
+    if not math.isfinite(val) or val != int(val):
+        raise ValueError(f"not an integer: {text!r}")
+    return int(val)
+
+
+def _or(val: int | None, default: int) -> int:
+    return default if val is None else val
+
+
+_SAME_SETUP = ("model_id", "config", "gpu", "num_gpus", "tp", "pp", "ep", "attention_dp", "weight_precision",
+               "kv_precision", "framework", "framework_version", "isl", "osl", "concurrency", "metric", "value")
 
 
 def read_rows(path: str | Path) -> tuple[list[Row], list[dict[str, Any]]]:
     """Parse a measurements CSV. Returns (rows, skipped) where skipped lists malformed lines with the reason.
 
+    A UTF-8 byte-order mark is ignored. A row whose id repeats an earlier row's is skipped (counted once):
+    as a "duplicate" when setup and value are the same (the source recorded one run twice), else as a
+    conflicting duplicate.
+
     Raises:
         BadInputError: missing file, not a CSV, or missing required columns.
     """
     try:
-        fh = open(path, newline="", encoding="utf-8")
+        fh = open(path, newline="", encoding="utf-8-sig")
     except FileNotFoundError:
         raise BadInputError(f"measurements file not found: {path}") from None
     except OSError as exc:
         raise BadInputError(f"cannot read {path}: {exc.strerror or exc}") from None
     rows, skipped = [], []
+    seen: dict[str, tuple] = {}
     with fh:
         try:
             reader = csv.DictReader(fh)
@@ -100,20 +128,32 @@ def read_rows(path: str | Path) -> tuple[list[Row], list[dict[str, Any]]]:
             if missing:
                 raise BadInputError(f"{path}: missing columns {', '.join(missing)}")
             for i, rec in enumerate(reader, start=2):
+                rec = {k: (v if isinstance(v, str) else "") for k, v in rec.items() if k is not None}  # short rows
+                rid = rec.get("id") or f"line{i}"
                 try:
-                    rows.append(Row(
-                        id=rec.get("id") or f"line{i}", model_id=rec["model_id"], config=rec["config"],
-                        gpu=rec["gpu"], num_gpus=_int_or_none(rec["num_gpus"]) or 1, tp=_int_or_none(rec["tp"]) or 1,
-                        pp=_int_or_none(rec["pp"]) or 1, ep=_int_or_none(rec["ep"]) or 1,
-                        attention_dp=_int_or_none(rec["attention_dp"]) or 1,
+                    row = Row(
+                        id=rid, model_id=rec["model_id"], config=rec["config"],
+                        gpu=rec["gpu"], num_gpus=_or(_int_or_none(rec["num_gpus"]), 1),
+                        tp=_or(_int_or_none(rec["tp"]), 1), pp=_or(_int_or_none(rec["pp"]), 1),
+                        ep=_or(_int_or_none(rec["ep"]), 1), attention_dp=_or(_int_or_none(rec["attention_dp"]), 1),
                         weight_precision=rec["weight_precision"].strip().lower(),
-                        kv_precision=(rec.get("kv_precision") or "").strip().lower(), framework=rec["framework"],
+                        kv_precision=(rec.get("kv_precision") or "").strip().lower(),
+                        framework=rec["framework"].strip().lower(),
                         framework_version=rec.get("framework_version") or "", isl=_int_or_none(rec["isl"]),
                         osl=_int_or_none(rec["osl"]), concurrency=(rec["concurrency"] or "").strip(),
-                        metric=rec["metric"].strip(), value=float(rec["value"]), notes=rec.get("notes") or ""))
-                except (ValueError, TypeError, ValidationError) as exc:
-                    skipped.append({"id": rec.get("id") or f"line{i}", "reason": f"malformed row: "
-                                                                                 f"{type(exc).__name__}"})
+                        metric=rec["metric"].strip(), value=float(rec["value"]), notes=rec.get("notes") or "")
+                except (ValueError, TypeError, OverflowError, ValidationError) as exc:
+                    skipped.append({"id": rid, "reason": f"malformed row: {type(exc).__name__}"})
+                    continue
+                setup = tuple(getattr(row, k) for k in _SAME_SETUP)
+                if rid in seen:
+                    same = seen[rid] == setup
+                    skipped.append({"id": rid, "reason": "duplicate of an earlier row with the same id, setup and "
+                                                         "value" if same else "duplicate id with another setup or "
+                                                                               "value than an earlier row"})
+                    continue
+                seen[rid] = setup
+                rows.append(row)
         except (csv.Error, UnicodeDecodeError) as exc:
             raise BadInputError(f"{path} is not a readable CSV: {exc}") from None
     return rows, skipped
@@ -178,9 +218,10 @@ def _summary(rs: list[RowResult]) -> MetricSummary:
     sp = spearman([r.row.value for r in rs], [r.predicted for r in rs])
     return MetricSummary(n=len(rs), mdape=round(median(apes), 2) if apes else None,
                          spearman=round(sp, 4) if sp is not None else None,
-                         p90_ape=round(apes[int(0.9 * (len(apes) - 1))], 2) if apes else None)
+                         p90_ape=round(apes[math.ceil(0.9 * len(apes)) - 1], 2) if apes else None)  # nearest rank
 
 
+_CONFIG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 _REQUESTS = re.compile(r"\b(\d[\d,]*) requests\b")
 
 
@@ -230,8 +271,17 @@ class Predictor:
             return RowResult(row, None, f"unknown metric {row.metric}")
         if row.isl is None or row.osl is None:
             return RowResult(row, None, "ISL/OSL not fixed in the source")
-        if row.concurrency != "max" and not row.concurrency.isdigit():
-            return RowResult(row, None, f"open-loop load ({row.concurrency}) is not modelled")
+        if row.concurrency != "max" and not (row.concurrency.isascii() and row.concurrency.isdigit()):
+            return RowResult(row, None, f"open-loop load ({row.concurrency[:40]}) is not modelled")
+        if row.concurrency != "max" and not 1 <= int(row.concurrency) <= MAX_CONCURRENCY:
+            return RowResult(row, None, f"concurrency must be between 1 and {MAX_CONCURRENCY:,}")
+        if row.framework not in FRAMEWORKS:
+            return RowResult(row, None, f"framework {row.framework[:40]} has no profile (known: "
+                                        f"{', '.join(FRAMEWORKS)})")
+        if row.kv_precision not in KV_PRECISIONS:
+            return RowResult(row, None, f"KV precision {row.kv_precision[:40]} not modelled")
+        if not _CONFIG_NAME.fullmatch(row.config) or row.config in (".", ".."):
+            return RowResult(row, None, "config must name a folder directly under --corpus")
         if "speculative" in row.notes.lower() or "MTP speculative" in row.notes:
             return RowResult(row, None, "speculative decoding (MTP) is not modelled")
         try:
@@ -248,8 +298,14 @@ class Predictor:
         if got is None:
             return RowResult(row, None, f"config {row.config} not in the corpus")
         arch, params, gemms = got
+        if arch.kind != "decoder":
+            return RowResult(row, None, f"{arch.kind} model: decoder serving is not modelled (rule S3)")
         if row.tp * row.pp * row.attention_dp != row.num_gpus:
             return RowResult(row, None, "num_gpus != tp x pp x attention_dp")
+        from .regimes import layout_problem
+        problem = layout_problem(arch, row.tp, row.pp, max(1, row.ep), row.attention_dp)
+        if problem:
+            return RowResult(row, None, problem)
         kv = row.kv_precision if row.kv_precision in ("fp8", "bf16", "fp16") else (
             "fp8" if prec_id in ("fp8", "fp8_block", "nvfp4") and row.framework == "trtllm" else "bf16")
         prec = get_precision(prec_id)
@@ -263,7 +319,7 @@ class Predictor:
         conc = "max" if row.concurrency == "max" else int(row.concurrency)
         p = predict(cm, row.isl, row.osl, conc, max_requests=requests_issued(row.notes) if conc == "max" else None)
         if p.tpot_ms is None:
-            return RowResult(row, None, "weights do not fit in memory in the model")
+            return RowResult(row, None, "the weights plus one sequence's KV cache do not fit in the modelled memory")
         val = {"ttft_ms": p.ttft_ms, "tpot_ms": p.tpot_ms, "itl_ms": p.tpot_ms,
                "output_tokens_per_s_per_gpu": p.output_tokens_per_s_per_gpu,
                "tokens_per_s_per_user": p.tokens_per_s_per_user}[row.metric]

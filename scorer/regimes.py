@@ -107,7 +107,7 @@ def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"]
 
 def _no_fit(cm: CostModel, isl: int, osl: int, c: int, max_c: int) -> Prediction:
     w = cm.weights_per_gpu()
-    kv = c * cm.kv_bytes_per_sequence(isl + osl)
+    kv = -(-c // cm.layout.dp) * cm.kv_bytes_per_sequence(isl + osl)  # each DP rank holds its share
     mem = (w + kv) / GIB + cm.p["runtime_reserve_gib"]
     lay = cm.layout
     return Prediction(layout=lay.label, tp=lay.tp, pp=lay.pp, ep=lay.ep, num_gpus=lay.num_gpus, isl=isl, osl=osl,
@@ -153,7 +153,7 @@ def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, pri
     e = _evaluate(cm, isl, osl, c, max_c, price)
     running, ttft, tpot, tps_gpu, usd = e["running"], e["ttft"], e["tpot"], e["tps_gpu"], e["usd"]
     w = cm.weights_per_gpu()
-    kv = running * cm.kv_bytes_per_sequence(isl + (osl + 1) // 2)
+    kv = -(-running // lay.dp) * cm.kv_bytes_per_sequence(isl + (osl + 1) // 2)  # sequences of one DP rank
     mem = (w + kv) / GIB + cm.p["runtime_reserve_gib"]
     return Prediction(layout=lay.label, tp=lay.tp, pp=lay.pp, ep=lay.ep, num_gpus=lay.num_gpus, isl=isl, osl=osl,
                       concurrency=c, fits=c <= max_c, queued=max(0, c - running), memory_per_gpu_gib=round(mem, 2),
@@ -178,6 +178,29 @@ def valid_tp(arch, tp: int) -> bool:
         _VALID.clear()
     _VALID[(id(arch), tp)] = (arch, ok)  # holding the arch keeps its id from being reused while cached
     return ok
+
+
+def layout_problem(arch, tp: int, pp: int = 1, ep: int = 1, dp: int = 1) -> str | None:
+    """Why engines would not run this layout, or None. Checks: TP against the heads (rules T1, T2), PP
+    at most one stage per layer, EP only for MoE experts, on the GPUs of the attention TP x DP group
+    (vLLM's expert-parallel size is TP x DP; TensorRT-LLM's moe_tp x moe_ep = tp), at most one expert
+    per GPU short of the expert count."""
+    if not valid_tp(arch, tp):
+        att = arch.first_attention()
+        heads = f"{att.num_heads} heads / {getattr(att, 'num_kv_heads', att.num_heads)} KV heads" if att else ""
+        return f"TP {tp} is not valid for this model{': ' + heads if heads else ''} (rules T1, T2)"
+    if pp > arch.num_layers:
+        return f"PP {pp} exceeds the model's {arch.num_layers} layers"
+    if ep > 1:
+        experts = max((lay.ffn.num_experts for lay in arch.layers if getattr(lay.ffn, "kind", "") == "moe"),
+                      default=0)
+        if not experts:
+            return f"EP {ep} needs MoE experts; this model has none"
+        if (tp * dp) % ep:
+            return f"EP {ep} must divide the TP x DP = {tp * dp} GPUs the experts are spread over"
+        if ep > experts:
+            return f"EP {ep} exceeds the model's {experts} experts"
+    return None
 
 
 def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout]:
@@ -261,10 +284,12 @@ class Frontier(BaseModel):
 
 
 def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None,
-          concurrencies=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)) -> list[SweepPoint]:
-    """Every candidate layout (:func:`candidate_layouts`) x concurrency that fits."""
+          concurrencies=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024), tp_fixed: int | None = None
+          ) -> list[SweepPoint]:
+    """Every candidate layout (:func:`candidate_layouts`; only TP ``tp_fixed`` when given) x concurrency
+    that fits."""
     out = []
-    for lay in candidate_layouts(make_cm, arch):
+    for lay in candidate_layouts(make_cm, arch, tp_fixed):
         cm = make_cm(lay)
         max_c = cm.max_concurrency(isl + (osl + 1) // 2)
         if max_c < 1:

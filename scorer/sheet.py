@@ -8,6 +8,7 @@ collects the assumptions and sources behind every number.
 from __future__ import annotations
 
 import datetime
+import math
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -221,18 +222,27 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm]) -> l
 def expected_errors(cal, gpu_id: str | None = None, framework: str | None = None) -> dict[str, float | None]:
     """Leave-one-model-out MdAPE (%) per metric from the calibration's validation, most specific first
     (by GPU, then by framework, then overall). None where the calibration carries no validation."""
-    val = (cal.validation or {}).get("leave_one_model_out") or {}
+    def obj(x: Any, key: str | None) -> dict:
+        got = x.get(key or "") if isinstance(x, dict) else None
+        return got if isinstance(got, dict) else {}
+
+    def mdape(entry: dict, min_n: int = 0) -> float | None:
+        m, n = entry.get("mdape"), entry.get("n", 0)
+        ok = isinstance(m, (int, float)) and not isinstance(m, bool) and math.isfinite(m) and m >= 0
+        return float(m) if ok and isinstance(n, (int, float)) and n >= min_n else None
+
+    val = obj(cal.validation, "leave_one_model_out")  # a hand-edited file may hold anything here
     out: dict[str, float | None] = {}
     for metric in ("ttft_ms", "tpot_ms", "output_tokens_per_s_per_gpu"):
         err = None
         for table, key in (("by_gpu", gpu_id), ("by_framework", framework)):
-            entry = (val.get(table) or {}).get(key or "", {}).get(metric)
-            if entry and entry.get("n", 0) >= 10 and entry.get("mdape") is not None:
-                err = entry["mdape"]
+            entry = obj(obj(val, table), key).get(metric)
+            err = mdape(entry, min_n=10) if isinstance(entry, dict) else None
+            if err is not None:
                 break
         if err is None:
-            entry = (val.get("metrics") or {}).get(metric)
-            err = entry.get("mdape") if entry else None
+            entry = obj(val, "metrics").get(metric)
+            err = mdape(entry) if isinstance(entry, dict) else None
         out[metric] = err
     return out
 
@@ -313,7 +323,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     for gpu in gpus if arch.kind == "decoder" else []:
         price = opts.usd_per_gpu_hour or catalog_price(gpu)
         regimes[gpu.id] = run_regimes(make_cm(gpu), arch, gpu.id, prec.id, price, opts.tp)
-        pts = [] if too_long else sweep(make_cm(gpu), arch, opts.isl, opts.osl, price)
+        pts = [] if too_long else sweep(make_cm(gpu), arch, opts.isl, opts.osl, price, tp_fixed=opts.tp)
         note = (f"context {opts.isl + opts.osl:,} tokens exceeds max_position_embeddings {arch.max_positions:,}"
                 if too_long else None if pts else f"no layout fits {opts.isl:,} in / {opts.osl:,} out on {gpu.id}")
         frontier[gpu.id] = Frontier(gpu=gpu.id, precision=prec.id, isl=opts.isl, osl=opts.osl, points=pts,

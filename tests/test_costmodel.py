@@ -207,15 +207,24 @@ def test_window_policy_fits_more_sequences_for_sliding_models():
 
 def test_validate_skips_non_positive_and_nan_values(tmp_path, corpus_dir, capsys):
     rows = [{"id": f"r{i}", "model_id": "m", "config": "llama-3.1-8b", "gpu": "H100-SXM", "weight_precision": "bf16",
-             "concurrency": "8", "metric": "tpot_ms", "value": v} for i, v in enumerate(["nan", "-3", "0", "inf"])]
+             "concurrency": "8", "metric": "tpot_ms", "value": v}
+            for i, v in enumerate(["nan", "-3", "0", "inf", "5e-324", "1e400"])]
     csv_path = tmp_path / "m.csv"
     write_csv(csv_path, rows)
-    assert main(["validate", str(csv_path), "--corpus", str(corpus_dir), "--format", "json"]) == 0
-    rep = json.loads(capsys.readouterr().out)
-    assert len(rep["skipped"]) == 4 and all("malformed" in s["reason"] for s in rep["skipped"])
+    # nothing predictable: validate and calibrate both refuse, in one line, writing nothing
+    assert main(["validate", str(csv_path), "--corpus", str(corpus_dir), "--out", str(tmp_path / "v.md")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no row could be predicted (6 x malformed row" in err
     assert main(["calibrate", str(csv_path), "--corpus", str(corpus_dir), "-o", str(tmp_path / "c.json")]) == 2
     assert "nothing to fit" in capsys.readouterr().err
-    assert not (tmp_path / "c.json").exists()
+    assert not (tmp_path / "c.json").exists() and not (tmp_path / "v.md").exists()
+    # with one good row the bad ones are reported as skipped, and the JSON is strict (no NaN/Infinity)
+    rows.append({**rows[0], "id": "good", "value": "9.5"})
+    write_csv(csv_path, rows)
+    assert main(["validate", str(csv_path), "--corpus", str(corpus_dir), "--format", "json"]) == 0
+    rep = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
+    assert len(rep["skipped"]) == 6 and all("malformed" in s["reason"] for s in rep["skipped"])
+    assert rep["metrics"]["tpot_ms"]["n"] == 1
 
 
 def test_pipeline_parallel_decode_is_not_faster_at_batch_one(capsys):
