@@ -40,6 +40,8 @@ ACT_BYTES = 2.0  # activations in bf16/fp16
 #: chunked scans of Mamba2 / gated delta-net run well below tensor-core peak (assumption: ~30% of peak)
 RECURRENT_PREFILL_SLOWDOWN = 1 / 0.3
 M_TILE_MIN = 256  # tokens: ~ the ridge-point M* of F2 (280-320 on H100/B200)
+#: TTFT queueing of a synchronized burst: each of c users waits on average for half of the other c - 1 prefills
+BURST_QUEUE = 0.5
 
 
 REQUIRED_PARAMS = {"gemm_compute_eff", "mem_bw_eff", "attn_compute_eff", "op_latency_s", "comm_latency_s",
@@ -49,7 +51,7 @@ REQUIRED_PARAMS = {"gemm_compute_eff", "mem_bw_eff", "attn_compute_eff", "op_lat
 
 #: accepted ranges of parameters that are not efficiency ratios (seconds, GiB and GB/s allow 0-1000)
 PARAM_RANGES = {"ttft_decode_steps": (0.0, 100.0), "ttft_queue": (0.0, 10.0), "prefill_chunk_tokens": (1.0, 1e6),
-                "tpot_interference": (0.0, 10.0), "prefill_eff_scale": (1e-3, 10.0),
+                "tpot_interference": (0.0, 10.0), "prefill_eff_scale": (1e-3, 10.0), "prefill_separate": (0.0, 1.0),
                 "gemm_eff_scale": (1e-3, 10.0), "kv_free_fraction": (0.0, 1.0),
                 # shares of a physical peak or of the GPU's memory: above 1 would beat the hardware
                 "gpu_mem_util": (0.05, 1.0), "mem_bw_eff": (0.01, 1.0), "comm_bw_eff": (0.01, 1.0),
@@ -586,16 +588,25 @@ def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl
       and queueing behind prefills that arrived before it: each costs its compute plus the decode iterations
       its ISL / B chunks ride with (λ = ``ttft_queue``: 0 = never, ½ = every user arrives in one burst;
       closed-loop benchmarks start with such a burst and then spread out);
+    * engines that run prefill batches on their own, ahead of decode (``prefill_separate`` = 1: SGLang's
+      default scheduler, no mixed chunks), keep the burst: the users that were prefilled together decode in
+      lockstep, finish together and send their next requests together, so every wave of c requests is prefilled
+      back to back before the wave decodes. A request waits for the batches before its own (in its TTFT) and for
+      those after it (before its second token, in its TPOT): half of the wave's prefill each, on average.
+      TTFT = t_pre + κ · t_dec + ½ · (c − 1) · t_pre_marginal (λ = :data:`BURST_QUEUE`, not fitted; no decode
+      iterations ride with the chunks) and TPOT = t_dec + ½ · μ · (c − 1) / OSL · t_pre_marginal;
     * tokens/s/GPU by Little's law: concurrency · OSL / (TTFT + (OSL − 1) · TPOT) / GPUs.
 
     ``c_local`` is the concurrency one DP rank serves; ``t_pre_marginal`` the extra prefill time of one more
     request in a batch. :func:`serve_arrays` is the same arithmetic over numpy arrays (the calibration fit).
     """
     extra = max(c_local - 1.0, 0.0)
-    tpot = t_dec + p.get("tpot_interference", 1.0) * extra / max(osl, 1) * t_pre_marginal
-    ahead = t_pre_marginal + isl / p.get("prefill_chunk_tokens", 8192.0) * t_dec
-    ttft = t_pre + p.get("ttft_queue", 0.0) * extra * ahead + (
-        p.get("ttft_decode_steps", 0.5) * t_dec if c_local > 1 else 0.0)
+    mixed = 1.0 - p.get("prefill_separate", 0.0)  # 1: prefill chunks ride in decode iterations
+    share = mixed + (1.0 - mixed) * (1.0 - BURST_QUEUE)  # of the others' prefill that lands in TPOT
+    tpot = t_dec + p.get("tpot_interference", 1.0) * share * extra / max(osl, 1) * t_pre_marginal
+    ahead = t_pre_marginal + mixed * isl / p.get("prefill_chunk_tokens", 8192.0) * t_dec
+    queue = mixed * p.get("ttft_queue", 0.0) + (1.0 - mixed) * BURST_QUEUE
+    ttft = t_pre + queue * extra * ahead + (p.get("ttft_decode_steps", 0.5) * t_dec if c_local > 1 else 0.0)
     latency = ttft + max(osl - 1, 0) * tpot
     return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": concurrency * osl / latency / num_gpus,
             "tokens_per_s_per_user": 1.0 / tpot}
@@ -605,10 +616,12 @@ def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurren
     """:func:`serve` over numpy arrays (the calibration fit); ``param(name, default)`` gives a parameter (float or
     array). Keep the two in step: tests/test_costmodel.py compares them row by row."""
     extra = np.maximum(c_local - 1.0, 0.0)
-    tpot = t_dec + param("tpot_interference", 1.0) * extra / np.maximum(osl, 1) * t_pre_marginal
-    ahead = t_pre_marginal + isl / param("prefill_chunk_tokens", 8192.0) * t_dec
-    ttft = t_pre + param("ttft_queue", 0.0) * extra * ahead + np.where(
-        c_local > 1, param("ttft_decode_steps", 0.5) * t_dec, 0.0)
+    mixed = 1.0 - param("prefill_separate", 0.0)
+    share = mixed + (1.0 - mixed) * (1.0 - BURST_QUEUE)
+    tpot = t_dec + param("tpot_interference", 1.0) * share * extra / np.maximum(osl, 1) * t_pre_marginal
+    ahead = t_pre_marginal + mixed * isl / param("prefill_chunk_tokens", 8192.0) * t_dec
+    queue = mixed * param("ttft_queue", 0.0) + (1.0 - mixed) * BURST_QUEUE
+    ttft = t_pre + queue * extra * ahead + np.where(c_local > 1, param("ttft_decode_steps", 0.5) * t_dec, 0.0)
     latency = ttft + np.maximum(osl - 1, 0) * tpot
     return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": concurrency * osl / latency / num_gpus,
             "tokens_per_s_per_user": 1.0 / tpot, "latency": latency}

@@ -39,6 +39,19 @@ def test_serve_formulas_by_hand():
     assert math.isclose(out["tokens_per_s_per_gpu"], 9 * 100 / (ttft + 99 * tpot) / 2)
 
 
+def test_serve_separate_prefill_is_a_burst():
+    # prefill batches run on their own (SGLang): the wave of 9 users is prefilled back to back, then decodes in
+    # lockstep; a request waits on average for half of the other 8 prefills before its first token (no decode
+    # iteration rides along, and ttft_queue does not apply) and for the other half before its second token
+    p = {"tpot_interference": 1.0, "ttft_queue": 0.25, "prefill_chunk_tokens": 8192, "prefill_separate": 1.0}
+    out = serve(t_dec=0.010, t_pre=0.100, t_pre_marginal=0.080, c_local=9, osl=100, num_gpus=2, concurrency=9, p=p,
+                isl=2048)
+    ttft = 0.100 + 8 / 2 * 0.080 + 0.010 / 2
+    tpot = 0.010 + 8 / 2 * 0.080 / 100
+    assert math.isclose(out["ttft"], ttft) and math.isclose(out["tpot"], tpot)
+    assert math.isclose(out["tokens_per_s_per_gpu"], 9 * 100 / (ttft + 99 * tpot) / 2)
+
+
 def test_decode_never_beats_the_weight_read(capsys):
     # Llama-3.1-8B at BF16 on one H100: a decode step must read every weight once:
     # 8,030,261,248 params x 2 bytes / 3.35e12 B/s = 4.79 ms is a hard floor for TPOT
@@ -253,7 +266,9 @@ def test_vectorized_fit_residuals_match_the_reference(corpus_dir):
             ("qwen3-4b", "sglang", "max", "output_tokens_per_s_per_gpu", 1024, 1024, 1, 1),
             ("qwen3-4b", "vllm", "4096", "ttft_ms", 1024, 1024, 1, 1),  # beyond the KV budget: queued
             ("gpt-oss-20b", "trtllm", "32", "tpot_ms", 1024, 1024, 2, 2),
-            ("gpt-oss-20b", "vllm", "16", "tokens_per_s_per_user", 2048, 256, 1, 1)]):
+            ("gpt-oss-20b", "vllm", "16", "tokens_per_s_per_user", 2048, 256, 1, 1),
+            ("qwen3-4b", "sglang", "16", "ttft_ms", 2048, 256, 1, 1),  # separate prefill: the burst branch
+            ("llama-3.1-8b", "sglang", "32", "tpot_ms", 1024, 512, 1, 1)]):
         rows.append(Row(id=str(i), model_id="m", config=cfg, gpu="H100-SXM", num_gpus=dp, tp=1, ep=ep,
                         attention_dp=dp, weight_precision="bf16", framework=fw, isl=isl, osl=osl, concurrency=c,
                         metric=metric, value=10.0))
