@@ -514,7 +514,7 @@ def cmd_predict(args) -> int:
     from .architecture import normalize
     from .costmodel import CostModel, Layout, load_calibration, unquantized_components
     from .gemms import inventory
-    from .hardware import catalog_price, get_gpu, get_precision
+    from .hardware import catalog_price, compute_dtype, get_gpu, get_precision
     from .kvcache import KV_DTYPES
     from .params import count_params
     from .regimes import layout_problem, predict
@@ -563,6 +563,8 @@ def cmd_predict(args) -> int:
     if problem:
         raise BadInputError(problem)
     prec = get_precision(args.precision or default_precision(arch))
+    if args.framework == "trtllm" and gpu.vendor != "nvidia":
+        raise BadInputError(f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}")
     unq = unquantized_components(arch, prec.id)
     params = count_params(arch)
     cm = CostModel(arch, params, gpu, prec, Layout(tp=args.tp, pp=args.pp, ep=args.ep, dp=dp or 1), args.kv_dtype,
@@ -575,6 +577,12 @@ def cmd_predict(args) -> int:
            "expected_error_pct": expected_errors(cal, gpu.id, args.framework),
            "calibration": cal.path + (f" (fitted {cal.fit_date})" if cal.fit_date else " (uncalibrated)")}
     notes = []
+    if compute_dtype(prec, gpu) != prec.compute:
+        notes.append(f"{gpu.id} has no {prec.compute} tensor cores for {prec.id}: modelled as {prec.id} weights "
+                     f"dequantized to {compute_dtype(prec, gpu)} math (weight-only kernels)")
+    if args.kv_dtype == "nvfp4" and float(gpu.compute_capability or 0) < 10.0:
+        notes.append(f"an NVFP4 KV cache needs Blackwell FP4 tensor cores (compute capability 10.0); {gpu.id} has "
+                     f"{gpu.compute_capability or 'none'}")
     if arch.max_positions and args.isl + args.osl > arch.max_positions:
         notes.append(f"isl + osl = {args.isl + args.osl:,} tokens exceeds the model's max_position_embeddings "
                      f"{arch.max_positions:,}: no engine serves this request as configured")

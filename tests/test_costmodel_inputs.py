@@ -222,3 +222,17 @@ def test_sla_search_honours_tp(capsys):
     sheet = json.loads(capsys.readouterr().out)
     assert sheet["sla"]["best"]["H100-SXM"]["tp"] == 4
     assert {p["tp"] for p in sheet["frontier"]["H100-SXM"]["pareto"]} == {4}
+
+
+def test_predict_says_when_the_gpu_lacks_the_format(capsys):
+    # A100 (compute capability 8.0, data/gpus.json) has no FP4 tensor cores; NVFP4 KV is a Blackwell feature
+    assert main(["predict", "example:qwen3-4b", "--gpu", "A100-SXM-80GB", "--precision", "nvfp4", "--kv-dtype",
+                 "nvfp4", "--isl", "128", "--osl", "128", "--concurrency", "1"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert any("no fp4 tensor cores for nvfp4" in n and "bf16" in n for n in notes)
+    assert any("NVFP4 KV cache needs Blackwell" in n and "8.0" in n for n in notes)
+    assert main(["predict", "example:qwen3-4b", "--gpu", "B200", "--precision", "nvfp4", "--kv-dtype", "nvfp4",
+                 "--isl", "128", "--osl", "128", "--concurrency", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == []
+    one_line_exit_2(capsys, ["predict", "example:qwen3-4b", "--gpu", "MI300X", "--framework", "trtllm", "--isl", "8",
+                             "--osl", "8", "--concurrency", "1"], "TensorRT-LLM runs on NVIDIA GPUs only")
