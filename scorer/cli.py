@@ -583,6 +583,9 @@ def cmd_predict(args) -> int:
     if args.kv_dtype == "nvfp4" and float(gpu.compute_capability or 0) < 10.0:
         notes.append(f"an NVFP4 KV cache needs Blackwell FP4 tensor cores (compute capability 10.0); {gpu.id} has "
                      f"{gpu.compute_capability or 'none'}")
+    if args.osl == 1:
+        notes.append("osl = 1: a request ends at its first token, so no engine measures a TPOT here; tpot_ms is "
+                     "the decode step the model would run, for reference")
     if arch.max_positions and args.isl + args.osl > arch.max_positions:
         notes.append(f"isl + osl = {args.isl + args.osl:,} tokens exceeds the model's max_position_embeddings "
                      f"{arch.max_positions:,}: no engine serves this request as configured")
