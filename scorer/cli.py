@@ -518,7 +518,7 @@ def cmd_predict(args) -> int:
     from .kvcache import KV_DTYPES
     from .params import count_params
     from .regimes import layout_problem, predict
-    from .sheet import default_precision, expected_errors
+    from .sheet import default_precision, error_caveats, expected_errors
     from .sources import load_source
 
     from .measure import MAX_CONCURRENCY
@@ -576,10 +576,13 @@ def cmd_predict(args) -> int:
            "kv_dtype": args.kv_dtype, "framework": args.framework, **p.model_dump(),
            "expected_error_pct": expected_errors(cal, gpu.id, args.framework),
            "calibration": cal.path + (f" (fitted {cal.fit_date})" if cal.fit_date else " (uncalibrated)")}
-    notes = []
+    notes = error_caveats(cal, gpu.id, args.framework)
+    if price is None:
+        notes.append(f"{gpu.id} has no sourced price in the catalog: pass --usd-per-gpu-hour for $ per 1M tokens")
     if compute_dtype(prec, gpu) != prec.compute:
-        notes.append(f"{gpu.id} has no {prec.compute} tensor cores for {prec.id}: modelled as {prec.id} weights "
-                     f"dequantized to {compute_dtype(prec, gpu)} math (weight-only kernels)")
+        notes.append(f"{gpu.id} has no native {prec.id} GEMM kernels (its tensor cores lack "
+                     f"{' / '.join(prec.native)}): modelled as {prec.id} weights dequantized to {compute_dtype(prec, gpu)} math "
+                     "(weight-only kernels)")
     if args.kv_dtype == "nvfp4" and float(gpu.compute_capability or 0) < 10.0:
         notes.append(f"an NVFP4 KV cache needs Blackwell FP4 tensor cores (compute capability 10.0); {gpu.id} has "
                      f"{gpu.compute_capability or 'none'}")

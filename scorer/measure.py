@@ -268,7 +268,7 @@ class Predictor:
         from .regimes import predict
 
         if row.metric not in METRICS:
-            return RowResult(row, None, f"unknown metric {row.metric}")
+            return RowResult(row, None, f"unknown metric {row.metric[:40]} (known: {', '.join(METRICS)})")
         if row.isl is None or row.osl is None:
             return RowResult(row, None, "ISL/OSL not fixed in the source")
         if row.concurrency != "max" and not (row.concurrency.isascii() and row.concurrency.isdigit()):
@@ -287,7 +287,8 @@ class Predictor:
         try:
             gpu = get_gpu(row.gpu)
         except DeploysheetError:
-            return RowResult(row, None, f"GPU {row.gpu} not in the catalog")
+            return RowResult(row, None, f"GPU {row.gpu[:40]} not in the catalog")
+        row.gpu = gpu.id  # an alias ("H100") is reported under the catalog id
         prec_id = PRECISION_MAP.get(row.weight_precision)
         if prec_id is None:
             return RowResult(row, None, f"precision {row.weight_precision} not modelled")

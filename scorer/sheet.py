@@ -219,31 +219,61 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm]) -> l
     return out
 
 
+def _lomo(cal) -> dict:
+    val = cal.validation.get("leave_one_model_out") if isinstance(cal.validation, dict) else None
+    return val if isinstance(val, dict) else {}  # a hand-edited file may hold anything here
+
+
+def _mdape(entry: Any, min_n: int = 0) -> float | None:
+    if not isinstance(entry, dict):
+        return None
+    m, n = entry.get("mdape"), entry.get("n", 0)
+    ok = isinstance(m, (int, float)) and not isinstance(m, bool) and math.isfinite(m) and m >= 0
+    return float(m) if ok and isinstance(n, (int, float)) and n >= min_n else None
+
+
+def _table(val: dict, table: str) -> dict:
+    got = val.get(table)
+    return {k: v for k, v in got.items() if isinstance(v, dict)} if isinstance(got, dict) else {}
+
+
+#: rows a GPU or framework group needs before its own error figure is used
+MIN_GROUP_ROWS = 10
+
+
 def expected_errors(cal, gpu_id: str | None = None, framework: str | None = None) -> dict[str, float | None]:
-    """Leave-one-model-out MdAPE (%) per metric from the calibration's validation, most specific first
-    (by GPU, then by framework, then overall). None where the calibration carries no validation."""
-    def obj(x: Any, key: str | None) -> dict:
-        got = x.get(key or "") if isinstance(x, dict) else None
-        return got if isinstance(got, dict) else {}
+    """Expected error (%) per metric: the leave-one-model-out MdAPE of the calibration's validation.
 
-    def mdape(entry: dict, min_n: int = 0) -> float | None:
-        m, n = entry.get("mdape"), entry.get("n", 0)
-        ok = isinstance(m, (int, float)) and not isinstance(m, bool) and math.isfinite(m) and m >= 0
-        return float(m) if ok and isinstance(n, (int, float)) and n >= min_n else None
-
-    val = obj(cal.validation, "leave_one_model_out")  # a hand-edited file may hold anything here
+    Conservative: the wider of the GPU's and the framework's own figures (each used when it rests on at
+    least ``MIN_GROUP_ROWS`` rows); a GPU without measurements takes the widest by-GPU figure; the
+    overall figure when neither group has its own. None where the calibration carries no validation.
+    """
+    val = _lomo(cal)
+    by_gpu, by_fw = _table(val, "by_gpu"), _table(val, "by_framework")
     out: dict[str, float | None] = {}
     for metric in ("ttft_ms", "tpot_ms", "output_tokens_per_s_per_gpu"):
-        err = None
-        for table, key in (("by_gpu", gpu_id), ("by_framework", framework)):
-            entry = obj(obj(val, table), key).get(metric)
-            err = mdape(entry, min_n=10) if isinstance(entry, dict) else None
-            if err is not None:
-                break
-        if err is None:
-            entry = obj(val, "metrics").get(metric)
-            err = mdape(entry) if isinstance(entry, dict) else None
-        out[metric] = err
+        cands = [_mdape(by_fw.get(framework or "", {}).get(metric), MIN_GROUP_ROWS)]
+        if gpu_id in by_gpu:
+            cands.append(_mdape(by_gpu[gpu_id].get(metric), MIN_GROUP_ROWS))
+        elif by_gpu:
+            cands += [_mdape(g.get(metric), MIN_GROUP_ROWS) for g in by_gpu.values()]
+        cands = [c for c in cands if c is not None]
+        out[metric] = max(cands) if cands else _mdape((val.get("metrics") or {}).get(metric)
+                                                       if isinstance(val.get("metrics"), dict) else None)
+    return out
+
+
+def error_caveats(cal, gpu_id: str, framework: str) -> list[str]:
+    """What the expected-error figures rest on, when it is thinner than the GPU's and framework's own rows."""
+    val = _lomo(cal)
+    if not val:
+        return []
+    out = []
+    if gpu_id not in _table(val, "by_gpu"):
+        out.append(f"the calibration has no measurements on {gpu_id}: its error bars are the widest of the "
+                   "measured GPUs'")
+    if framework not in _table(val, "by_framework"):
+        out.append(f"the calibration has no measurements with {framework}: its error bars are not its own")
     return out
 
 
@@ -465,10 +495,13 @@ def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, un
         (f" (fitted {cal.fit_date})" if cal.fit_date else " — uncalibrated defaults; predictions carry no validated "
                                                           "error bar yet") + ".",
         "Continuous batching steady state: TPOT includes other users' prefills (chunked prefill); TTFT includes "
-        "queueing behind prefills (M/D/1).",
+        "a share of the other users' prefills (half a wave where the engine prefills apart from decode, as "
+        "SGLang does) and a fixed per-request overhead fitted per framework on closed-loop runs at 4 or more "
+        "concurrent requests, mostly of large models: at concurrency 1 on a small model it may overstate TTFT.",
         "Parameter counts follow transformers' module layout; bytes use 1 GiB = 2^30 B and GPU memory in vendor GB "
         "(1e9 B).",
     ]
+    out += [c[0].upper() + c[1:] + "." for c in error_caveats(cal, gpus[0].id, opts.framework)]
     if arch.mtp is not None:
         out.append(f"{arch.mtp.num_layers} MTP (next-n) layer(s) counted apart and not used for serving predictions.")
     if arch.vision is not None:
