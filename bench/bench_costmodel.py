@@ -88,7 +88,9 @@ def main() -> None:
     args = ap.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}")
-    print("reproduce: python bench/bench_costmodel.py --corpus ... --measurements ...")
+    print(f"reproduce: python bench/bench_costmodel.py --corpus {args.corpus} --measurements {args.measurements}")
+    if not Path(args.measurements).is_file():
+        print(f"validate rows/s: skipped ({args.measurements} not found; pass --measurements CSV)")
     runs = [full_grid("example:llama-3.1-8b") for _ in range(3)]
     secs = sorted(r[0] for r in runs)
     print(f"full grid, example:llama-3.1-8b: best {secs[0] * 1000:.0f} ms, median {secs[1] * 1000:.0f} ms of 3 "

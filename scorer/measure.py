@@ -94,6 +94,13 @@ def _int_or_none(text: str | None) -> int | None:
     return int(val)
 
 
+def _cell_int(rec: dict[str, str], col: str) -> int | None:
+    try:
+        return _int_or_none(rec[col])
+    except (ValueError, OverflowError):
+        raise ValueError(f"{col}: not an integer ({rec[col][:20]!r})") from None
+
+
 def _or(val: int | None, default: int) -> int:
     return default if val is None else val
 
@@ -131,19 +138,28 @@ def read_rows(path: str | Path) -> tuple[list[Row], list[dict[str, Any]]]:
                 rec = {k: (v if isinstance(v, str) else "") for k, v in rec.items() if k is not None}  # short rows
                 rid = rec.get("id") or f"line{i}"
                 try:
+                    ints = {c: _cell_int(rec, c) for c in ("num_gpus", "tp", "pp", "ep", "attention_dp", "isl", "osl")}
+                    try:
+                        value = float(rec["value"])
+                    except ValueError:
+                        raise ValueError(f"value: not a number ({rec['value'][:20]!r})") from None
                     row = Row(
-                        id=rid, model_id=rec["model_id"], config=rec["config"],
-                        gpu=rec["gpu"], num_gpus=_or(_int_or_none(rec["num_gpus"]), 1),
-                        tp=_or(_int_or_none(rec["tp"]), 1), pp=_or(_int_or_none(rec["pp"]), 1),
-                        ep=_or(_int_or_none(rec["ep"]), 1), attention_dp=_or(_int_or_none(rec["attention_dp"]), 1),
+                        id=rid, model_id=rec["model_id"], config=rec["config"], gpu=rec["gpu"],
+                        num_gpus=_or(ints["num_gpus"], 1), tp=_or(ints["tp"], 1), pp=_or(ints["pp"], 1),
+                        ep=_or(ints["ep"], 1), attention_dp=_or(ints["attention_dp"], 1),
                         weight_precision=rec["weight_precision"].strip().lower(),
                         kv_precision=(rec.get("kv_precision") or "").strip().lower(),
                         framework=rec["framework"].strip().lower(),
-                        framework_version=rec.get("framework_version") or "", isl=_int_or_none(rec["isl"]),
-                        osl=_int_or_none(rec["osl"]), concurrency=(rec["concurrency"] or "").strip(),
-                        metric=rec["metric"].strip(), value=float(rec["value"]), notes=rec.get("notes") or "")
-                except (ValueError, TypeError, OverflowError, ValidationError) as exc:
-                    skipped.append({"id": rid, "reason": f"malformed row: {type(exc).__name__}"})
+                        framework_version=rec.get("framework_version") or "", isl=ints["isl"], osl=ints["osl"],
+                        concurrency=(rec["concurrency"] or "").strip(), metric=rec["metric"].strip(), value=value,
+                        notes=rec.get("notes") or "")
+                except ValidationError as exc:
+                    err = exc.errors()[0]
+                    where = ".".join(str(x) for x in err.get("loc", ())) or "row"
+                    skipped.append({"id": rid, "line": i, "reason": f"malformed row: {where}: {err.get('msg', '')}"})
+                    continue
+                except (ValueError, TypeError, OverflowError) as exc:
+                    skipped.append({"id": rid, "line": i, "reason": f"malformed row: {str(exc)[:120]}"})
                     continue
                 setup = tuple(getattr(row, k) for k in _SAME_SETUP)
                 if rid in seen:
@@ -318,7 +334,8 @@ class Predictor:
             cm = self._cms[key] = CostModel(arch, params, gpu, prec, layout, kv, row.framework, self.calibration,
                                             unq, gemms)
         conc = "max" if row.concurrency == "max" else int(row.concurrency)
-        p = predict(cm, row.isl, row.osl, conc, max_requests=requests_issued(row.notes) if conc == "max" else None)
+        p = predict(cm, row.isl, row.osl, conc, max_requests=requests_issued(row.notes) if conc == "max" else None,
+                    engine_choice=True)
         if p.tpot_ms is None:
             return RowResult(row, None, "the weights plus one sequence's KV cache do not fit in the modelled memory")
         val = {"ttft_ms": p.ttft_ms, "tpot_ms": p.tpot_ms, "itl_ms": p.tpot_ms,

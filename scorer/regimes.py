@@ -73,11 +73,15 @@ def regime_defs() -> list[dict]:
 
 
 def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"],
-            usd_per_gpu_hour: float | None = None, max_requests: int | None = None) -> Prediction:
+            usd_per_gpu_hour: float | None = None, max_requests: int | None = None,
+            engine_choice: bool = False) -> Prediction:
     """Predict TTFT, TPOT, tokens/s for one workload on the layout of ``cm`` (see module docstring).
 
-    ``max_requests`` bounds the batch a ``max`` run can reach: a benchmark that issues N requests in all never
-    runs more than N at once, whatever fits."""
+    ``concurrency="max"``: the batch with the most throughput that fits (the smallest within 1% of it).
+    With ``engine_choice`` (a measured max-throughput run, whose batch the engine picked and the source
+    does not state), the rule the calibration was fitted with instead: from the memory limit, halve while
+    throughput holds within 1%. ``max_requests`` bounds the batch a ``max`` run can reach: a benchmark that
+    issues N requests in all never runs more than N at once, whatever fits."""
     # in a steady closed loop the running sequences are spread over their decode: on average ISL + OSL/2 tokens
     # of KV each (engines allocate pages as tokens arrive, and preempt when they run out)
     ctx = isl + (osl + 1) // 2
@@ -86,23 +90,32 @@ def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"]
     if concurrency == "max":
         if max_c < 1:
             return _no_fit(cm, isl, osl, 1, max_c)
-        # the largest batch that fits and still helps: walk down from the memory limit by halves while a
-        # smaller batch keeps within 1% of the best throughput seen (throughput rises with the batch until
-        # compute, interference or the KV budget flattens it)
         top = min(max_c, cap, max_requests or cap)
-        best = _predict_one(cm, isl, osl, top, max_c, usd_per_gpu_hour)
-        c = top
-        while c > 1:
-            c = max(1, c // 2)
-            p = _predict_one(cm, isl, osl, c, max_c, usd_per_gpu_hour)
-            if (p.output_tokens_per_s_per_gpu or 0) > 1.01 * (best.output_tokens_per_s_per_gpu or 0):
-                best = p  # throughput peaked below the memory limit
-            elif (p.output_tokens_per_s_per_gpu or 0) >= 0.99 * (best.output_tokens_per_s_per_gpu or 0):
-                best = p  # as good with a smaller batch: prefer it (lower latency)
-            else:
-                break
-        return best
+        if engine_choice:
+            return _engine_max(cm, isl, osl, top, max_c, usd_per_gpu_hour)
+        # the batch that fits and gives the most throughput, preferring the smallest batch within 1% of it
+        # (lower latency for the same tokens/s): candidates are the memory limit, every power of two and
+        # every multiple of 64 below it; multiples of 64 matter because GEMM tile quantization makes
+        # throughput step at M = 64 x k, so a batch just under a step can beat the memory limit
+        cands = sorted({top} | {1 << k for k in range(top.bit_length()) if 1 << k <= top}
+                       | set(range(64, top, 64)))
+        preds = [_predict_one(cm, isl, osl, c, max_c, usd_per_gpu_hour) for c in cands]
+        best_tps = max(p.output_tokens_per_s_per_gpu or 0 for p in preds)
+        return next(p for p in preds if (p.output_tokens_per_s_per_gpu or 0) >= 0.99 * best_tps)
     return _predict_one(cm, isl, osl, int(concurrency), max_c, usd_per_gpu_hour)
+
+
+def _engine_max(cm: CostModel, isl: int, osl: int, top: int, max_c: int, price: float | None) -> Prediction:
+    best = _predict_one(cm, isl, osl, top, max_c, price)
+    c = top
+    while c > 1:
+        c = max(1, c // 2)
+        p = _predict_one(cm, isl, osl, c, max_c, price)
+        if (p.output_tokens_per_s_per_gpu or 0) >= 0.99 * (best.output_tokens_per_s_per_gpu or 0):
+            best = p  # as good (or better) with a smaller batch
+        else:
+            break
+    return best
 
 
 def _no_fit(cm: CostModel, isl: int, osl: int, c: int, max_c: int) -> Prediction:
@@ -283,8 +296,15 @@ class Frontier(BaseModel):
     note: str | None = Field(None, description="why the frontier is empty, when it is")
 
 
+#: concurrencies of the frontier sweep: powers of two
+SWEEP_CONCURRENCIES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+#: concurrencies of the SLA and compare searches: powers of two and 1.5x between them, so the pick is
+#: within about a third of the best batch for the targets (a 2x grid could miss it by half)
+SLA_CONCURRENCIES = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
+
+
 def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None,
-          concurrencies=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024), tp_fixed: int | None = None
+          concurrencies=SWEEP_CONCURRENCIES, tp_fixed: int | None = None
           ) -> list[SweepPoint]:
     """Every candidate layout (:func:`candidate_layouts`; only TP ``tp_fixed`` when given) x concurrency
     that fits."""

@@ -31,7 +31,7 @@ from . import __version__
 from .costmodel import load_calibration
 from .errors import BadInputError, ConfigError, DeploysheetError
 from .hardware import GIB, get_gpu, get_precision
-from .regimes import Prediction, sweep, to_prediction
+from .regimes import SLA_CONCURRENCIES, Prediction, sweep, to_prediction
 from .sheet import (
     DEFAULT_GPU,
     Options,
@@ -276,7 +276,7 @@ def _deploy(make_cm, arch, gpu, price: GpuPrice, w: Workload, errs: dict, cal_no
         return Deployment(status="context_too_long", note=f"ISL + OSL = {w.isl + w.osl:,} tokens exceeds "
                                                           f"max_position_embeddings {arch.max_positions:,}",
                           assumptions=assumptions, **base)
-    pts = sweep(make_cm(gpu), arch, w.isl, w.osl, price.usd_per_hour)
+    pts = sweep(make_cm(gpu), arch, w.isl, w.osl, price.usd_per_hour, SLA_CONCURRENCIES)
     layouts = {p.layout for p in pts}
     if not pts:
         return Deployment(status="does_not_fit", note=f"no layout tried holds the weights plus one {w.isl + w.osl:,}"

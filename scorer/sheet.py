@@ -24,8 +24,8 @@ from .kvcache import KV_DTYPES, POLICIES, KVCache, kv_cache
 from .params import ParamCounts, count_params
 from .quant import QuantReadiness, readiness
 from .recommend import Recommendation, recommend
-from .regimes import (Frontier, Prediction, RegimeResult, cheapest_meeting, pareto, run_regimes, sweep,
-                      to_prediction, valid_tp)
+from .regimes import (SLA_CONCURRENCIES, Frontier, Prediction, RegimeResult, cheapest_meeting, pareto, run_regimes,
+                      sweep, to_prediction, valid_tp)
 from .score import Finding, Score, compute_score, findings
 from .sources import Provenance, RawModel
 
@@ -360,7 +360,9 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                                     pareto=[to_prediction(make_cm(gpu), p, opts.isl, opts.osl, price)
                                             for p in pareto(pts)], note=note)
         if want_sla:
-            pick = cheapest_meeting(pts, opts.ttft_ms, opts.itl_ms)
+            fine = [] if too_long else sweep(make_cm(gpu), arch, opts.isl, opts.osl, price, SLA_CONCURRENCIES,
+                                             tp_fixed=opts.tp)
+            pick = cheapest_meeting(fine, opts.ttft_ms, opts.itl_ms)
             best[gpu.id] = to_prediction(make_cm(gpu), pick, opts.isl, opts.osl, price) if pick else None
     sla = (SLAResult(ttft_ms=opts.ttft_ms, itl_ms=opts.itl_ms, isl=opts.isl, osl=opts.osl, best=best)
            if want_sla and arch.kind == "decoder" else None)

@@ -263,3 +263,20 @@ def test_error_bars_are_conservative(tmp_path, capsys):
     assert bars("B200", "vllm")[0] == 10.0  # B200 has 3 rows only: the framework's figure
     ttft, notes = bars("L40S", "vllm")  # never measured: the widest GPU with >= 10 rows (H200, 40)
     assert ttft == 40.0 and any("no measurements on L40S" in n for n in notes)
+
+
+def test_max_concurrency_is_the_throughput_peak(capsys):
+    """`--concurrency max`: no fixed concurrency on the same candidate grid (powers of two, multiples of 64,
+    the memory limit) beats it by more than 1%, and it is the smallest such batch."""
+    base = ["predict", "example:llama-3.1-8b", "--gpu", "H100-SXM", "--isl", "1024", "--osl", "1024"]
+    assert main(base + ["--concurrency", "max"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    top = got["max_concurrency"]
+    grid = sorted({top} | {1 << k for k in range(top.bit_length())} | set(range(64, top, 64)))
+    tps = {}
+    for c in grid:
+        assert main(base + ["--concurrency", str(c)]) == 0
+        tps[c] = json.loads(capsys.readouterr().out)["output_tokens_per_s_per_gpu"]
+    best = max(tps.values())
+    assert got["output_tokens_per_s_per_gpu"] >= 0.99 * best
+    assert got["concurrency"] == min(c for c, v in tps.items() if v >= 0.99 * best)

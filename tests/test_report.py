@@ -41,7 +41,7 @@ def catalog_mid(gpu: str) -> float:
 def grid_points(capsys, source: str, gpu: str, isl: int = ISL, osl: int = OSL) -> list[dict]:
     """Every point of the documented grid that fits, by brute force over ``deploysheet predict``: each TP of
     data/regimes.json the model accepts (predict exits 2 on the others), EP = TP for MoE, concurrency 1..1024 by
-    powers of two."""
+    powers of two and 1.5x between them (README: the compare search grid)."""
     tps = json.loads((ROOT / "data" / "regimes.json").read_text())["tp_degrees"]
 
     def predict(tp: int, ep: int, c: int) -> dict | None:
@@ -56,7 +56,7 @@ def grid_points(capsys, source: str, gpu: str, isl: int = ISL, osl: int = OSL) -
         if predict(tp, 1, 1) is None:
             continue
         for ep in ([1, tp] if source in MOE and tp > 1 else [1]):
-            for c in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024):
+            for c in (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024):
                 p = predict(tp, ep, c)
                 if not p["fits"]:
                     break  # a larger batch needs more KV cache still
