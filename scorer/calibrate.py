@@ -340,6 +340,26 @@ def _forget_framework(base: Calibration, framework: str) -> Calibration:
     return base.model_copy(update={"frameworks": keep})
 
 
+ABOUT = ("Efficiency parameters of the roofline cost model (ratios to speed of light) and fixed overheads. Each "
+         "value names its source: 'fitted by deploysheet calibrate on DATE (starting value: ...)', a citation, or "
+         "an assumption. fit_date and command say how the fitted values were made; validation holds the "
+         "leave-one-model-out error of that fit, which the sheet shows as its error bars.")
+
+
+def at_bounds(cal: Calibration, tol: float = 1e-3) -> list[str]:
+    """Fitted parameters that ended on a bound of ``FIT_PARAMS``: the rows did not pin them."""
+    out = []
+    for scope, values in [("", cal.params)] + [(f"{fw}.", over) for fw, over in sorted(cal.frameworks.items())]:
+        for k, v in values.items():
+            if k not in FIT_PARAMS or (scope == "") != (FIT_PARAMS[k][0] == "global"):
+                continue
+            _, lo, hi = FIT_PARAMS[k]
+            span = (hi - lo) or 1.0
+            if abs(v - lo) <= tol * span or abs(v - hi) <= tol * span:
+                out.append(f"{scope}{k} = {v:g} (bounds {lo:g}-{hi:g})")
+    return out
+
+
 _FITTED = re.compile(r"^fitted by deploysheet calibrate on [0-9-]+ \((?:was|starting value): (.*)\)$", re.S)
 
 
@@ -367,7 +387,7 @@ def write_calibration(cal: Calibration, report: dict[str, Any], path: str | Path
         params[k] = {"value": v, "src": src}
     doc["params"] = params
     doc["frameworks"] = cal.frameworks
-    doc["about"] = base.get("about", "")
+    doc["about"] = ABOUT
     from .cli import write_output
     write_output(json.dumps(doc, indent=2, sort_keys=False) + "\n", str(path))  # atomic: whole file or nothing
 

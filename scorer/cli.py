@@ -719,7 +719,7 @@ def render_validation_md(report: dict) -> str:
 
 def cmd_calibrate(args) -> int:
 
-    from .calibrate import _samples, cross_validate, fit, summary_dict, write_calibration
+    from .calibrate import _samples, at_bounds, cross_validate, fit, summary_dict, write_calibration
     from .costmodel import load_calibration
     from .measure import Predictor, read_rows
 
@@ -732,12 +732,25 @@ def cmd_calibrate(args) -> int:
         raise BadInputError(f"{args.measurements}: no row could be predicted, nothing to fit")
     cal = fit(samples, base, args.max_iterations)
     report: dict = {"fitted_on_rows": len(samples), "skipped_rows": len(malformed) + len(skipped)}
-    if not args.no_cross_validate:
+    n_models = len({s.row.config for s in samples})
+    if not args.no_cross_validate and n_models < 2:
+        print("deploysheet: warning: the rows cover one model, so no leave-one-model-out error can be computed; "
+              "the file carries no error bars", file=sys.stderr)
+    elif not args.no_cross_validate:
         lomo = summary_dict(cross_validate(samples, base, "model", args.max_iterations), malformed + skipped)
         report["leave_one_model_out"] = {"metrics": lomo["metrics"], "by_gpu": lomo["by_gpu"],
                                          "by_framework": lomo["by_framework"], "by_model": lomo["by_model"]}
     command = "deploysheet calibrate " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "deploysheet calibrate"
     write_calibration(cal, report, args.output, command)
+    lomo_m = report.get("leave_one_model_out", {}).get("metrics", {})
+    errs = ", ".join(f"{m} {v['mdape']:g}%" for m, v in lomo_m.items() if v.get("mdape") is not None)
+    print(f"deploysheet: fitted {len(samples):,} rows ({report['skipped_rows']:,} skipped) -> {args.output}"
+          + (f"; leave-one-model-out MdAPE: {errs}" if errs else ""), file=sys.stderr)
+    pinned = at_bounds(cal)
+    if pinned:
+        print("deploysheet: warning: the rows do not pin these parameters, which ended on a bound: "
+              + "; ".join(pinned) + ". Check the fit with 'deploysheet validate --cross-validate model' before "
+              "relying on it.", file=sys.stderr)
     return 0
 
 

@@ -280,3 +280,21 @@ def test_max_concurrency_is_the_throughput_peak(capsys):
     best = max(tps.values())
     assert got["output_tokens_per_s_per_gpu"] >= 0.99 * best
     assert got["concurrency"] == min(c for c, v in tps.items() if v >= 0.99 * best)
+
+
+def test_calibrate_reports_and_warns(tmp_path, corpus_dir, capsys):
+    write_csv(tmp_path / "m.csv", [{**GOOD, "id": "a"}, {**GOOD, "id": "b", "concurrency": "16", "value": 14.0}])
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(tmp_path / "m.csv"), "--corpus", str(corpus_dir), "-o", str(out),
+                 "--max-iterations", "5"]) == 0
+    err = capsys.readouterr().err
+    assert f"fitted 2 rows (0 skipped) -> {out}" in err
+    assert "cover one model, so no leave-one-model-out error" in err  # no pretend cross-validation
+    doc = json.loads(out.read_text())
+    assert "leave_one_model_out" not in doc["validation"] and "uncalibrated defaults" not in doc["about"]
+    from scorer.calibrate import FIT_PARAMS, at_bounds
+    from scorer.costmodel import load_calibration
+    cal = load_calibration(str(out))
+    lo = FIT_PARAMS["attn_compute_eff"][1]
+    pinned = at_bounds(cal.model_copy(update={"params": {**cal.params, "attn_compute_eff": lo}}))
+    assert any(p.startswith(f"attn_compute_eff = {lo:g}") for p in pinned)
