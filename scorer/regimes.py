@@ -50,7 +50,7 @@ class Prediction(BaseModel):
 def max_note(p: Prediction) -> str | None:
     if p.max_concurrency > p.concurrency:
         return (f"concurrency {p.concurrency:,} chosen: {p.max_concurrency:,} sequences fit, but larger batches add "
-                "< 1% tokens/s/GPU")
+                "less than 1% tokens/s/GPU")
     return None
 
 

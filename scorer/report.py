@@ -392,7 +392,9 @@ def _recommend(models: list[ModelColumn], w: Workload, prices: list[GpuPrice]) -
                                    f"throughput prediction's expected error (±{err:g}%): measure both before "
                                    "committing.")
         elif sec.num_gpus and wb.num_gpus:
-            headline += f", against {sec.num_gpus:,} GPUs for the runner-up {ok[1].name}"
+            headline += (f", the same number of GPUs as the runner-up {ok[1].name}" if sec.num_gpus == wb.num_gpus
+                         else f", against {sec.num_gpus:,} GPU{'s' if sec.num_gpus != 1 else ''} for the runner-up "
+                              f"{ok[1].name}")
     headline += "."
     for r in win.risks:
         if r.severity != "info":

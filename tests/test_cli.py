@@ -219,3 +219,13 @@ def test_predict_notes_say_why(capsys):
     assert 1 <= held < 100000 and out["queued"] == 100000 - held
     assert out["notes"] == [f"the KV cache holds {held:,} sequences: the other {100000 - held:,} requests wait in "
                             "the engine's queue (TTFT includes the wait)"]
+
+
+def test_html_sheet_carries_the_sla_search(capsys):
+    args = ["score", "example:llama-2-7b", "--ttft-ms", "200", "--itl-ms", "20", "--no-recommendations"]
+    assert main(args + ["--format", "json"]) == 0
+    pick = json.loads(capsys.readouterr().out)["sla"]["best"]["H100-SXM"]
+    assert main(args + ["--format", "html"]) == 0
+    html = capsys.readouterr().out
+    assert "<b>SLA search</b>" in html
+    assert f"H100-SXM: {pick['layout']} at {pick['concurrency']} concurrent" in html
