@@ -699,19 +699,22 @@ def cmd_validate(args) -> int:
 
 def render_validation_md(report: dict) -> str:
     """The validation report as Markdown; names and reasons from the CSV are escaped (md_escape)."""
-    from .render import md_escape as e
+    from .render import md_escape
+
+    def e(v) -> str:
+        return "–" if v is None else md_escape(v)
 
     lines = [f"# Validation ({'leave-one-' + report['cross_validate'] + '-out' if report.get('cross_validate') else 'in-sample'})",
              "", f"Calibration: {e(report.get('calibration'))}; rows: {report['n_rows']}, predicted "
                  f"{report['n_rows'] - len(report['skipped'])}, skipped {len(report['skipped'])}.", "",
              "| metric | n | MdAPE % | p90 APE % | Spearman |", "|---|---:|---:|---:|---:|"]
     for m, v in report["metrics"].items():
-        lines.append(f"| {e(m)} | {v['n']} | {v['mdape']} | {v['p90_ape']} | {v['spearman']} |")
+        lines.append(f"| {e(m)} | {v['n']} | {e(v['mdape'])} | {e(v['p90_ape'])} | {e(v['spearman'])} |")
     for title, key in (("GPU", "by_gpu"), ("framework", "by_framework"), ("model", "by_model")):
         lines += ["", f"By {title}:", "", "| " + title + " | metric | n | MdAPE % | Spearman |", "|---|---|---:|---:|---:|"]
         for g, d in report[key].items():
             for m, v in d.items():
-                lines.append(f"| {e(g)} | {e(m)} | {v['n']} | {v['mdape']} | {v['spearman']} |")
+                lines.append(f"| {e(g)} | {e(m)} | {v['n']} | {e(v['mdape'])} | {e(v['spearman'])} |")
     if report["skipped_counts"]:
         lines += ["", "Skipped rows:", ""] + [f"- {n} × {e(r)}" for r, n in report["skipped_counts"].items()]
     return "\n".join(lines) + "\n"
