@@ -93,16 +93,38 @@ def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"]
         top = min(max_c, cap, max_requests or cap)
         if engine_choice:
             return _engine_max(cm, isl, osl, top, max_c, usd_per_gpu_hour)
-        # the batch that fits and gives the most throughput, preferring the smallest batch within 1% of it
-        # (lower latency for the same tokens/s): candidates are the memory limit, every power of two and
-        # every multiple of 64 below it; multiples of 64 matter because GEMM tile quantization makes
-        # throughput step at M = 64 x k, so a batch just under a step can beat the memory limit
-        cands = sorted({top} | {1 << k for k in range(top.bit_length()) if 1 << k <= top}
-                       | set(range(64, top, 64)))
-        preds = [_predict_one(cm, isl, osl, c, max_c, usd_per_gpu_hour) for c in cands]
-        best_tps = max(p.output_tokens_per_s_per_gpu or 0 for p in preds)
-        return next(p for p in preds if (p.output_tokens_per_s_per_gpu or 0) >= 0.99 * best_tps)
+        return _predict_one(cm, isl, osl, max_throughput_batch(cm, isl, osl, top, max_c, usd_per_gpu_hour), max_c,
+                            usd_per_gpu_hour)
     return _predict_one(cm, isl, osl, int(concurrency), max_c, usd_per_gpu_hour)
+
+
+def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int, price: float | None) -> int:
+    """The batch of ``concurrency="max"``: the most output tokens/s/GPU, the smallest batch within 1% of it.
+
+    Candidates: ``top`` (the memory limit or cap) and the powers of two below it, walking down until
+    throughput falls 10% under the best seen (throughput rises with the batch to a plateau or peak, then
+    only falls going down); then the multiples of 64 between half and twice the best of those, because
+    GEMM tile quantization makes throughput step at M = 64 x k, so a batch just under a step can beat
+    both neighbouring powers of two.
+    """
+    seen: dict[int, float] = {}
+
+    def tps(c: int) -> float:
+        if c not in seen:
+            seen[c] = _evaluate(cm, isl, osl, c, max_c, price)["tps_gpu"]
+        return seen[c]
+
+    best = tps(top)
+    for c in sorted((1 << k for k in range(top.bit_length()) if 1 << k < top), reverse=True):
+        best = max(best, tps(c))
+        if tps(c) < 0.9 * best:
+            break
+    b = max(seen, key=lambda c: (seen[c], -c))
+    for c in range(64, top, 64):
+        if b // 2 <= c <= 2 * b:
+            tps(c)
+    best = max(seen.values())
+    return min(c for c, v in seen.items() if v >= 0.99 * best)
 
 
 def _engine_max(cm: CostModel, isl: int, osl: int, top: int, max_c: int, price: float | None) -> Prediction:
