@@ -249,6 +249,8 @@ class ModelArch(BaseModel):
     custom_code: bool = False
     auto_map: dict[str, Any] = Field(default_factory=dict)
     dtype: str | None = None
+    ssm_state_fp32: bool = Field(False, description="the config keeps the recurrent state in float32 "
+                                                    "(mamba_ssm_cache_dtype)")
     rope: str | None = Field(None, description="rope scaling type, if any")
 
     @property
@@ -286,7 +288,7 @@ class _Reader:
             for name in names:
                 try:
                     val = getattr(self.cfg, name)
-                except (AttributeError, KeyError, TypeError):
+                except (AttributeError, KeyError, TypeError, RuntimeError):  # Runtime: a per-layer attribute (Gemma 4)
                     continue
                 if val is not None:
                     return val
@@ -432,8 +434,11 @@ def _with_transformers(model_type: str | None, raw: dict[str, Any], before: Any)
     or None when transformers has no class for it. ``before()`` runs first for a known type.
 
     Tries the light import of :func:`_stub_packages` first and, should that fail to import anything,
-    the plain ``import transformers`` (same classes, same result). Serialized by a lock, since the
-    light import swaps ``sys.modules`` entries. Set ``DEPLOYSHEET_PLAIN_TRANSFORMERS=1`` to skip it.
+    the plain ``import transformers`` (same classes, same result). The light import swaps
+    ``sys.modules`` entries, so it runs only while the process has a single thread (the one-shot CLI):
+    another thread's ``import transformers`` during the swap would bind the stub. Multi-threaded
+    callers (the crawl's pool, the bot server) pay the plain import once. Serialized by a lock; set
+    ``DEPLOYSHEET_PLAIN_TRANSFORMERS=1`` to skip the light import.
 
     Raises:
         ConfigError: the config class rejects the values (or ``before()`` does).
@@ -444,7 +449,8 @@ def _with_transformers(model_type: str | None, raw: dict[str, Any], before: Any)
         return None
     with _TRANSFORMERS_LOCK:
         _quiet_transformers()
-        for light in (os.environ.get("DEPLOYSHEET_PLAIN_TRANSFORMERS") != "1", False):
+        light_ok = os.environ.get("DEPLOYSHEET_PLAIN_TRANSFORMERS") != "1" and threading.active_count() == 1
+        for light in (light_ok, False):
             stubs = _stub_packages() if light else []
             try:
                 mapping = _config_mapping()
@@ -1034,7 +1040,8 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         task_head=_task_head(r) if kind == "encoder" else None, mtp=mtp, vision=vision, vision_note=vision_note,
         quantization=parse_quantization(raw.get("quantization_config"), quant_sidecar), custom_code=custom,
         auto_map=raw.get("auto_map") if custom else {}, dtype=str(dtype).replace("torch.", "") if dtype else None,
-        rope=rope_type)
+        ssm_state_fp32=text_raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32")
+        or raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32"), rope=rope_type)
 
 
 def _prevalidate(raw: dict[str, Any], text_raw: dict[str, Any], where: str) -> None:

@@ -45,6 +45,17 @@ def refuse_overwrite(out: str | None, inputs) -> None:
             raise BadInputError(f"-o {out[:200]}: is the input {src[:200]}; refusing to overwrite it")
 
 
+def refuse_inside(out: str | None, folder: str | None, what: str) -> None:
+    """BadInputError when ``-o out`` lies inside ``folder`` (an input folder such as --corpus, whose files the
+    command reads): an output must never replace one of them."""
+    if not out or not folder or not os.path.isdir(folder):
+        return
+    root = os.path.realpath(folder)
+    if os.path.commonpath([root, os.path.realpath(out)]) == root:
+        raise BadInputError(f"-o {out[:200]}: is inside {what} {folder[:200]}, whose files this command reads; "
+                            "refusing to write there")
+
+
 def write_output(text: str, out: str | None) -> None:
     """Write to stdout, or atomically to ``out`` (temp file in the same folder, then rename)."""
     if not out:
@@ -669,6 +680,7 @@ def cmd_validate(args) -> int:
     from .measure import Predictor, read_rows
 
     refuse_overwrite(args.out, [args.measurements, args.calibration])
+    refuse_inside(args.out, args.corpus, "--corpus")
     cal = load_calibration(args.calibration)
     rows, malformed = read_rows(args.measurements)
     pred = Predictor(args.corpus, cal)
@@ -727,6 +739,7 @@ def cmd_calibrate(args) -> int:
     from .measure import Predictor, read_rows
 
     refuse_overwrite(args.output, [args.measurements, args.calibration])
+    refuse_inside(args.output, args.corpus, "--corpus")
     base = load_calibration(args.calibration)
     rows, malformed = read_rows(args.measurements)
     pred = Predictor(args.corpus, base)

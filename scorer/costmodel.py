@@ -321,7 +321,7 @@ class CostModel:
         self.pp_link_peak = pp_link * 1e9
         self._shards = _shards_for(self.gemms, tp, lay.moe_tp)
         self.kv_b = DTYPE_BYTES[self.kv_dtype]
-        self.state_dtype = recurrent_state_dtype(self.arch.dtype)  # the recurrent state ignores the KV dtype (kvcache)
+        self.state_dtype = recurrent_state_dtype(self.arch.dtype, self.arch.ssm_state_fp32)  # the recurrent state ignores the KV dtype (kvcache)
         self._wb = [self.weight_bytes(g) for g, _ in self._shards]
         self._mis = [misalignment_factor(s.n, s.k, min(wb, 2.0)) for (g, s), wb in zip(self._shards, self._wb)]
         key = (id(self.arch), lay.tp, lay.pp, lay.ep, lay.dp)

@@ -119,7 +119,7 @@ def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", po
                        tp: int = 1, state_dtype: str | None = None) -> int:
     """Bytes of KV cache plus recurrent state that one sequence of ``context`` tokens holds on one GPU."""
     b = DTYPE_BYTES[kv_dtype]
-    sb = DTYPE_BYTES[state_dtype or recurrent_state_dtype(arch.dtype)]
+    sb = DTYPE_BYTES[state_dtype or recurrent_state_dtype(arch.dtype, arch.ssm_state_fp32)]
     total = 0.0
     for m, count in mixer_groups(arch):
         total += count * _sequence_bytes_one(m, context, b, sb, policy, tp)
@@ -157,7 +157,7 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
     if policy not in POLICIES:
         raise ValueError(f"unknown KV policy {policy!r}")
     b = DTYPE_BYTES[kv_dtype]
-    sdt = ssm_state_dtype or recurrent_state_dtype(arch.dtype)
+    sdt = ssm_state_dtype or recurrent_state_dtype(arch.dtype, arch.ssm_state_fp32)
     sb = DTYPE_BYTES[sdt]
     kinds: dict[tuple, KVLayerKind] = {}
     slope = all_layers = fixed = 0

@@ -164,9 +164,9 @@ def read_rows(path: str | Path) -> tuple[list[Row], list[dict[str, Any]]]:
                 setup = tuple(getattr(row, k) for k in _SAME_SETUP)
                 if rid in seen:
                     same = seen[rid] == setup
-                    skipped.append({"id": rid, "reason": "duplicate of an earlier row with the same id, setup and "
-                                                         "value" if same else "duplicate id with another setup or "
-                                                                               "value than an earlier row"})
+                    why = ("duplicate of an earlier row with the same id, setup and value" if same
+                           else "duplicate id with another setup or value than an earlier row")
+                    skipped.append({"id": rid, "line": i, "reason": why})
                     continue
                 seen[rid] = setup
                 rows.append(row)

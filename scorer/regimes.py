@@ -254,7 +254,7 @@ def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout
         layouts += [Layout(tp=top, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
         if arch.is_moe:
             layouts += [Layout(tp=top, ep=top, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
-    return layouts
+    return [lay for lay in layouts if layout_problem(arch, lay.tp, lay.pp, lay.ep, lay.dp) is None]
 
 
 def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: float | None,

@@ -241,26 +241,42 @@ def _table(val: dict, table: str) -> dict:
 MIN_GROUP_ROWS = 10
 
 
-def expected_errors(cal, gpu_id: str | None = None, framework: str | None = None) -> dict[str, float | None]:
+METRICS = ("ttft_ms", "tpot_ms", "output_tokens_per_s_per_gpu")
+
+
+def _gpu_error(by_gpu: dict, gpu_id: str | None, metric: str) -> tuple[float | None, bool]:
+    """(figure, own): the GPU's own LOMO MdAPE for ``metric`` when it rests on enough rows, else the
+    widest figure among the GPUs that have one (own = False)."""
+    own = _mdape((by_gpu.get(gpu_id or "") or {}).get(metric), MIN_GROUP_ROWS)
+    if own is not None:
+        return own, True
+    others = [v for v in (_mdape(g.get(metric), MIN_GROUP_ROWS) for g in by_gpu.values()) if v is not None]
+    return (max(others) if others else None), False
+
+
+def expected_errors(cal, gpu_id: str | list[str] | None = None, framework: str | None = None
+                    ) -> dict[str, float | None]:
     """Expected error (%) per metric: the leave-one-model-out MdAPE of the calibration's validation.
 
-    Conservative: the wider of the GPU's and the framework's own figures (each used when it rests on at
-    least ``MIN_GROUP_ROWS`` rows); a GPU without measurements takes the widest by-GPU figure; the
-    overall figure when neither group has its own. None where the calibration carries no validation.
+    Conservative, per metric: the wider of the GPU's and the framework's own figures (each used when it
+    rests on at least ``MIN_GROUP_ROWS`` rows of that metric); a GPU without enough rows of a metric takes
+    the widest measured GPU's figure; several GPUs take the widest of theirs; the overall figure when no
+    group has one. None where the calibration carries no validation.
     """
     val = _lomo(cal)
     by_gpu, by_fw = _table(val, "by_gpu"), _table(val, "by_framework")
+    gpu_ids = gpu_id if isinstance(gpu_id, list) else [gpu_id]
     out: dict[str, float | None] = {}
-    for metric in ("ttft_ms", "tpot_ms", "output_tokens_per_s_per_gpu"):
+    for metric in METRICS:
         cands = [_mdape(by_fw.get(framework or "", {}).get(metric), MIN_GROUP_ROWS)]
-        if gpu_id in by_gpu:
-            cands.append(_mdape(by_gpu[gpu_id].get(metric), MIN_GROUP_ROWS))
-        elif by_gpu:
-            cands += [_mdape(g.get(metric), MIN_GROUP_ROWS) for g in by_gpu.values()]
+        cands += [_gpu_error(by_gpu, g, metric)[0] for g in gpu_ids]
         cands = [c for c in cands if c is not None]
         out[metric] = max(cands) if cands else _mdape((val.get("metrics") or {}).get(metric)
                                                        if isinstance(val.get("metrics"), dict) else None)
     return out
+
+
+_METRIC_NAMES = {"ttft_ms": "TTFT", "tpot_ms": "TPOT", "output_tokens_per_s_per_gpu": "tokens/s/GPU"}
 
 
 def error_caveats(cal, gpu_id: str, framework: str) -> list[str]:
@@ -269,10 +285,12 @@ def error_caveats(cal, gpu_id: str, framework: str) -> list[str]:
     if not val:
         return []
     out = []
-    if gpu_id not in _table(val, "by_gpu"):
-        out.append(f"the calibration has no measurements on {gpu_id}: its error bars are the widest of the "
-                   "measured GPUs'")
-    if framework not in _table(val, "by_framework"):
+    by_gpu, by_fw = _table(val, "by_gpu"), _table(val, "by_framework")
+    lacking = [_METRIC_NAMES[m] for m in METRICS if not _gpu_error(by_gpu, gpu_id, m)[1]]
+    if lacking:
+        out.append(f"the calibration has too few {', '.join(lacking)} measurements on {gpu_id} (under "
+                   f"{MIN_GROUP_ROWS} rows): those error bars are the widest of the measured GPUs'")
+    if framework not in by_fw:
         out.append(f"the calibration has no measurements with {framework}: its error bars are not its own")
     return out
 
@@ -331,8 +349,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     params = count_params(arch)
     gemms = inventory(arch)
     contexts = tuple(sorted({min(c, arch.max_positions) if arch.max_positions else c for c in (4096, 32768, 131072)}))
-    kv = kv_cache(arch, opts.kv_dtype, opts.kv_policy, contexts=contexts,
-                  ssm_state_dtype="fp32" if _ssm_fp32(raw.config) else None)
+    kv = kv_cache(arch, opts.kv_dtype, opts.kv_policy, contexts=contexts)
     from .score import relevant_tps
     report_tps = list(relevant_tps(params))
     fit = hardware_fit(arch, gemms, gpus[0], list(catalog().values()), tps=tuple(report_tps))
@@ -451,7 +468,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                  score=score, findings=fnd, recommendations=recs,
                  hub_params=hub_param_check(arch, params, raw.provenance), capacity=capacity, report_tps=report_tps,
                  frontier=frontier, sla=sla,
-                 expected_error_pct=expected_errors(calibration, gpus[0].id, opts.framework),
+                 expected_error_pct=expected_errors(calibration, [g.id for g in gpus], opts.framework),
                  assumptions=assumptions, sources=sources)
 
 
@@ -481,11 +498,6 @@ def hub_param_check(arch: ModelArch, params: ParamCounts, prov: Provenance) -> H
                          config_total=config_total, delta_pct=round(delta * 100, 3), comparable=True, note=note)
 
 
-def _ssm_fp32(config: dict) -> bool:
-    v = config.get("mamba_ssm_cache_dtype")
-    return isinstance(v, str) and v in ("float32", "fp32")
-
-
 def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, unq: set[str], gpus) -> list[str]:
     out = [
         f"Weights at {prec} ({precisions()[prec].label}); routers, lm_head and embeddings kept in BF16 (rule Q7)"
@@ -503,7 +515,8 @@ def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, un
         "Parameter counts follow transformers' module layout; bytes use 1 GiB = 2^30 B and GPU memory in vendor GB "
         "(1e9 B).",
     ]
-    out += [c[0].upper() + c[1:] + "." for c in error_caveats(cal, gpus[0].id, opts.framework)]
+    caveats = dict.fromkeys(c for g in gpus for c in error_caveats(cal, g.id, opts.framework))
+    out += [c[0].upper() + c[1:] + "." for c in caveats]
     if arch.mtp is not None:
         out.append(f"{arch.mtp.num_layers} MTP (next-n) layer(s) counted apart and not used for serving predictions.")
     if arch.vision is not None:

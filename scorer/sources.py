@@ -195,12 +195,11 @@ def retry_wait(exc: Any, attempt: int, base_s: float = BACKOFF_BASE_S, max_s: fl
     as huggingface_hub's ``http_backoff`` does (parsed with ``huggingface_hub.utils.parse_ratelimit_headers``),
     else a numeric ``Retry-After``; otherwise exponential backoff with full jitter. Capped at ``max_s``.
     """
-    from huggingface_hub.utils import parse_ratelimit_headers
-
     headers = getattr(getattr(exc, "response", None), "headers", None) or {}
     try:
+        from huggingface_hub.utils import parse_ratelimit_headers  # huggingface_hub >= 1.2
         limit = parse_ratelimit_headers(headers)
-    except Exception:  # noqa: BLE001 - a malformed header from a proxy is not worth failing a read
+    except Exception:  # noqa: BLE001 - an older huggingface_hub or a proxy's malformed header: no hint
         limit = None
     if limit is not None and limit.remaining == 0:
         return min(max_s, float(limit.reset_in_seconds) + 1.0)

@@ -89,6 +89,16 @@ def test_recurrent_state_ignores_the_kv_dtype():
     assert bf16.fixed_bytes_per_sequence == fp8.fixed_bytes_per_sequence == 2 * 275968
     # one attention layer: K and V, 2 KV heads x 128: 1,024 B per token at bf16, 512 at fp8
     assert (bf16.bytes_per_token, fp8.bytes_per_token) == (1024, 512)
+    # mamba_ssm_cache_dtype float32: 4 B per state value, in the sheet's KV section and in the cost model alike
+    arch32 = normalize({**raw, "mamba_ssm_cache_dtype": "float32"})
+    assert kv_cache(arch32, "bf16").fixed_bytes_per_sequence == 2 * 137984 * 4
+    from scorer.costmodel import CostModel, Layout, load_calibration
+    from scorer.gemms import inventory
+    from scorer.hardware import get_gpu, get_precision
+    from scorer.params import count_params
+    per_seq = [CostModel(a, count_params(a), get_gpu("H100-SXM"), get_precision("bf16"), Layout(), "bf16", "vllm",
+                         load_calibration(), set(), inventory(a)).kv_bytes_per_sequence(100) for a in (arch, arch32)]
+    assert per_seq[1] - per_seq[0] == 2 * 137984 * 2  # the state doubles from 2 to 4 B per value; KV unchanged
 
 
 def test_outputs_never_overwrite_inputs(tmp_path, corpus_dir, capsys):
@@ -260,9 +270,22 @@ def test_error_bars_are_conservative(tmp_path, capsys):
 
     assert bars("H100-SXM", "vllm")[0] == 20.0  # max(H100 20, vLLM 10)
     assert bars("H100-SXM", "sglang")[0] == 60.0  # max(H100 20, SGLang 60)
-    assert bars("B200", "vllm")[0] == 10.0  # B200 has 3 rows only: the framework's figure
-    ttft, notes = bars("L40S", "vllm")  # never measured: the widest GPU with >= 10 rows (H200, 40)
-    assert ttft == 40.0 and any("no measurements on L40S" in n for n in notes)
+    ttft, notes = bars("B200", "vllm")  # B200 has 3 rows only: the widest GPU with >= 10 rows (H200, 40)
+    assert ttft == 40.0 and any("too few TTFT, TPOT, tokens/s/GPU measurements on B200" in n for n in notes)
+    ttft, notes = bars("L40S", "vllm")  # never measured: the same
+    assert ttft == 40.0 and any("measurements on L40S" in n for n in notes)
+    # a GPU measured for one metric only borrows the widest figure for the others
+    doc["validation"]["leave_one_model_out"]["by_gpu"]["A100-SXM-80GB"] = {
+        "output_tokens_per_s_per_gpu": {"n": 40, "mdape": 5.0}}
+    p.write_text(json.dumps(doc))
+    ttft, notes = bars("A100-SXM-80GB", "vllm")
+    assert ttft == 40.0 and any("too few TTFT, TPOT measurements on A100-SXM-80GB" in n for n in notes)
+    # a sheet over several GPUs shows the widest of their bars, and the caveats of each
+    assert main(["score", "example:qwen3-4b", "--gpu", "H100-SXM", "--gpu", "L40S", "--no-recommendations",
+                 "--format", "json", "--calibration", str(p)]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    assert sheet["expected_error_pct"]["ttft_ms"] == 40.0
+    assert any("L40S" in a for a in sheet["assumptions"])
 
 
 def test_max_concurrency_is_the_throughput_peak(capsys):
@@ -298,3 +321,38 @@ def test_calibrate_reports_and_warns(tmp_path, corpus_dir, capsys):
     lo = FIT_PARAMS["attn_compute_eff"][1]
     pinned = at_bounds(cal.model_copy(update={"params": {**cal.params, "attn_compute_eff": lo}}))
     assert any(p.startswith(f"attn_compute_eff = {lo:g}") for p in pinned)
+
+
+def test_outputs_never_land_in_the_corpus(tmp_path, capsys):
+    """validate/calibrate read <corpus>/<config>/config.json: -o must not replace one of them."""
+    import shutil
+
+    from scorer.resources import data_dir
+    corpus = tmp_path / "corpus"
+    shutil.copytree(data_dir() / "examples" / "llama-3.1-8b", corpus / "llama-3.1-8b")
+    cfg = corpus / "llama-3.1-8b" / "config.json"
+    before = cfg.read_bytes()
+    write_csv(tmp_path / "m.csv", [{**GOOD, "id": "a"}, {**GOOD, "id": "b", "concurrency": "16", "value": 14.0}])
+    for argv in (["validate", str(tmp_path / "m.csv"), "--corpus", str(corpus), "-o", str(cfg)],
+                 ["calibrate", str(tmp_path / "m.csv"), "--corpus", str(corpus), "-o", str(cfg)],
+                 ["calibrate", str(tmp_path / "m.csv"), "--corpus", str(corpus), "-o", str(corpus / "new.json")]):
+        one_line_exit_2(capsys, argv, "inside --corpus")
+    assert cfg.read_bytes() == before and not (corpus / "new.json").exists()
+
+
+def test_sweep_skips_layouts_engines_refuse():
+    """A MoE with 4 experts: no EP 8 layout in the frontier sweep (EP beyond the experts)."""
+    from scorer.architecture import normalize
+    from scorer.regimes import candidate_layouts
+    from scorer.sheet import cost_model_factory
+    from scorer.costmodel import load_calibration
+    from scorer.gemms import inventory
+    from scorer.hardware import get_gpu, get_precision
+    from scorer.params import count_params
+    from scorer.resources import data_dir
+    raw = json.loads((data_dir() / "examples" / "mixtral-8x7b" / "config.json").read_text())
+    arch = normalize({**raw, "num_local_experts": 4})
+    make = cost_model_factory(arch, count_params(arch), inventory(arch), get_precision("bf16"), "bf16", "vllm",
+                              load_calibration(), set())(get_gpu("H100-SXM"))
+    eps = {lay.ep for lay in candidate_layouts(make, arch)}
+    assert eps and max(eps) <= 4
