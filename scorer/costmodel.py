@@ -466,20 +466,20 @@ class CostModel:
             plan = self._plan = self._gemm_plan()
         dp = self.layout.dp
         sms = self.gpu.sms
+        eff, m_min = gemm_efficiency, M_TILE_MIN
+        tokens = max(m_tokens, 0.0)
+        per_rank, seqs_rank = m_tokens / dp, seqs / dp
         comp, mem = [], []
         for expert, lm_head, n, k, c_scale, m_scale, flops_tok, wbytes, abytes_tok, frac, _ in plan:
             if expert:
-                tokens = m_tokens
-                touched = 1.0 - (1.0 - frac) ** max(tokens, 0.0)
                 m_eff = tokens * frac
                 flops = flops_tok * tokens
-                byts = wbytes * touched + abytes_tok * tokens
+                byts = wbytes * (1.0 - (1.0 - frac) ** tokens) + abytes_tok * tokens
             else:
-                m_eff = (seqs if lm_head else m_tokens) / dp
+                m_eff = seqs_rank if lm_head else per_rank
                 flops = flops_tok * m_eff
                 byts = wbytes + abytes_tok * m_eff
-            eta = gemm_efficiency(int(round(m_eff)), n, k, sms) if m_eff >= M_TILE_MIN else 1.0
-            comp.append(flops * c_scale / eta)
+            comp.append(flops * c_scale / eff(int(round(m_eff)), n, k, sms) if m_eff >= m_min else flops * c_scale)
             mem.append(byts * m_scale)
         return comp, mem, self._gemm_ops
 
@@ -502,22 +502,37 @@ class CostModel:
         comp, mem, ops = self._gemm_features(batch, batch)
         local = batch / dp
         a_c = a_m = 0.0
-        sb = DTYPE_BYTES[self.state_dtype]
-        for m, n in self._mixers:
-            if isinstance(m, AttentionSpec):
-                ctx = min(context, m.window) if (m.span != "full" and m.window) else context
-                heads = kv_heads_per_gpu(m.num_kv_heads, tp)
-                a_m += n * local * ctx * heads * (m.head_dim + m.v_head_dim) * self.kv_b
-                a_c += n * 2.0 * local * ctx * (m.num_heads / tp) * (m.head_dim + m.v_head_dim)
-            elif isinstance(m, MLASpec):
-                lat_dim = m.kv_lora_rank + m.qk_rope_head_dim
-                a_m += n * local * context * lat_dim * self.kv_b
-                a_c += n * 2.0 * local * context * (m.num_heads / tp) * (lat_dim + m.kv_lora_rank)
-            elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec)):
-                a_m += n * 2.0 * local * _state_bytes(m, sb) / tp
+        for window, per_ctx_m, per_ctx_c, fixed_m in self._decode_attention_terms():
+            ctx = min(context, window) if window else context
+            a_m += local * (ctx * per_ctx_m + fixed_m)
+            a_c += local * ctx * per_ctx_c
         comm_s, comm_n = self._comm(local)
         return Features(comp, mem, ops, a_c / self.peak_bf16, a_m / self.bw_peak, comm_s, comm_n,
                         "decode")
+
+    def _decode_attention_terms(self) -> list[tuple[int | None, float, float, float]]:
+        """Per mixer group, per local sequence: (window or None, KV bytes and attention FLOPs per context
+        token, fixed state bytes read and written) of one decode step; memoized per cost model."""
+        terms = self.__dict__.get("_dec_terms")
+        if terms is not None:
+            return terms
+        tp = self.layout.tp
+        sb = DTYPE_BYTES[self.state_dtype]
+        terms = []
+        for m, n in self._mixers:
+            if isinstance(m, AttentionSpec):
+                window = m.window if (m.span != "full" and m.window) else None
+                d = m.head_dim + m.v_head_dim
+                terms.append((window, n * kv_heads_per_gpu(m.num_kv_heads, tp) * d * self.kv_b,
+                              n * 2.0 * (m.num_heads / tp) * d, 0.0))
+            elif isinstance(m, MLASpec):
+                lat_dim = m.kv_lora_rank + m.qk_rope_head_dim
+                terms.append((None, n * lat_dim * self.kv_b, n * 2.0 * (m.num_heads / tp) * (lat_dim + m.kv_lora_rank),
+                              0.0))
+            elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec)):
+                terms.append((None, 0.0, 0.0, n * 2.0 * _state_bytes(m, sb) / tp))
+        self._dec_terms = terms
+        return terms
 
     def prefill_features(self, seqs: float, length: int) -> Features:
         """Features of prefilling ``seqs`` sequences of ``length`` tokens in one batch over the layout."""

@@ -103,7 +103,7 @@ def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int
 
     Candidates: ``top`` (the memory limit or cap) and the powers of two below it, walking down until
     throughput falls 10% under the best seen (throughput rises with the batch to a plateau or peak, then
-    only falls going down); then the multiples of 64 between half and twice the best of those, because
+    only falls going down); then the multiples of 64 from half to 1.5 times the best of those, because
     GEMM tile quantization makes throughput step at M = 64 x k, so a batch just under a step can beat
     both neighbouring powers of two.
     """
@@ -121,7 +121,7 @@ def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int
             break
     b = max(seen, key=lambda c: (seen[c], -c))
     for c in range(64, top, 64):
-        if b // 2 <= c <= 2 * b:
+        if b // 2 <= c <= b + b // 2:
             tps(c)
     best = max(seen.values())
     return min(c for c, v in seen.items() if v >= 0.99 * best)
