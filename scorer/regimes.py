@@ -7,8 +7,10 @@ Continuous-batching model (steady state, closed loop of C users):
   queueing behind simultaneous prefills in TTFT, Little's law for throughput), with the calibrated
   ``tpot_interference`` and ``ttft_queue``;
 * tokens/s/user = 1000 / TPOT[ms];
-* memory fit: weights + C sequences of ISL + OSL/2 tokens of KV (the mean context of a steady closed loop)
-  ≤ the framework's KV budget; beyond it the engine queues requests (their wait goes into TTFT);
+* memory fit: weights + C/dp sequences per GPU (each attention-DP rank holds its share) of ISL + OSL/2 tokens
+  of KV (the mean context of a steady closed loop) ≤ the framework's KV budget; beyond it the engine
+  queues requests (their wait goes into TTFT);
+* ``concurrency="max"``: the batch with the most tokens/s/GPU (:func:`max_throughput_batch`);
 * $ per 1M output tokens = $/GPU-hour / (tokens/s/GPU · 3600) · 1e6.
 """
 
