@@ -612,11 +612,28 @@ def cmd_predict(args) -> int:
     if args.format == "json":
         text = json.dumps(out, indent=2) + "\n"
     else:
-        keys = ("layout", "concurrency", "fits", "ttft_ms", "tpot_ms", "tokens_per_s_per_user",
-                "output_tokens_per_s_per_gpu", "memory_per_gpu_gib", "bound", "usd_per_1m_output_tokens")
-        text = "| " + " | ".join(keys) + " |\n|" + "---|" * len(keys) + "\n| " + \
-            " | ".join(str(out[k]) for k in keys) + " |\n"
-        text += "".join(f"\n- {n}" for n in notes) + ("\n" if notes else "")
+        from .render import md_escape
+        cols = (("layout", "layout", None), ("concurrency", "concurrency", None), ("fits", "fits", None),
+                ("TTFT ms", "ttft_ms", 1), ("TPOT ms", "tpot_ms", 2), ("tok/s/user", "tokens_per_s_per_user", 1),
+                ("tok/s/GPU", "output_tokens_per_s_per_gpu", 0), ("memory/GPU GiB", "memory_per_gpu_gib", 1),
+                ("bound", "bound", None), ("$/1M out", "usd_per_1m_output_tokens", 3))
+
+        def cell(v, digits):
+            if v is None:
+                return "–"
+            if isinstance(v, bool):
+                return "yes" if v else "no"
+            return f"{v:,.{digits}f}" if digits is not None else md_escape(v)
+
+        text = (f"{md_escape(out['model'])} on {out['num_gpus']}× {gpu.id}, {prec.id} weights, {args.kv_dtype} KV, "
+                f"{args.framework}, {args.isl:,} in / {args.osl:,} out\n\n"
+                "| " + " | ".join(c[0] for c in cols) + " |\n|" + "---|" * len(cols) + "\n| "
+                + " | ".join(cell(out[k], d) for _, k, d in cols) + " |\n")
+        ee = out["expected_error_pct"]
+        if ee.get("tpot_ms") is not None:
+            text += (f"\nExpected error (leave-one-model-out MdAPE): TTFT ±{ee['ttft_ms']:.0f}%, TPOT "
+                     f"±{ee['tpot_ms']:.0f}%, tokens/s/GPU ±{ee['output_tokens_per_s_per_gpu']:.0f}%.\n")
+        text += "".join(f"\n- {md_escape(n)}" for n in notes) + ("\n" if notes else "")
     write_output(text, args.output)
     return 0
 

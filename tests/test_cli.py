@@ -229,3 +229,14 @@ def test_html_sheet_carries_the_sla_search(capsys):
     html = capsys.readouterr().out
     assert "<b>SLA search</b>" in html
     assert f"H100-SXM: {pick['layout']} at {pick['concurrency']} concurrent" in html
+
+
+def test_predict_markdown_is_readable(capsys):
+    args = ["predict", "example:qwen3-4b", "--gpu", "H100-SXM", "--isl", "1000", "--osl", "100", "--concurrency", "8"]
+    assert main(args + ["--format", "json"]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert main(args + ["--format", "md"]) == 0
+    md = capsys.readouterr().out
+    assert "None" not in md and "True" not in md and "| TTFT ms |" in md
+    assert f"| {j['layout']} | 8 | yes | {j['ttft_ms']:,.1f} | {j['tpot_ms']:,.2f} |" in md
+    assert "Expected error (leave-one-model-out MdAPE)" in md
