@@ -356,3 +356,31 @@ def test_sweep_skips_layouts_engines_refuse():
                               load_calibration(), set())(get_gpu("H100-SXM"))
     eps = {lay.ep for lay in candidate_layouts(make, arch)}
     assert eps and max(eps) <= 4
+
+
+def test_predict_answers_every_model_gpu_precision_of_measured_csv(corpus, capsys):
+    """Issue 4: `predict` answers for every (model, GPU, precision) in ../shared/measurements/measured.csv, on a
+    layout of that file (CI has ../shared; users do not, and this skips)."""
+    import csv
+
+    from scorer.measure import PRECISION_MAP
+    path = corpus.parent / "measurements" / "measured.csv"
+    if not path.is_file():
+        pytest.skip("../shared/measurements/measured.csv not available")
+    triples = {}
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        for r in csv.DictReader(fh):
+            key = (r["config"], r["gpu"], r["weight_precision"])
+            ok = r["tp"] and int(r["tp"]) * int(r["pp"] or 1) * int(r["attention_dp"] or 1) == int(r["num_gpus"] or 1)
+            if ok and key not in triples:
+                triples[key] = r
+    assert len(triples) >= 30
+    for (config, gpu, prec), r in sorted(triples.items()):
+        argv = ["predict", str(corpus / config), "--gpu", gpu, "--precision", PRECISION_MAP[prec],
+                "--tp", r["tp"], "--pp", r["pp"] or "1", "--dp", r["attention_dp"] or "1", "--ep", r["ep"] or "1",
+                "--framework", r["framework"], "--isl", r["isl"] or "1024", "--osl", r["osl"] or "1024",
+                "--concurrency", "1"]
+        assert main(argv) == 0, (argv, capsys.readouterr().err)
+        out = json.loads(capsys.readouterr().out)
+        assert {"ttft_ms", "tpot_ms", "tokens_per_s_per_user", "output_tokens_per_s_per_gpu", "fits",
+                "memory_per_gpu_gib", "bound"} <= set(out), (config, gpu, prec)
