@@ -266,8 +266,9 @@ def step_time(f: Features, p: dict[str, float], eff_c: float) -> dict[str, float
     if f.kind == "prefill":  # large-M prefill GEMMs and attention run at their own achieved efficiency
         eff_c = eff_c * p.get("prefill_eff_scale", 1.0)
     comp = mem = gemm = 0.0
+    inv_c, inv_m = 1.0 / eff_c, 1.0 / eff_m
     for c, m in zip(f.gemm_compute, f.gemm_memory):
-        tc, tm = c / eff_c, m / eff_m
+        tc, tm = c * inv_c, m * inv_m
         comp += tc
         mem += tm
         gemm += tc if tc > tm else tm
@@ -469,17 +470,19 @@ class CostModel:
         eff, m_min = gemm_efficiency, M_TILE_MIN
         tokens = max(m_tokens, 0.0)
         per_rank, seqs_rank = m_tokens / dp, seqs / dp
+        rank_int, seqs_int = int(round(per_rank)), int(round(seqs_rank))
         comp, mem = [], []
         for expert, lm_head, n, k, c_scale, m_scale, flops_tok, wbytes, abytes_tok, frac, _ in plan:
             if expert:
                 m_eff = tokens * frac
                 flops = flops_tok * tokens
                 byts = wbytes * (1.0 - (1.0 - frac) ** tokens) + abytes_tok * tokens
+                m_int = int(round(m_eff))
             else:
-                m_eff = seqs_rank if lm_head else per_rank
+                m_eff, m_int = (seqs_rank, seqs_int) if lm_head else (per_rank, rank_int)
                 flops = flops_tok * m_eff
                 byts = wbytes + abytes_tok * m_eff
-            comp.append(flops * c_scale / eff(int(round(m_eff)), n, k, sms) if m_eff >= m_min else flops * c_scale)
+            comp.append(flops * c_scale / eff(m_int, n, k, sms) if m_eff >= m_min else flops * c_scale)
             mem.append(byts * m_scale)
         return comp, mem, self._gemm_ops
 

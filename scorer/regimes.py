@@ -104,8 +104,9 @@ def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int
     """The batch of ``concurrency="max"``: the most output tokens/s/GPU, the smallest batch within 1% of it.
 
     Candidates: ``top`` (the memory limit or cap) and the powers of two below it, walking down until
-    throughput falls 10% under the best seen (throughput rises with the batch to a plateau or peak, then
-    only falls going down); then the multiples of 64 from half to 1.5 times the best of those, because
+    throughput falls 3% under the best seen (throughput rises with the batch to a plateau or peak, then
+    only falls going down); then the three multiples of 64 on each side of the best of those (within
+    half to 1.5 times it), because
     GEMM tile quantization makes throughput step at M = 64 x k, so a batch just under a step can beat
     both neighbouring powers of two.
     """
@@ -119,11 +120,12 @@ def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int
     best = tps(top)
     for c in sorted((1 << k for k in range(top.bit_length()) if 1 << k < top), reverse=True):
         best = max(best, tps(c))
-        if tps(c) < 0.9 * best:
+        if tps(c) < 0.97 * best:
             break
     b = max(seen, key=lambda c: (seen[c], -c))
-    for c in range(64, top, 64):
-        if b // 2 <= c <= b + b // 2:
+    near = (b // 64 + k for k in (-3, -2, -1, 1, 2, 3))
+    for c in (64 * j for j in near):
+        if b // 2 <= c <= b + b // 2 and 0 < c < top:
             tps(c)
     best = max(seen.values())
     return min(c for c, v in seen.items() if v >= 0.99 * best)
