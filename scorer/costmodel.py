@@ -618,23 +618,27 @@ def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl
     ``c_local`` is the concurrency one DP rank serves; ``t_pre_marginal`` the extra prefill time of one more
     request in a batch. :func:`serve_arrays` is the same arithmetic over numpy arrays (the calibration fit).
     """
-    extra = max(c_local - 1.0, 0.0)
-    mixed = 1.0 - p.get("prefill_separate", 0.0)  # 1: prefill chunks ride in decode iterations
-    share = mixed + (1.0 - mixed) * (1.0 - BURST_QUEUE)  # of the others' prefill that lands in TPOT
-    tpot = t_dec + p.get("tpot_interference", 1.0) * share * extra / max(osl, 1) * t_pre_marginal
-    ahead = t_pre_marginal + mixed * isl / p.get("prefill_chunk_tokens", 8192.0) * t_dec
-    queue = mixed * p.get("ttft_queue", 0.0) + (1.0 - mixed) * BURST_QUEUE
-    ttft = t_pre + queue * extra * ahead + (p.get("ttft_decode_steps", 0.5) * t_dec if c_local > 1 else 0.0)
-    latency = ttft + max(osl - 1, 0) * tpot
-    return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": concurrency * osl / latency / num_gpus,
-            "tokens_per_s_per_user": 1.0 / tpot}
+    return serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency, p.get, _SCALAR, isl)
+
+
+class _ScalarMath:
+    """The two numpy functions :func:`serve_arrays` uses, for plain floats (so :func:`serve` shares its code)."""
+
+    maximum = staticmethod(max)
+
+    @staticmethod
+    def where(cond, a, b):
+        return a if cond else b
+
+
+_SCALAR = _ScalarMath()
 
 
 def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency, param, np, isl=0) -> dict:
-    """:func:`serve` over numpy arrays (the calibration fit); ``param(name, default)`` gives a parameter (float or
-    array). Keep the two in step: tests/test_costmodel.py compares them row by row."""
+    """The arithmetic of :func:`serve`, over numpy arrays (the calibration fit) or floats (``np`` = a namespace
+    with ``maximum`` and ``where``); ``param(name, default)`` gives a parameter (float or array)."""
     extra = np.maximum(c_local - 1.0, 0.0)
-    mixed = 1.0 - param("prefill_separate", 0.0)
+    mixed = 1.0 - param("prefill_separate", 0.0)  # 1: prefill chunks ride in decode iterations
     share = mixed + (1.0 - mixed) * (1.0 - BURST_QUEUE)
     tpot = t_dec + param("tpot_interference", 1.0) * share * extra / np.maximum(osl, 1) * t_pre_marginal
     ahead = t_pre_marginal + mixed * isl / param("prefill_chunk_tokens", 8192.0) * t_dec
