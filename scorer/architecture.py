@@ -399,7 +399,7 @@ def _drop_stubs(stubs: list[Any]) -> None:
 
 
 def _config_mapping():
-    _quiet_transformers()
+    """transformers' ``CONFIG_MAPPING`` (call after :func:`_quiet_transformers`, as ``_with_transformers`` does)."""
     from transformers.models.auto.configuration_auto import CONFIG_MAPPING
     try:
         from transformers.utils import logging as tlog

@@ -314,10 +314,18 @@ def evaluate(samples: list[Sample], cal: Calibration) -> list[RowResult]:
     return out
 
 
+_GROUP_KEYS = {"model": lambda s: s.row.config, "gpu": lambda s: s.row.gpu, "framework": lambda s: s.framework}
+
+
+def cv_groups(samples: list[Sample], by: str) -> set[str]:
+    """The groups a cross-validation by ``by`` (model, gpu or framework) leaves out one at a time."""
+    return {_GROUP_KEYS[by](s) for s in samples}
+
+
 def cross_validate(samples: list[Sample], base: Calibration, by: str = "model", max_nfev: int = 60
                    ) -> list[RowResult]:
     """Leave-one-group-out: refit without each group (model, GPU or framework), predict that group."""
-    keyf = {"model": lambda s: s.row.config, "gpu": lambda s: s.row.gpu, "framework": lambda s: s.framework}[by]
+    keyf = _GROUP_KEYS[by]
     groups = sorted({keyf(s) for s in samples})
     out: list[RowResult] = []
     for g in groups:

@@ -590,9 +590,10 @@ def cmd_predict(args) -> int:
     notes = error_caveats(cal, gpu.id, args.framework)
     if price is None:
         notes.append(f"{gpu.id} has no sourced price in the catalog: pass --usd-per-gpu-hour for $ per 1M tokens")
-    if compute_dtype(prec, gpu) != prec.compute:
+    math_dtype = compute_dtype(prec, gpu)
+    if math_dtype != prec.compute:
         notes.append(f"{gpu.id} has no native {prec.id} GEMM kernels (its tensor cores lack "
-                     f"{' / '.join(prec.native)}): modelled as {prec.id} weights dequantized to {compute_dtype(prec, gpu)} math "
+                     f"{' / '.join(prec.native)}): modelled as {prec.id} weights dequantized to {math_dtype} math "
                      "(weight-only kernels)")
     if args.kv_dtype == "nvfp4" and float(gpu.compute_capability or 0) < 10.0:
         notes.append(f"an NVFP4 KV cache needs Blackwell FP4 tensor cores (compute capability 10.0); {gpu.id} has "
@@ -692,7 +693,7 @@ def cmd_validate(args) -> int:
     import json
     from collections import Counter
 
-    from .calibrate import _samples, cross_validate, evaluate, summary_dict
+    from .calibrate import _samples, cross_validate, cv_groups, evaluate, summary_dict
     from .costmodel import load_calibration
     from .measure import Predictor, read_rows
 
@@ -707,8 +708,7 @@ def cmd_validate(args) -> int:
         why = "; ".join(f"{n} x {r}" for r, n in Counter(s["reason"] for s in skipped).most_common(3))
         raise BadInputError(f"{args.measurements}: no row could be predicted ({why or 'no rows'})"[:400])
     if args.cross_validate:
-        groups = {getattr(s.row, {"model": "config", "gpu": "gpu", "framework": "framework"}[args.cross_validate])
-                  for s in samples}
+        groups = cv_groups(samples, args.cross_validate)
         if len(groups) < 2:
             raise BadInputError(f"--cross-validate {args.cross_validate} needs rows of at least two "
                                 f"{args.cross_validate}s to leave one out; these rows have {len(groups)}")
@@ -751,7 +751,7 @@ def render_validation_md(report: dict) -> str:
 
 def cmd_calibrate(args) -> int:
 
-    from .calibrate import _samples, at_bounds, cross_validate, fit, summary_dict, write_calibration
+    from .calibrate import _samples, at_bounds, cross_validate, cv_groups, fit, summary_dict, write_calibration
     from .costmodel import load_calibration
     from .measure import Predictor, read_rows
 
@@ -765,8 +765,7 @@ def cmd_calibrate(args) -> int:
         raise BadInputError(f"{args.measurements}: no row could be predicted, nothing to fit")
     cal = fit(samples, base, args.max_iterations)
     report: dict = {"fitted_on_rows": len(samples), "skipped_rows": len(malformed) + len(skipped)}
-    n_models = len({s.row.config for s in samples})
-    if not args.no_cross_validate and n_models < 2:
+    if not args.no_cross_validate and len(cv_groups(samples, "model")) < 2:
         print("deploysheet: warning: the rows cover one model, so no leave-one-model-out error can be computed; "
               "the file carries no error bars", file=sys.stderr)
     elif not args.no_cross_validate:

@@ -106,9 +106,9 @@ def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int
     Candidates: ``top`` (the memory limit or cap) and the powers of two below it, walking down until
     throughput falls 3% under the best seen (throughput rises with the batch to a plateau or peak, then
     only falls going down); then the three multiples of 64 on each side of the best of those (within
-    half to 1.5 times it), because
-    GEMM tile quantization makes throughput step at M = 64 x k, so a batch just under a step can beat
-    both neighbouring powers of two.
+    half to 1.5 times it), because GEMM tile quantization makes throughput step at M = 64 x k, so a batch
+    just under a step can beat both neighbouring powers of two. The 3% and 1% margins are design choices
+    (assumptions), not measured. Returns a batch in sequences, 1 <= batch <= ``top``.
     """
     seen: dict[int, float] = {}
 

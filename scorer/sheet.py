@@ -237,11 +237,12 @@ def _table(val: dict, table: str) -> dict:
     return {k: v for k, v in got.items() if isinstance(v, dict)} if isinstance(got, dict) else {}
 
 
-#: rows a GPU or framework group needs before its own error figure is used
+#: rows a GPU or framework group needs before its own error figure is used (an assumption: the median of
+#: fewer rows is too noisy to stand for the group)
 MIN_GROUP_ROWS = 10
 
 
-METRICS = ("ttft_ms", "tpot_ms", "output_tokens_per_s_per_gpu")
+ERROR_METRICS = ("ttft_ms", "tpot_ms", "output_tokens_per_s_per_gpu")
 
 
 def _gpu_error(by_gpu: dict, gpu_id: str | None, metric: str) -> tuple[float | None, bool]:
@@ -267,7 +268,7 @@ def expected_errors(cal, gpu_id: str | list[str] | None = None, framework: str |
     by_gpu, by_fw = _table(val, "by_gpu"), _table(val, "by_framework")
     gpu_ids = gpu_id if isinstance(gpu_id, list) else [gpu_id]
     out: dict[str, float | None] = {}
-    for metric in METRICS:
+    for metric in ERROR_METRICS:
         cands = [_mdape(by_fw.get(framework or "", {}).get(metric), MIN_GROUP_ROWS)]
         cands += [_gpu_error(by_gpu, g, metric)[0] for g in gpu_ids]
         cands = [c for c in cands if c is not None]
@@ -286,7 +287,7 @@ def error_caveats(cal, gpu_id: str, framework: str) -> list[str]:
         return []
     out = []
     by_gpu, by_fw = _table(val, "by_gpu"), _table(val, "by_framework")
-    lacking = [_METRIC_NAMES[m] for m in METRICS if not _gpu_error(by_gpu, gpu_id, m)[1]]
+    lacking = [_METRIC_NAMES[m] for m in ERROR_METRICS if not _gpu_error(by_gpu, gpu_id, m)[1]]
     if lacking:
         out.append(f"the calibration has too few {', '.join(lacking)} measurements on {gpu_id} (under "
                    f"{MIN_GROUP_ROWS} rows): those error bars are the widest of the measured GPUs'")
