@@ -24,7 +24,8 @@ from typing import Any
 from . import __version__
 from .resources import data_dir
 
-_CODE_FILES = ("architecture.py", "families.py")
+#: the normalizer's source: every module of the package (a change to any misses the cache)
+_CODE_PACKAGE = "architecture"
 
 
 def enabled() -> bool:
@@ -44,9 +45,10 @@ def cache_dir() -> Path | None:
 @lru_cache(maxsize=1)
 def code_hash() -> str:
     h = hashlib.sha256(__version__.encode())
-    here = Path(__file__).resolve().parent
-    for name in _CODE_FILES:
-        h.update((here / name).read_bytes())
+    pkg = Path(__file__).resolve().parent / _CODE_PACKAGE
+    for path in sorted(pkg.rglob("*.py")):
+        h.update(path.relative_to(pkg).as_posix().encode())
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 

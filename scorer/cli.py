@@ -578,8 +578,10 @@ def cmd_predict(args) -> int:
         raise BadInputError(f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}")
     unq = unquantized_components(arch, prec.id)
     params = count_params(arch)
+    from .checkpoint import analyze, stored_weight_bytes
+    stored = stored_weight_bytes(analyze(raw.checkpoint, arch, params), prec.id) if raw.checkpoint else None
     cm = CostModel(arch, params, gpu, prec, Layout(tp=args.tp, pp=args.pp, ep=args.ep, dp=dp or 1), args.kv_dtype,
-                   args.framework, cal, unq, inventory(arch))
+                   args.framework, cal, unq, inventory(arch), stored_weight_bytes=stored)
     conc = "max" if args.concurrency == "max" else int(args.concurrency)
     price = args.usd_per_gpu_hour or catalog_price(gpu)
     p = predict(cm, args.isl, args.osl, conc, price)
@@ -588,6 +590,9 @@ def cmd_predict(args) -> int:
            "expected_error_pct": expected_errors(cal, gpu.id, args.framework),
            "calibration": cal.path + (f" (fitted {cal.fit_date})" if cal.fit_date else " (uncalibrated)")}
     notes = error_caveats(cal, gpu.id, args.framework)
+    if stored:
+        notes.append(f"weight memory from the checkpoint's stored bytes ({stored / 2 ** 30:,.2f} GiB, safetensors "
+                     "headers), not the config-derived estimate")
     if price is None:
         notes.append(f"{gpu.id} has no sourced price in the catalog: pass --usd-per-gpu-hour for $ per 1M tokens")
     math_dtype = compute_dtype(prec, gpu)

@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch, MoEMLP
+from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch, MoEMLP, ShortConvSpec
 from .errors import BadInputError
 from .gemms import Gemm, inventory, shard
 from .hardware import GIB, GPU, Precision, compute_dtype
@@ -296,6 +296,9 @@ class CostModel:
     unquantized: set[str] = field(default_factory=set)
     gemms: list[Gemm] = field(default_factory=list)
     kv_policy: str = "vllm"
+    #: the checkpoint's stored bytes of the language model (safetensors data_offsets, scales included) when they
+    #: are the weights served at ``precision`` (scorer.checkpoint.stored_weight_bytes); None = modelled
+    stored_weight_bytes: float | None = None
 
     def __post_init__(self) -> None:
         if self.calibration is None:
@@ -348,18 +351,26 @@ class CostModel:
         return self._weights
 
     def _weights_per_gpu(self) -> float:
+        """Modelled per-GPU bytes; with ``stored_weight_bytes`` the checkpoint's total wins and is split over the
+        GPUs in the modelled proportions (per-GPU = modelled per-GPU x stored / modelled unsharded total)."""
         tp, ep, pp = self.layout.tp, self.layout.ep, self.layout.pp
-        total = 0.0
+        total = full = 0.0
         for (g, s), wb in zip(self._shards, self._wb):
             cnt = g.count / ep if g.expert else g.count
             total += wb * s.k * s.n * cnt
+            full += wb * g.k * g.n * g.count
         gemm_params = sum(g.k * g.n * g.count for g in self.gemms)
         if self.arch.tie_word_embeddings:
             gemm_params -= self.arch.vocab_size * self.arch.hidden_size  # lm_head shares the embedding table
         emb = self.params.by_component["embedding"]
         rest = max(0, self.params.total - gemm_params - emb)
-        emb_bytes = 0.0 if self.arch.tie_word_embeddings else emb * 2.0 / tp
-        return total / pp + emb_bytes + rest * 2.0
+        emb_full = 0.0 if self.arch.tie_word_embeddings else emb * 2.0
+        per_gpu = total / pp + emb_full / tp + rest * 2.0
+        if self.stored_weight_bytes:
+            modelled = full + emb_full + rest * 2.0
+            if modelled > 0:
+                return per_gpu * self.stored_weight_bytes / modelled
+        return per_gpu
 
     def kv_bytes_per_sequence(self, context: int, policy: str | None = None) -> float:
         """Per-GPU bytes of KV cache + recurrent state for one sequence held by a GPU's DP rank
@@ -530,9 +541,15 @@ class CostModel:
                               n * 2.0 * (m.num_heads / tp) * d, 0.0))
             elif isinstance(m, MLASpec):
                 lat_dim = m.kv_lora_rank + m.qk_rope_head_dim
-                terms.append((None, n * lat_dim * self.kv_b, n * 2.0 * (m.num_heads / tp) * (lat_dim + m.kv_lora_rank),
-                              0.0))
-            elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec)):
+                # DeepSeek sparse attention: the latent attention reads only the index_topk selected tokens,
+                # the indexer scores every cached token with its own key
+                window = m.indexer.top_k if m.indexer is not None else None
+                terms.append((window, n * lat_dim * self.kv_b,
+                              n * 2.0 * (m.num_heads / tp) * (lat_dim + m.kv_lora_rank), 0.0))
+                if m.indexer is not None:
+                    ix = m.indexer
+                    terms.append((None, n * ix.head_dim * self.kv_b, n * 2.0 * ix.num_heads * ix.head_dim, 0.0))
+            elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec, ShortConvSpec)):
                 terms.append((None, 0.0, 0.0, n * 2.0 * _state_bytes(m, sb) / tp))
         self._dec_terms = terms
         return terms
@@ -558,6 +575,11 @@ class CostModel:
         if isinstance(m, (AttentionSpec, MLASpec)):
             d = m.head_dim + m.v_head_dim
             w = m.window if (m.span != "full" and m.window) else None
+            extra = 0.0
+            if isinstance(m, MLASpec) and m.indexer is not None:  # sparse: top-k keys per query, indexer dense
+                w = m.indexer.top_k
+                ix = m.indexer
+                extra = 2.0 * local_seqs * ix.num_heads * ix.head_dim * length * (length + 1) / 2
             if m.span == "chunked" and w:
                 full, rem = divmod(length, w)
                 pairs = full * w * (w + 1) / 2 + rem * (rem + 1) / 2
@@ -565,7 +587,9 @@ class CostModel:
                 pairs = w * (w + 1) / 2 + (length - w) * w
             else:
                 pairs = length * (length + 1) / 2
-            return 2.0 * local_seqs * (m.num_heads / tp) * d * pairs
+            return 2.0 * local_seqs * (m.num_heads / tp) * d * pairs + extra
+        if isinstance(m, ShortConvSpec):  # depthwise convolution: kernel multiply-adds per channel and token
+            return 2.0 * local_seqs * length * m.channels * m.kernel / tp
         if isinstance(m, Mamba2Spec):
             return 6.0 * local_seqs * length * m.n_heads * m.head_dim * m.d_state / tp * RECURRENT_PREFILL_SLOWDOWN
         if isinstance(m, GatedDeltaNetSpec):

@@ -208,7 +208,8 @@ def crawl_one(task: Task) -> Result:
     status and a one-line error. The stored sheet is the full sheet ``deploysheet score`` prints with these
     options (without the what-if recommendations unless ``options.recommendations``). Network: ``model_info``
     (and a first one to resolve the commit when ``task.sha`` is None), a HEAD and a GET of ``config.json``
-    (+ ``hf_quant_config.json`` when present), each retried on 429/5xx.
+    (+ ``hf_quant_config.json`` when present), each retried on 429/5xx. The safetensors headers are not read
+    (``load_hub(checkpoint=False)``): one range read per shard would multiply a crawl's requests.
     """
     from huggingface_hub.utils import disable_progress_bars
 
@@ -230,7 +231,7 @@ def crawl_one(task: Task) -> Result:
             if sha in task.skip_shas:
                 return Result(**base, sha=sha, status="ok", unchanged=True)
         raw = load_hub(task.repo_id, task.repo_id, revision=sha, token=task.token, attempts=task.attempts,
-                       derivatives=False, endpoint=task.endpoint)
+                       derivatives=False, endpoint=task.endpoint, checkpoint=False)
         sha = raw.provenance.commit_sha or sha or ""
         config = raw.config
         prov = raw.provenance

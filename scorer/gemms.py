@@ -22,7 +22,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from .architecture import (AttentionSpec, DenseMLP, GatedDeltaNetSpec, LayerSpec, LinearMixerSpec, Mamba2Spec,
-                           MLASpec, ModelArch, MoEMLP)
+                           MLASpec, ModelArch, MoEMLP, ShortConvSpec)
 
 
 class Gemm(BaseModel):
@@ -104,6 +104,13 @@ def _attn(prefix: str, a: AttentionSpec | MLASpec, h: int) -> list[Gemm]:
                         n=a.num_heads * (a.qk_nope_head_dim + a.v_head_dim), count=1, active=1, shard="column"))
         out.append(Gemm(name=f"{prefix}.o_proj", component="attention", k=a.num_heads * a.v_head_dim, n=h, count=1,
                         active=1, shard="row"))
+        if a.indexer is not None:  # DeepSeek sparse attention's indexer (vLLM keeps it unsharded)
+            ix = a.indexer
+            out.append(Gemm(name=f"{prefix}.indexer.wq_b", component="attention", k=ix.q_lora_rank,
+                            n=ix.num_heads * ix.head_dim, count=1, active=1, shard="replicated"))
+            out.append(Gemm(name=f"{prefix}.indexer.wk_weights_proj", component="attention", k=h,
+                            n=ix.head_dim + ix.num_heads, count=1, active=1, shard="replicated",
+                            parts=[ix.head_dim, ix.num_heads], quantizable=False))
         return out
     q = a.num_heads * a.head_dim * (2 if a.output_gate else 1)
     kk = a.num_kv_heads * a.head_dim
@@ -149,6 +156,11 @@ def _layer(layer: LayerSpec, h: int, prefix: str = "") -> list[Gemm]:
                         count=1, active=1, shard="column", quantizable=False, parts=[m.num_v_heads, m.num_v_heads]))
         out.append(Gemm(name=f"{prefix}linear_attn.out_proj", component="recurrent", k=m.value_dim, n=h, count=1,
                         active=1, shard="row"))
+    elif isinstance(m, ShortConvSpec):
+        out.append(Gemm(name=f"{prefix}conv.in_proj", component="recurrent", k=h, n=3 * m.channels, count=1,
+                        active=1, shard="column", parts=[m.channels] * 3))
+        out.append(Gemm(name=f"{prefix}conv.out_proj", component="recurrent", k=m.channels, n=h, count=1, active=1,
+                        shard="row"))
     elif isinstance(m, LinearMixerSpec):
         out.append(Gemm(name=f"{prefix}attn.linear", component="recurrent", k=h, n=h, count=1, active=1,
                         shard="replicated"))
@@ -161,11 +173,18 @@ def _layer(layer: LayerSpec, h: int, prefix: str = "") -> list[Gemm]:
         i = f.expert_intermediate
         e, k = f.num_experts, f.top_k
         up_n = (2 if f.gated else 1) * i
+        w = f.latent_size or h  # a latent MoE's experts read and write the latent width
+        if f.latent_size:
+            out.append(Gemm(name=f"{prefix}moe.fc1_latent_proj", component="mlp", k=h, n=w, count=1, active=1,
+                            shard="replicated"))
         out.append(Gemm(name=f"{prefix}moe.experts.{'gate_up_proj' if f.gated else 'up_proj'}",
-                        component="routed_experts", k=h, n=up_n, count=e, active=k, shard="column", expert=True,
+                        component="routed_experts", k=w, n=up_n, count=e, active=k, shard="column", expert=True,
                         parts=[i, i] if f.gated else []))
-        out.append(Gemm(name=f"{prefix}moe.experts.down_proj", component="routed_experts", k=i, n=h, count=e,
+        out.append(Gemm(name=f"{prefix}moe.experts.down_proj", component="routed_experts", k=i, n=w, count=e,
                         active=k, shard="row", expert=True))
+        if f.latent_size:
+            out.append(Gemm(name=f"{prefix}moe.fc2_latent_proj", component="mlp", k=w, n=h, count=1, active=1,
+                            shard="replicated"))
         out.append(Gemm(name=f"{prefix}moe.router", component="router", k=h, n=e, count=1, active=1,
                         shard="replicated", quantizable=False))
         if f.shared is not None:

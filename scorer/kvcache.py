@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch
+from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch, ShortConvSpec
 
 DTYPE_BYTES = {"fp32": 4.0, "float32": 4.0, "bf16": 2.0, "fp16": 2.0, "float16": 2.0, "bfloat16": 2.0,
                "fp8": 1.0, "fp8_e4m3": 1.0, "fp8_e5m2": 1.0, "int8": 1.0, "nvfp4": 0.5625, "fp4": 0.5625}
@@ -70,10 +70,18 @@ class KVCache(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
+def mla_elements_per_token(m: MLASpec) -> int:
+    """Cached values per token of one MLA layer: the latent plus the rope key, plus the DeepSeek
+    sparse attention indexer's own key (``index_head_dim``) when the layer has one."""
+    return m.kv_lora_rank + m.qk_rope_head_dim + (m.indexer.head_dim if m.indexer is not None else 0)
+
+
 def _layer_bytes(mixer, b: float) -> int:
     if isinstance(mixer, MLASpec):
-        return int((mixer.kv_lora_rank + mixer.qk_rope_head_dim) * b)
+        return int(mla_elements_per_token(mixer) * b)
     if isinstance(mixer, AttentionSpec):
+        if mixer.kv_shared:  # reads an earlier layer's cache
+            return 0
         return int(mixer.num_kv_heads * (mixer.head_dim + mixer.v_head_dim) * b)
     return 0
 
@@ -84,6 +92,8 @@ def _state_bytes(mixer, b: float) -> int:
     if isinstance(mixer, GatedDeltaNetSpec):
         return int((mixer.conv_dim * (mixer.conv_kernel - 1)
                     + mixer.num_v_heads * mixer.head_k_dim * mixer.head_v_dim) * b)
+    if isinstance(mixer, ShortConvSpec):  # the last kernel - 1 inputs of every channel
+        return int(mixer.channels * (mixer.kernel - 1) * b)
     return 0
 
 
@@ -131,10 +141,12 @@ def _sequence_bytes_one(m, context: int, b: float, sb: float, policy: str, tp: i
     windowed = policy == "window" and getattr(m, "span", "full") != "full" and getattr(m, "window", None)
     tokens = min(context, m.window) if windowed else context
     if isinstance(m, AttentionSpec):
+        if m.kv_shared:
+            return 0.0
         return kv_heads_per_gpu(m.num_kv_heads, tp) * (m.head_dim + m.v_head_dim) * b * tokens
     if isinstance(m, MLASpec):
-        return (m.kv_lora_rank + m.qk_rope_head_dim) * b * tokens
-    if isinstance(m, (Mamba2Spec, GatedDeltaNetSpec)):
+        return mla_elements_per_token(m) * b * tokens
+    if isinstance(m, (Mamba2Spec, GatedDeltaNetSpec, ShortConvSpec)):
         return _state_bytes(m, sb) / tp
     return 0.0
 
@@ -168,8 +180,9 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
             continue
         per_tok = _layer_bytes(m, b)
         state = _state_bytes(m, sb)
-        label = "mla" if isinstance(m, MLASpec) else (m.span if isinstance(m, AttentionSpec) else m.kind)
-        window = getattr(m, "window", None) if label in ("sliding", "chunked") else None
+        label = ("dsa" if m.indexer is not None else "mla") if isinstance(m, MLASpec) else (
+            (m.span + (" (kv-shared)" if m.kv_shared else "")) if isinstance(m, AttentionSpec) else m.kind)
+        window = getattr(m, "window", None) if label.split(" ")[0] in ("sliding", "chunked") else None
         key = (label, per_tok, window, state)
         if key not in kinds:
             kinds[key] = KVLayerKind(kind=label, layers=0, bytes_per_token_per_layer=per_tok, window=window,
@@ -190,8 +203,10 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
         copies = []
         for m in att:
             if isinstance(m, MLASpec):
-                tot += (m.kv_lora_rank + m.qk_rope_head_dim) * b
+                tot += mla_elements_per_token(m) * b
                 copies.append(float(tp))
+            elif m.kv_shared:
+                continue
             else:
                 h = kv_heads_per_gpu(m.num_kv_heads, tp)
                 tot += h * (m.head_dim + m.v_head_dim) * b
@@ -200,7 +215,7 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
         repl[tp] = max(copies) if copies else 1.0
     if any(isinstance(m, MLASpec) for m in att):
         notes.append("MLA latent cache is replicated on every TP rank (it has a single shared head).")
-    if any(k.kind in ("sliding", "chunked") for k in kinds.values()) and policy == "vllm":
+    if any(k.kind.split(" ")[0] in ("sliding", "chunked") for k in kinds.values()) and policy == "vllm":
         notes.append("Sliding-window/chunked layers are counted for the whole context (vLLM policy); "
                      "--kv-policy window caps them at their window.")
     if any(k.state_bytes_per_sequence_per_layer for k in kinds.values()):

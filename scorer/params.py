@@ -16,7 +16,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from .architecture import (AttentionSpec, DenseMLP, GatedDeltaNetSpec, LayerSpec, LinearMixerSpec, Mamba2Spec,
-                           MLASpec, ModelArch, MoEMLP)
+                           MLASpec, ModelArch, MoEMLP, ShortConvSpec)
 
 COMPONENTS = ("embedding", "lm_head", "attention", "mlp", "routed_experts", "shared_experts", "router", "norms",
               "recurrent", "task_head")
@@ -43,7 +43,11 @@ def attention_params(a: AttentionSpec | MLASpec, hidden: int) -> int:
         kv = hidden * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank \
             + a.kv_lora_rank * a.num_heads * (a.qk_nope_head_dim + a.v_head_dim)
         o = a.num_heads * a.v_head_dim * hidden + (hidden if a.o_bias else 0)
-        return q + kv + o
+        ix = 0
+        if a.indexer is not None:  # DeepseekV32Indexer: wq_b, wk, k_norm (LayerNorm: weight + bias), weights_proj
+            i = a.indexer
+            ix = i.q_lora_rank * i.num_heads * i.head_dim + hidden * i.head_dim + 2 * i.head_dim + hidden * i.num_heads
+        return q + kv + o + ix
     q_out = a.num_heads * a.head_dim * (2 if a.output_gate else 1)
     k_out = a.num_kv_heads * a.head_dim
     v_out = a.num_kv_heads * a.v_head_dim
@@ -62,10 +66,16 @@ def attention_params(a: AttentionSpec | MLASpec, hidden: int) -> int:
     return n
 
 
-def recurrent_params(m: Mamba2Spec | GatedDeltaNetSpec | LinearMixerSpec, hidden: int) -> int:
-    """Parameters of one recurrent / linear-attention mixer."""
+def recurrent_params(m: Mamba2Spec | GatedDeltaNetSpec | ShortConvSpec | LinearMixerSpec, hidden: int) -> int:
+    """Parameters of one recurrent / linear-attention / convolution mixer."""
     if isinstance(m, LinearMixerSpec):
         return hidden * hidden
+    if isinstance(m, ShortConvSpec):  # Lfm2ShortConv: in_proj (h -> 3c), depthwise conv (c x kernel), out_proj
+        c = m.channels
+        n = hidden * 3 * c + c * m.kernel + c * hidden
+        if m.bias:
+            n += 3 * c + c + hidden
+        return n
     if isinstance(m, Mamba2Spec):
         n = hidden * m.in_proj_width + (m.in_proj_width if m.proj_bias else 0)
         n += m.conv_dim * m.conv_kernel + (m.conv_dim if m.conv_bias else 0)
@@ -93,17 +103,24 @@ def mlp_params(m: DenseMLP, hidden: int) -> int:
 
 
 def moe_params(m: MoEMLP, hidden: int) -> dict[str, int]:
-    per_expert = (3 if m.gated else 2) * hidden * m.expert_intermediate
+    """Routed experts (all / chosen), shared experts, router; a latent MoE's hidden<->latent projections
+    (NemotronH fc1_latent_proj / fc2_latent_proj, always active) count under ``mlp``."""
+    width = m.latent_size or hidden
+    per_expert = (3 if m.gated else 2) * width * m.expert_intermediate
     if m.expert_bias:
-        per_expert += (2 if m.gated else 1) * m.expert_intermediate + hidden
+        per_expert += (2 if m.gated else 1) * m.expert_intermediate + width
     router = m.num_experts * hidden + (m.num_experts if m.router_bias else 0)
     if m.shared_gate:
         router += hidden
+    latent = 0
+    if m.latent_size:
+        latent = 2 * hidden * m.latent_size + ((m.latent_size + hidden) if m.latent_bias else 0)
     return {
         "routed_experts": m.num_experts * per_expert,
         "routed_active": m.top_k * per_expert,
         "shared_experts": mlp_params(m.shared, hidden) if m.shared else 0,
         "router": router,
+        "mlp": latent,
     }
 
 

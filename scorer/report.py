@@ -28,6 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from . import __version__
+from .checkpoint import stored_weight_bytes
 from .costmodel import load_calibration
 from .errors import BadInputError, ConfigError, DeploysheetError
 from .hardware import GIB, get_gpu, get_precision
@@ -252,7 +253,11 @@ def _quant_ready(sheet: Sheet, framework: str, status: str = "ready") -> dict[st
 
 
 def _weights_gib(sheet: Sheet, prec) -> float:
-    """Weight memory at ``prec``: quantizable GEMMs at its bytes per weight (scales included), the rest BF16."""
+    """Weight memory at ``prec``: the checkpoint's stored bytes when it is stored at ``prec``, else quantizable
+    GEMMs at its bytes per weight (scales included), the rest BF16."""
+    stored = stored_weight_bytes(sheet.params.checkpoint, prec.id)
+    if stored:
+        return round(stored / GIB, 2)
     gemm_q = sum(g.params for g in sheet.gemms if g.quantizable)
     return round((gemm_q * prec.weight_bytes + (sheet.params.total - gemm_q) * 2.0) / GIB, 2)
 
@@ -453,7 +458,8 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
         arch = sheet.model.arch
         prec = get_precision(sheet.options.precision)
         make_cm = cost_model_factory(arch, sheet.params, sheet.gemms, prec, sheet.options.kv_dtype, framework, cal,
-                                     unquantized_components(arch, prec.id), sheet.options.kv_policy)
+                                     unquantized_components(arch, prec.id), sheet.options.kv_policy,
+                                     stored_weight_bytes(sheet.params.checkpoint, prec.id))
         deps = [_deploy(make_cm, arch, get_gpu(pr.gpu), pr, workload, expected_errors(cal, pr.gpu, framework),
                         cal_note) for pr in prices]
         ok = [d for d in deps if d.status == "ok"]

@@ -51,6 +51,8 @@ class Score(BaseModel):
     grade: str
     components: list[Component]
     method: str = "data/scoring.json"
+    provisional: bool = Field(False, description="the architecture was read by guess (a model_type transformers does "
+                                                 "not know): the score may change once it is read exactly")
 
 
 def rules() -> dict[str, Rule]:
@@ -233,6 +235,9 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
                                  "repository's code (trust_remote_code) to run it; deploysheet read it as data only"))
     if arch.guesses:
         out.append(finding("S2", "; ".join(arch.guesses)))
+    if arch.unmodelled_keys:
+        out.append(finding("S5", "config keys that may change shapes are not modelled: "
+                                 + ", ".join(arch.unmodelled_keys) + "; parameter and KV figures are estimated"))
     if arch.kind != "decoder":
         out.append(finding("S3", f"{arch.kind} model: parameters, alignment and quantization are covered; decoder "
                                  "serving regimes are not"))
@@ -343,4 +348,4 @@ def compute_score(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant:
 
     total = round(sum(c.points for c in comps), 1)
     grade = next(g for thr_, g in cfg["grades"] if total >= thr_)
-    return Score(total=total, grade=grade, components=comps)
+    return Score(total=total, grade=grade, components=comps, provisional=arch.config_class is None and bool(arch.guesses))

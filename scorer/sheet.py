@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from . import SCHEMA_VERSION, __version__
 from .architecture import AttentionSpec, MLASpec, ModelArch, MoEMLP, normalize
+from .checkpoint import CheckpointCounts, analyze, mismatch_message, shapes_differ, stored_weight_bytes
 from .costmodel import CostModel, Layout, load_calibration, unquantized_components
 from .errors import BadInputError
 from .fit import HardwareFit, hardware_fit
@@ -88,6 +89,24 @@ class WeightMemory(BaseModel):
     label: str
     bytes: int
     gib: float
+    source: str = Field("config", description="'config' (params x bytes per weight) or 'checkpoint' (the "
+                                              "safetensors headers' stored bytes of the language model)")
+
+
+class SheetParams(ParamCounts):
+    """The config-derived counts (:class:`~scorer.params.ParamCounts`) and, beside them, the checkpoint's."""
+
+    exact: bool = Field(True, description="the counts are derived, not estimated: the family's layout is verified "
+                                          "against transformers on the meta device, nothing was guessed and every "
+                                          "shape key of the config was read")
+    unmodelled_keys: list[str] = Field(default_factory=list, description="config keys that may change shapes and "
+                                                                         "that no reader consumed")
+    estimate_reasons: list[str] = Field(default_factory=list, description="why the counts are estimated (empty when "
+                                                                          "exact)")
+
+    checkpoint: CheckpointCounts | None = Field(
+        None, description="what the safetensors headers store (null when there are none or they are unreadable: "
+                          "the reason is in sources, id 'checkpoint')")
 
 
 class Capacity(BaseModel):
@@ -127,7 +146,7 @@ class Sheet(BaseModel):
     generator: dict[str, str]
     options: Options
     model: ModelSummary
-    params: ParamCounts
+    params: SheetParams
     weights: list[WeightMemory]
     kv_cache: KVCache
     gemms: list[Gemm]
@@ -206,7 +225,9 @@ def default_precision(arch: ModelArch) -> str:
     return "bf16"
 
 
-def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm]) -> list[WeightMemory]:
+def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
+                   ck: CheckpointCounts | None = None) -> list[WeightMemory]:
+    """Weight memory per precision from the config; the checkpoint's stored bytes at the precision it is stored at."""
     out = []
     gemm_q = sum(g.params for g in gemms if g.quantizable)
     rest = params.total - gemm_q
@@ -215,6 +236,11 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm]) -> l
     for pid in ("bf16", "fp8", "nvfp4", "mxfp4", "int4"):
         p = precisions()[pid]
         b = gemm_q * p.weight_bytes + rest * 2.0
+        stored = stored_weight_bytes(ck, pid)
+        if stored:
+            out.append(WeightMemory(precision=pid, label=p.label, bytes=stored, gib=round(stored / GIB, 2),
+                                    source="checkpoint"))
+            continue
         out.append(WeightMemory(precision=pid, label=p.label, bytes=int(b), gib=round(b / GIB, 2)))
     return out
 
@@ -297,9 +323,10 @@ def error_caveats(cal, gpu_id: str, framework: str) -> list[str]:
 
 
 def cost_model_factory(arch: ModelArch, params: ParamCounts, gemms: list[Gemm], prec, kv_dtype: str, framework: str,
-                       calibration, unq: set[str], kv_policy: str = "vllm"):
+                       calibration, unq: set[str], kv_policy: str = "vllm", stored_bytes: float | None = None):
     """``make_cm(gpu)`` -> ``build(Layout) -> CostModel``: one cost model per (GPU, layout), shared by every caller
-    of the factory (regimes, sweeps and capacity reuse their memoized steps)."""
+    of the factory (regimes, sweeps and capacity reuse their memoized steps). ``stored_bytes``: the checkpoint's
+    stored weight bytes, which the memory fit uses instead of the modelled ones (CostModel.stored_weight_bytes)."""
     cms: dict[tuple, CostModel] = {}
 
     def make_cm(gpu):
@@ -307,7 +334,7 @@ def cost_model_factory(arch: ModelArch, params: ParamCounts, gemms: list[Gemm], 
             key = (gpu.id, layout.tp, layout.pp, layout.ep, layout.dp)
             if key not in cms:
                 cms[key] = CostModel(arch, params, gpu, prec, layout, kv_dtype, framework, calibration, unq, gemms,
-                                     kv_policy)
+                                     kv_policy, stored_weight_bytes=stored_bytes)
             return cms[key]
         return build
     return make_cm
@@ -347,7 +374,11 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     prec_id = opts.precision or default_precision(arch)
     prec = get_precision(prec_id)
     opts = opts.model_copy(update={"precision": prec.id})
-    params = count_params(arch)
+    config_params = count_params(arch)
+    ck = analyze(raw.checkpoint, arch, config_params) if raw.checkpoint is not None else None
+    params = SheetParams(**config_params.model_dump(), checkpoint=ck, exact=arch.exact,
+                         unmodelled_keys=arch.unmodelled_keys, estimate_reasons=estimate_reasons(arch))
+    stored = stored_weight_bytes(ck, prec.id)
     gemms = inventory(arch)
     contexts = tuple(sorted({min(c, arch.max_positions) if arch.max_positions else c for c in (4096, 32768, 131072)}))
     kv = kv_cache(arch, opts.kv_dtype, opts.kv_policy, contexts=contexts)
@@ -361,7 +392,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                             f" / {getattr(arch.first_attention(), 'num_kv_heads', '?')} KV heads (rules T1, T2)")
 
     make_cm = cost_model_factory(arch, params, gemms, prec, opts.kv_dtype, opts.framework, calibration, unq,
-                                 opts.kv_policy)
+                                 opts.kv_policy, stored)
 
     regimes: dict[str, list[RegimeResult]] = {}
     frontier: dict[str, Frontier] = {}
@@ -396,6 +427,8 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                                                     for c in kv.per_sequence_bytes}))
     prim = regimes.get(gpus[0].id, [])
     fnd = findings(arch, params, fit, quant, kv, prim, gpus[0].id, raw.provenance)
+    if ck is not None and not ck.matches:
+        _insert_finding(fnd, _finding_c1(ck))
     from .hardware import compute_dtype as _cd
     from .score import finding as _finding
     for gpu in gpus:
@@ -454,6 +487,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         recs += layout_recommendations(quant, arch)
 
     assumptions = _assumptions(arch, opts, kv, calibration, prec.id, unq, gpus)
+    assumptions.insert(1, _checkpoint_assumption(ck, raw.checkpoint_note, prec.id, stored))
     sources = [Source(id=k, text=v, trusted=True) for k, v in gpu_sources().items()]
     sources += [Source(id="rules", text="data/rules.json (from ../shared/reference/hardware-fit-rules.md)",
                        trusted=True),
@@ -461,23 +495,71 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                     f" fitted {calibration.fit_date}" if calibration.fit_date else " (uncalibrated defaults)")),
                 Source(id="params", text="parameter layout of transformers' modeling code; checked against models "
                                          "instantiated on torch's meta device (scripts/meta_oracle.py)", trusted=True)]
+    if ck is not None or raw.checkpoint_note:
+        sources.append(Source(id="checkpoint", text=ck.source if ck is not None else
+                              "safetensors headers not read: " + raw.checkpoint_note))
     return Sheet(generator={"name": "deploysheet", "version": __version__,
                             "date": datetime.date.today().isoformat()},
                  options=opts, model=_summary(arch, raw.provenance), params=params,
-                 weights=_weights_table(arch, params, gemms), kv_cache=kv, gemms=gemms,
+                 weights=_weights_table(arch, params, gemms, ck), kv_cache=kv, gemms=gemms,
                  vision_gemms=vision_inventory(arch), hardware_fit=fit, quantization=quant, regimes=regimes,
                  score=score, findings=fnd, recommendations=recs,
-                 hub_params=hub_param_check(arch, params, raw.provenance), capacity=capacity, report_tps=report_tps,
+                 hub_params=None if ck is not None else hub_param_check(arch, params, raw.provenance),
+                 capacity=capacity, report_tps=report_tps,
                  frontier=frontier, sla=sla,
                  expected_error_pct=expected_errors(calibration, [g.id for g in gpus], opts.framework),
                  assumptions=assumptions, sources=sources)
+
+
+def estimate_reasons(arch: ModelArch) -> list[str]:
+    """Why ``arch``'s counts are estimated, one short phrase each (empty when they are exact)."""
+    out = []
+    if not arch.structure_verified:
+        out.append("architecture guessed from raw keys" if arch.config_class is None else
+                   f"layout of {arch.model_type!r} not yet verified against transformers on the meta device")
+    if arch.unmodelled_keys:
+        out.append("keys not modelled: " + ", ".join(arch.unmodelled_keys))
+    if arch.guesses and arch.structure_verified:
+        out.append(f"{len(arch.guesses)} guess(es)")
+    return out
+
+
+def _finding_c1(ck: CheckpointCounts):
+    from .score import finding
+    return finding("C1", mismatch_message(ck), severity="HARD" if shapes_differ(ck) else None)
+
+
+def _insert_finding(fnd: list, f) -> None:
+    """Insert ``f`` after the findings at least as severe (the list is most severe first)."""
+    from .score import SEVERITY_ORDER
+    rank = SEVERITY_ORDER[f.severity]
+    at = next((i for i, x in enumerate(fnd) if SEVERITY_ORDER.get(x.severity, 9) > rank), len(fnd))
+    fnd.insert(at, f)
+
+
+def _checkpoint_assumption(ck: CheckpointCounts | None, note: str | None, prec: str, stored: int | None) -> str:
+    """Which weight bytes the memory fit uses, and why."""
+    if stored:
+        return (f"Weight memory and fit use the checkpoint's stored bytes: {stored / GIB:,.2f} GiB for the language "
+                f"model at {prec} (the safetensors headers' data_offsets, scales included; vision tower and MTP "
+                "layers apart), split over GPUs in the modelled proportions; decode weight traffic is modelled from "
+                "the config.")
+    if ck is not None:
+        why = (f"the checkpoint is stored at {ck.stored_precision}, not {prec}" if ck.stored_precision else
+               "the checkpoint's dtypes are mixed or wider than 16 bits (e.g. F32)")
+        return f"Weight memory and fit are modelled from the config at {prec}: {why}."
+    if note:
+        return f"Weight memory and fit are modelled from the config: the safetensors headers were not read ({note})."
+    return "Weight memory and fit are modelled from the config (no safetensors headers were read)."
 
 
 PACKED_FORMATS = {"int4", "nf4", "fp4_bnb", "mxfp4", "nvfp4", "int8"}
 
 
 def hub_param_check(arch: ModelArch, params: ParamCounts, prov: Provenance) -> HubParamCheck | None:
-    """Compare the Hub's stored element counts with the config-derived count.
+    """Compare the Hub's stored element counts (``model_info``'s safetensors summary) with the config-derived count.
+
+    Used only when the safetensors headers themselves were not read (``params.checkpoint`` supersedes it).
 
     Packed 4-bit formats store several weights per element (and int8 bitsandbytes adds state), so
     their element counts under-count: only the config-derived count is trusted for them.

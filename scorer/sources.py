@@ -13,6 +13,11 @@ SOURCE forms accepted by :func:`load_source`:
 * a Hub repo id ``org/name`` (optionally ``org/name@revision`` or a ``https://huggingface.co/org/name``
   URL). The revision is resolved to a commit sha first and every file is read at that sha.
   ``HF_ENDPOINT`` and ``HF_TOKEN`` are honoured (read at call time).
+
+The checkpoint's safetensors headers are read too when the weights are there (:func:`read_local_checkpoint`,
+:func:`read_hub_checkpoint`): only the 8-byte length and the JSON header of each file, never the tensor data. A
+checkpoint that cannot be read does not stop the sheet: ``RawModel.checkpoint`` is None and
+``RawModel.checkpoint_note`` says why (see :func:`read_local_checkpoint`).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import os
 import random
 import re
 import stat
+import struct
 import time
 from pathlib import Path
 from typing import Any, Callable, Literal, TypeVar
@@ -69,17 +75,40 @@ class Provenance(BaseModel):
         None, description="Hub repos declaring base_model:quantized:<this repo> (first 20); None = not looked up")
 
 
+class StoredTensor(BaseModel):
+    """One tensor of a safetensors header: its stored dtype and shape, and the bytes its data_offsets span."""
+
+    name: str
+    dtype: str
+    shape: list[int]
+    nbytes: int = Field(description="data_offsets end - begin: the bytes stored for this tensor")
+    file: str
+
+
+class CheckpointHeaders(BaseModel):
+    """The tensor inventory of a checkpoint, read from its safetensors headers only."""
+
+    kind: Literal["local", "hub"]
+    source: str = Field(description="what was read, and how (shown in the sheet)")
+    files: list[str] = Field(description="safetensors files whose headers were read")
+    index: str | None = Field(None, description="model.safetensors.index.json, when the checkpoint is sharded")
+    tensors: list[StoredTensor]
+
+
 class RawModel(BaseModel):
     """A parsed config plus optional quantization sidecar and its provenance."""
 
     config: dict[str, Any]
     quant_config: dict[str, Any] | None = Field(None, description="hf_quant_config.json (ModelOpt), if present")
     provenance: Provenance
+    checkpoint: CheckpointHeaders | None = Field(None, description="tensor inventory from the safetensors headers")
+    checkpoint_note: str | None = Field(None, description="why the safetensors headers were not read, when there "
+                                                          "are weights but they could not be read")
 
 
 # --------------------------------------------------------------------------- local files
 
-def _read_json_file(path: Path, what: str) -> dict[str, Any]:
+def _read_json_file(path: Path, what: str, cap: int = MAX_CONFIG_BYTES) -> dict[str, Any]:
     try:
         st = path.stat()
     except FileNotFoundError:
@@ -89,24 +118,25 @@ def _read_json_file(path: Path, what: str) -> dict[str, Any]:
     if not stat.S_ISREG(st.st_mode):
         raise BadInputError(f"{what}: {path} is not a regular file")
     size = st.st_size
-    if size > MAX_CONFIG_BYTES:
-        raise BadInputError(f"{what}: {path} is {size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap for config files")
+    if size > cap:
+        raise BadInputError(f"{what}: {path} is {size:,} bytes, over the {cap:,}-byte cap for {what} files")
     try:
         with open(path, "rb") as fh:
-            data = fh.read(MAX_CONFIG_BYTES + 1)
+            data = fh.read(cap + 1)
     except OSError as exc:
         raise BadInputError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
-    return parse_json_bytes(data, str(path))
+    return parse_json_bytes(data, str(path), cap)
 
 
-def parse_json_bytes(data: bytes, name: str) -> dict[str, Any]:
+def parse_json_bytes(data: bytes, name: str, cap: int = MAX_CONFIG_BYTES) -> dict[str, Any]:
     """Parse a config file's bytes into a dict.
 
     Raises:
         BadInputError: oversize, not UTF-8, not JSON, or not a JSON object.
     """
-    if len(data) > MAX_CONFIG_BYTES:
-        raise BadInputError(f"{name} is over the {MAX_CONFIG_BYTES:,}-byte cap for config files", "invalid_json")
+    if len(data) > cap:
+        raise BadInputError(f"{name} is over the {cap:,}-byte cap for {'config' if cap == MAX_CONFIG_BYTES else 'index'}"
+                            " files", "invalid_json")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -143,8 +173,183 @@ def _load_local(source: str, path: Path, kind: Literal["local", "example"]) -> R
     if qpath.is_file() and qpath != cfg_path:
         quant = _read_json_file(qpath, "hf_quant_config.json")
         files.append(qpath.name)
-    return RawModel(config=config, quant_config=quant,
+    ckpt, note = read_local_checkpoint(folder) if kind == "local" else (None, None)
+    return RawModel(config=config, quant_config=quant, checkpoint=ckpt, checkpoint_note=note,
                     provenance=Provenance(kind=kind, source=source, path=str(cfg_path), files=files))
+
+
+# --------------------------------------------------------------------------- safetensors headers
+
+#: Largest ``model.safetensors.index.json`` read, bytes: the largest real indexes (DeepSeek-V3, ~92k tensors) are
+#: under 10 MB; 64 MiB leaves room without letting a hostile repo send gigabytes.
+MAX_INDEX_BYTES = 64 * 1024 * 1024
+#: Most shards read: real checkpoints have at most a few hundred (DeepSeek-V3: 163).
+MAX_SHARDS = 2048
+SAFETENSORS_INDEX = "model.safetensors.index.json"
+SAFETENSORS_SINGLE = "model.safetensors"
+#: bits per element of each safetensors dtype (safetensors' Dtype enum); F4/F6 shapes count elements, packed bytes
+DTYPE_BITS = {"BOOL": 8, "U8": 8, "I8": 8, "F8_E4M3": 8, "F8_E5M2": 8, "F8_E4M3FNUZ": 8, "F8_E5M2FNUZ": 8,
+              "F8_E8M0": 8, "I16": 16, "U16": 16, "F16": 16, "BF16": 16, "I32": 32, "U32": 32, "F32": 32,
+              "I64": 64, "U64": 64, "F64": 64, "C64": 64, "F4": 4, "F6_E2M3": 6, "F6_E3M2": 6}
+_SHARD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,199}\.safetensors")
+
+
+class CheckpointUnreadable(Exception):
+    """A safetensors header or index that cannot be used; ``str(exc)`` is the one-line reason."""
+
+
+def header_max_bytes() -> int:
+    """The header cap: huggingface_hub's ``SAFETENSORS_MAX_HEADER_LENGTH`` (25,000,000 bytes in 2.4), which its
+    parsers enforce for local files and Hub range reads alike."""
+    from huggingface_hub import constants
+    return int(getattr(constants, "SAFETENSORS_MAX_HEADER_LENGTH", 25_000_000))
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def tensors_from_header(meta: Any, fname: str, data_len: int | None = None) -> list[StoredTensor]:
+    """Validate a parsed header (huggingface_hub ``SafetensorsFileMetadata``) into :class:`StoredTensor` rows.
+
+    Checks what the safetensors format requires: a shape of non-negative integers, ``data_offsets`` a pair
+    0 <= begin <= end, the span equal to elements x bits of a known dtype (rounded up to whole bytes), and, when
+    ``data_len`` (the file's bytes after the header) is known, every span inside the file.
+
+    Raises:
+        CheckpointUnreadable: the first violation, naming the file and tensor.
+    """
+    tensors = getattr(meta, "tensors", None)
+    if not isinstance(tensors, dict):
+        raise CheckpointUnreadable(f"{fname}: the safetensors header is not a JSON object of tensors")
+    out = []
+    for name, t in tensors.items():
+        where = f"{fname}: tensor {str(name)[:80]!r}"
+        dtype, shape, offs = getattr(t, "dtype", None), getattr(t, "shape", None), getattr(t, "data_offsets", None)
+        if not isinstance(dtype, str) or not isinstance(shape, list) or not all(_is_int(d) and d >= 0 for d in shape):
+            raise CheckpointUnreadable(f"{where} has no valid dtype and shape")
+        if not isinstance(offs, tuple) or len(offs) != 2 or not all(_is_int(o) for o in offs) \
+                or not 0 <= offs[0] <= offs[1]:
+            raise CheckpointUnreadable(f"{where}: data_offsets must be two integers 0 <= begin <= end")
+        nbytes = offs[1] - offs[0]
+        numel = 1
+        for d in shape:
+            numel *= d
+        bits = DTYPE_BITS.get(dtype)
+        if bits is not None and nbytes != -(-numel * bits // 8):
+            raise CheckpointUnreadable(f"{where} is {dtype} {shape} but its data_offsets span {nbytes:,} bytes "
+                                       f"(expected {-(-numel * bits // 8):,})")
+        if data_len is not None and offs[1] > data_len:
+            raise CheckpointUnreadable(f"{fname} is truncated: tensor {str(name)[:80]!r} ends at byte {offs[1]:,} of "
+                                       f"the data, the file holds {data_len:,}")
+        out.append(StoredTensor(name=str(name), dtype=dtype, shape=shape, nbytes=nbytes, file=fname))
+    return out
+
+
+def _local_header(path: Path) -> list[StoredTensor]:
+    """Read one local file's header (never its data) with huggingface_hub's parser, after checking the length."""
+    from huggingface_hub import parse_local_safetensors_file_metadata
+
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            head = fh.read(8)
+    except OSError as exc:
+        raise CheckpointUnreadable(f"{path.name}: cannot read ({exc.strerror or exc})") from None
+    if head.startswith(b"version "):
+        raise CheckpointUnreadable(f"{path.name} is a Git LFS pointer, not the weights (run git lfs pull)")
+    if len(head) < 8:
+        raise CheckpointUnreadable(f"{path.name} is too small ({size} bytes) to be a safetensors file")
+    n = struct.unpack("<Q", head)[0]
+    cap = header_max_bytes()
+    if n > cap:
+        raise CheckpointUnreadable(f"{path.name}: header length {n:,} bytes is over the {cap:,}-byte cap")
+    if 8 + n > size:
+        raise CheckpointUnreadable(f"{path.name} is truncated: its header needs {8 + n:,} bytes, the file has "
+                                   f"{size:,}")
+    try:
+        meta = parse_local_safetensors_file_metadata(path)
+    except Exception as exc:  # noqa: BLE001 - SafetensorsParsingError, or a header of the wrong JSON shapes
+        raise CheckpointUnreadable(f"{path.name}: malformed safetensors header ({_brief(exc)})") from None
+    return tensors_from_header(meta, path.name, size - 8 - n)
+
+
+def _brief(exc: BaseException) -> str:
+    msg = " ".join(str(exc).split())
+    m = re.search(r"\): (.*)", msg)  # huggingface_hub: "Failed to parse ... for 'f' (context): <why>"
+    return (m.group(1) if m else msg or type(exc).__name__)[:160]
+
+
+def _index_shards(index: dict[str, Any], where: str) -> tuple[list[str], set[str]]:
+    """(shard file names, tensor names) of a parsed ``model.safetensors.index.json``."""
+    wm = index.get("weight_map")
+    if not isinstance(wm, dict) or not wm or not all(isinstance(v, str) for v in wm.values()):
+        raise CheckpointUnreadable(f"{where} has no weight_map of tensor -> shard file")
+    shards = sorted(set(wm.values()))
+    bad = [x for x in shards if not _SHARD_NAME.fullmatch(x) or ".." in x]
+    if bad:
+        raise CheckpointUnreadable(f"{where} names a shard outside the folder or of an odd name: {bad[0][:80]!r}")
+    if len(shards) > MAX_SHARDS:
+        raise CheckpointUnreadable(f"{where} lists {len(shards):,} shards, over the {MAX_SHARDS:,} read")
+    return shards, set(wm)
+
+
+def _check_index(tensors: list[StoredTensor], listed: set[str], where: str) -> None:
+    missing = listed - {t.name for t in tensors}
+    if missing:
+        raise CheckpointUnreadable(f"{where} lists {len(missing):,} tensor(s) no shard header holds, e.g. "
+                                   f"{sorted(missing)[0][:80]!r}")
+
+
+def read_local_checkpoint(folder: Path) -> tuple[CheckpointHeaders | None, str | None]:
+    """The tensor inventory of the safetensors weights in ``folder``: (headers, None), (None, reason) or (None, None).
+
+    Which files: ``model.safetensors.index.json`` and the shards it names; else ``model.safetensors``; else every
+    ``*.safetensors`` file of the folder except PEFT adapters (``adapter_*``). Only each file's 8-byte length and
+    JSON header are read (huggingface_hub's ``parse_local_safetensors_file_metadata``, header cap
+    :func:`header_max_bytes`), never the tensor data.
+
+    Unreadable weights do not fail the sheet, by design: the config alone makes a complete sheet, and the usual
+    causes are not the user's input mistakes — a CI checkout without Git LFS (pointer files), a download in
+    progress (shards missing), a corrupt file. So a malformed, truncated or oversize header, an unusable index or a
+    shard the index names but the folder lacks gives ``(None, reason)``: ``params.checkpoint`` is null and the
+    sheet shows the reason beside the config-derived counts and in its sources. ``(None, None)``: no safetensors
+    weights there at all.
+    """
+    try:
+        index_path = folder / SAFETENSORS_INDEX
+        if index_path.is_file():
+            try:
+                index = _read_json_file(index_path, "safetensors index", MAX_INDEX_BYTES)
+            except BadInputError as exc:
+                raise CheckpointUnreadable(str(exc)) from None
+            shards, listed = _index_shards(index, SAFETENSORS_INDEX)
+            missing = [x for x in shards if not (folder / x).is_file()]
+            if missing:
+                raise CheckpointUnreadable(f"{len(missing)} of {len(shards)} shards that {SAFETENSORS_INDEX} names "
+                                           f"are missing locally: {', '.join(missing[:3])}"
+                                           + (", ..." if len(missing) > 3 else ""))
+            files, idx = shards, SAFETENSORS_INDEX
+        elif (folder / SAFETENSORS_SINGLE).is_file():
+            files, idx, listed = [SAFETENSORS_SINGLE], None, set()
+        else:
+            files = sorted(p.name for p in folder.glob("*.safetensors")
+                           if p.is_file() and not p.name.startswith("adapter_"))[:MAX_SHARDS]
+            idx, listed = None, set()
+            if not files:
+                return None, None
+        tensors: list[StoredTensor] = []
+        for f in files:
+            tensors += _local_header(folder / f)
+        if idx:
+            _check_index(tensors, listed, idx)
+    except CheckpointUnreadable as exc:
+        return None, str(exc)
+    except OSError as exc:
+        return None, f"cannot list the weights in {folder.name or folder}: {exc.strerror or exc}"
+    what = f"{idx} + {len(files)} shard(s)" if idx else ", ".join(files[:4]) + (", ..." if len(files) > 4 else "")
+    return CheckpointHeaders(kind="local", source=f"{folder}: {what} (safetensors headers read, no tensor data)",
+                             files=files, index=idx, tensors=tensors), None
 
 
 def list_examples() -> list[str]:
@@ -334,11 +539,13 @@ def hub_cache_dir() -> str | None:
 
 
 def load_hub(source: str, repo_id: str, revision: str | None = None, token: str | None = None, *,
-             attempts: int = 3, derivatives: bool = True, endpoint: str | None = None) -> RawModel:
+             attempts: int = 3, derivatives: bool = True, endpoint: str | None = None,
+             checkpoint: bool = True) -> RawModel:
     """Fetch ``config.json`` (and ``hf_quant_config.json``) of a Hub repo at a pinned commit.
 
     ``attempts`` bounds the tries of each Hub read on 429/5xx (:func:`with_backoff`); ``derivatives=False``
-    skips the lookup of quantized derivatives (one listing call) as the batch crawl does.
+    skips the lookup of quantized derivatives (one listing call) as the batch crawl does; ``checkpoint=False``
+    skips the safetensors headers (:func:`read_hub_checkpoint`: one range read per shard).
 
     Raises:
         HubError: not found, gated, private, revision missing, Hub unreachable (exit code 3).
@@ -388,10 +595,93 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
             from None
     derived = quantized_derivatives(api, repo_id) if derivatives else None
     try:
-        return _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs, derived)
+        raw = _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs, derived)
     except (ValueError, TypeError, AttributeError, KeyError) as exc:
         raise HubError(f"{repo_id}: the Hub at {redact(endpoint)} answered with malformed metadata "
                        f"({type(exc).__name__})") from None
+    if checkpoint:
+        raw.checkpoint, raw.checkpoint_note = read_hub_checkpoint(api, repo_id, sha, names, token, endpoint,
+                                                                  attempts=attempts)
+    return raw
+
+
+def read_hub_checkpoint(api, repo_id: str, sha: str, names: list[str], token: str | None, endpoint: str, *,
+                        attempts: int = 3, workers: int = 8) -> tuple[CheckpointHeaders | None, str | None]:
+    """The tensor inventory of a Hub repo's safetensors weights at commit ``sha``, from their headers only.
+
+    The same reads as huggingface_hub's ``get_safetensors_metadata`` and through its own parser,
+    ``HfApi.parse_safetensors_file_metadata``: per file one GET with ``Range: bytes=0-100000`` and, when the header
+    is longer, a second ``Range: bytes=8-{8+length-1}`` (header cap :func:`header_max_bytes`); no weight download.
+    It differs in what it needs not ask: the file list of ``model_info`` (``names``) says whether
+    ``model.safetensors`` or the index exists (no HEAD probes), and the index is downloaded with the same size
+    cap (:data:`MAX_INDEX_BYTES`) and cache folder as the configs (``get_safetensors_metadata`` downloads it
+    uncapped into the cache huggingface_hub fixed at import). Each read is retried on 429/5xx
+    (:func:`with_backoff`; the library's range GETs make one attempt); shards are read ``workers`` at a time.
+
+    Best effort, as :func:`read_local_checkpoint`: ``(None, reason)`` when a header or the index is unusable,
+    a shard the index names is not in the repo, or the Hub fails these reads; ``(None, None)`` when the repo has
+    no ``model.safetensors`` nor index.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url
+
+    short = f"{repo_id}@{sha[:7]}"
+    fname = SAFETENSORS_SINGLE
+    try:
+        if SAFETENSORS_SINGLE in names:
+            files, idx, listed = [SAFETENSORS_SINGLE], None, set()
+        elif SAFETENSORS_INDEX in names:
+            fname = SAFETENSORS_INDEX
+            url = hf_hub_url(repo_id, SAFETENSORS_INDEX, revision=sha, endpoint=endpoint)
+            meta = with_backoff(attempts=attempts, call=lambda: get_hf_file_metadata(
+                url, token=token, endpoint=endpoint, timeout=HUB_TIMEOUT_S))
+            if meta.size is not None and meta.size > MAX_INDEX_BYTES:
+                raise CheckpointUnreadable(f"{SAFETENSORS_INDEX} is {meta.size:,} bytes, over the "
+                                           f"{MAX_INDEX_BYTES:,}-byte cap")
+            local = with_backoff(attempts=attempts, call=lambda: hf_hub_download(
+                repo_id, SAFETENSORS_INDEX, revision=sha, token=token, endpoint=endpoint, cache_dir=hub_cache_dir()))
+            with open(local, "rb") as fh:
+                try:
+                    index = parse_json_bytes(fh.read(MAX_INDEX_BYTES + 1), SAFETENSORS_INDEX, MAX_INDEX_BYTES)
+                except BadInputError as exc:
+                    raise CheckpointUnreadable(str(exc)) from None
+            files, listed = _index_shards(index, SAFETENSORS_INDEX)
+            idx = SAFETENSORS_INDEX
+            absent = [x for x in files if x not in names]
+            if absent:
+                raise CheckpointUnreadable(f"{len(absent)} of {len(files)} shards that {SAFETENSORS_INDEX} names are "
+                                           f"not in the repo at {sha[:7]}: {', '.join(absent[:3])}")
+        else:
+            return None, None
+
+        def header(f: str) -> list[StoredTensor]:
+            meta = with_backoff(attempts=attempts, call=lambda: api.parse_safetensors_file_metadata(
+                repo_id, f, revision=sha, token=token, timeout=HUB_TIMEOUT_S))
+            return tensors_from_header(meta, f)
+
+        if len(files) == 1:
+            per_file = [header(files[0])]
+        else:
+            with ThreadPoolExecutor(max_workers=min(workers, len(files))) as pool:
+                per_file = list(pool.map(header, files))
+        tensors = [t for chunk in per_file for t in chunk]
+        if idx:
+            _check_index(tensors, listed, idx)
+    except CheckpointUnreadable as exc:
+        return None, str(exc)
+    except Exception as exc:  # noqa: BLE001 - best effort: parsing errors, HTTP errors, network failures
+        from huggingface_hub.errors import HfHubHTTPError, SafetensorsParsingError
+        if isinstance(exc, SafetensorsParsingError):
+            return None, f"malformed safetensors header on the Hub ({_brief(exc)})"
+        if isinstance(exc, HfHubHTTPError):
+            status = getattr(getattr(exc, "response", None), "status_code", "?")
+            return None, f"the Hub answered HTTP {status} to the safetensors header reads of {short}"
+        return None, f"the safetensors headers of {short} could not be read ({type(exc).__name__})"
+    what = f"{idx} + {len(files)} shard(s)" if idx else fname
+    return CheckpointHeaders(kind="hub", source=f"Hub {short}: {what}, headers read with HTTP Range requests "
+                                                f"(bytes=0-100000, then the rest of a longer header); no weights "
+                                                f"downloaded", files=files, index=idx, tensors=tensors), None
 
 
 def quantized_derivatives(api, repo_id: str, limit: int = 20) -> list[str] | None:

@@ -16,6 +16,12 @@ tests/test_params_oracle.py):
 
     pip install -e '.[test,oracle]'
     python scripts/meta_oracle.py ../shared/corpus -o tests/data/meta_oracle.json
+
+Sweep mode (``--sweep``, no corpus): every model type of this transformers version that has a
+text-generating class is built on the meta device from its default config and from resized
+variants of it; see :func:`sweep` and the ``patterns`` entry of the output for the rules:
+
+    python scripts/meta_oracle.py --sweep -o tests/data/meta_oracle_sweep.json
 """
 
 from __future__ import annotations
@@ -24,7 +30,11 @@ import argparse
 import datetime
 import json
 import platform
+import re
+import signal
 import sys
+import time
+import warnings
 from pathlib import Path
 
 VISION_MARKERS = ("visual", "vision_model", "vision_tower", "multi_modal_projector")
@@ -61,11 +71,734 @@ def count(config_path: Path) -> dict | None:
     }
 
 
+# ---------------------------------------------------------------------------------------------
+# Sweep mode: every text-generating model type of this transformers version, default + resized.
+# ---------------------------------------------------------------------------------------------
+
+SWEEP_COMMAND = "python scripts/meta_oracle.py --sweep -o tests/data/meta_oracle_sweep.json"
+
+# Encoder families swept with their base class (MODEL_MAPPING_NAMES), not an LM head.
+SWEEP_BASE_CLASS_TYPES = ("bert", "t5")
+
+# Types that build but whose output is not text a serving sheet would price.
+SWEEP_NOT_SERVING = {
+    "pi0": "vision-language-action policy: generates robot actions (flow-matching action expert), not text",
+    "diffusion_gemma": "block-diffusion LM (denoising sampler), not autoregressive decoding",
+    "musicgen": "text-to-music: generates audio codec tokens",
+    "musicgen_melody": "text-to-music: generates audio codec tokens",
+}
+
+# Per-type config keys set in every variant (the class cannot be built otherwise).
+# Nested dicts are passed as partial sub-configs (the sub-config class fills in the rest).
+_ROPE = {"rope_type": "default", "rope_theta": 10000.0}
+_QWEN4_INDEXER = {"indexer_n_heads": 16, "indexer_kv_heads": 1, "indexer_head_dim": 128, "indexer_budget": 2048,
+                  "indexer_compress_ratio": 4}
+SWEEP_TYPE_OVERRIDES: dict[str, dict] = {
+    "reformer": {"is_decoder": True},  # ReformerModelWithLMHead asserts is_decoder
+    # default configs that leave a field None which the modeling code indexes / divides by:
+    "chameleon": {"vocabulary_map": {"<image>": 8711}},
+    "emu3": {"vocabulary_map": {"<image>": 151851, "<|extra_200|>": 151852}},
+    "cohere_compass": {"text_config": {"rope_parameters": {"full_attention": _ROPE, "sliding_attention": _ROPE}}},
+    "cohere_compass_text": {"rope_parameters": {"full_attention": _ROPE, "sliding_attention": _ROPE}},
+    "dbrx": {"attn_config": {"rope_theta": 500000.0, "kv_n_heads": 1}},
+    "deepseek_ocr2": {"text_config": {"mlp_layer_types": ["dense"] + ["sparse"] * 31}},
+    "dots1": {"n_routed_experts": 128, "n_shared_experts": 2, "num_experts_per_tok": 6},
+    "gemma4_assistant": {"text_config": {"hidden_size_per_layer_input": 0, "vocab_size_per_layer_input": 0,
+                                         "enable_moe_block": False, "use_double_wide_mlp": False}},
+    "granite4_vision": {"deepstack_layer_map": [[-1, 0], [-5, 2]]},
+    "lfm2_moe": {"layer_types": ["full_attention" if i % 4 == 2 else "conv" for i in range(32)]},
+    "qwen3_omni_moe": {"talker_config": {"text_config": {"shared_expert_intermediate_size": 768}}},
+    "qwen4_exp": {"text_config": dict(_QWEN4_INDEXER)},
+    "qwen4_exp_text": dict(_QWEN4_INDEXER),
+}
+
+# --- module-name patterns: a parameter's dotted name is split into components; the first
+# component (left to right) that matches TEXT_CONTAINER or NONTEXT decides (text / vision).
+# No decisive component: text. Digit components (layer indices) never decide.
+TEXT_CONTAINER = r"^(language_model|text_model|text_decoder|lm_head)$"
+NONTEXT = (r"^(vision\w*|visual\w*|image_\w+|video\w*|audio\w*|speech\w*|acoustic\w*|semantic_tokenizer\w*"
+           r"|protein\w*|codec\w*|high_res_vision\w*|embed_vision|embed_audio|vqmodel|qformer|query_tokens"
+           r"|language_projection|multi_modal_projector|mm_projector|projector|merger|connector|aligner"
+           r"|generation_aligner|generation_head|generation_embeddings|resampler_model|perceiver_resampler"
+           r"|embed_tokens_extend|word_timestamp_\w+|patch_embed|embed_patches|talker|token2wav|code2wav\w*)$")
+# Types whose top-level ``encoder`` is an image / audio encoder (the text model is the decoder).
+NONTEXT_ENCODER_TYPES = ("pix2struct", "vision-encoder-decoder", "granite_speech", "granite_speech_plus",
+                         "pp_formulanet")
+MTP = r"^(mtp\w*|nextn\w*|multi_token_predict\w*)$"
+# Routed experts: parameters below a component named ``experts`` / ``*_experts`` (not
+# ``shared_expert(s)``), except routers / gates below it and 1-d tensors directly below it
+# (a bias shared by all experts); plus 3-d tensors whose leading dimension is the expert count
+# outside such a component (fused expert weights named otherwise, e.g. JetMoE's mlp.input_linear).
+EXPERTS = r"^(experts|\w+_experts)$"
+SHARED_EXPERTS = r"^shared_\w*experts?$"
+ROUTER = r"^(router|gate|gating|router_\w+)$"
+
+_TEXT_RE, _NONTEXT_RE, _MTP_RE = re.compile(TEXT_CONTAINER), re.compile(NONTEXT), re.compile(MTP)
+_EXPERTS_RE, _SHARED_RE, _ROUTER_RE = re.compile(EXPERTS), re.compile(SHARED_EXPERTS), re.compile(ROUTER)
+
+SWEEP_PATTERNS = {
+    "how": "a parameter name is split at '.'; the first component, left to right, matching text_container or "
+           "vision decides; none decides: language model. language_model = total - vision (mtp, if any, is "
+           "inside language_model and also reported apart)",
+    "text_container": TEXT_CONTAINER,
+    "vision": NONTEXT,
+    "vision_encoder_types": "top-level component 'encoder' counts as vision for: " + ", ".join(NONTEXT_ENCODER_TYPES),
+    "mtp": MTP,
+    "embedding": "model.get_input_embeddings(): its weight (all its parameters when it has no weight)",
+    "lm_head": "model.get_output_embeddings().weight (bias excluded); 0 when it is the input embedding's weight "
+               "object (tied) or absent",
+    "routed_experts": "below a component matching " + EXPERTS + " and not " + SHARED_EXPERTS + ", excluding "
+                      "components matching " + ROUTER + " below it and 1-d tensors directly below it; plus, in the "
+                      "language model, 3-d tensors outside it whose first dimension equals num_experts",
+    "num_experts / top_k": "read from the text config (first of the expert-count / top-k keys listed in "
+                           "EXPERT_KEYS / TOPK_KEYS of scripts/meta_oracle.py)",
+}
+
+# --- config keys the resizer touches -----------------------------------------------------------
+DEPTH_KEYS = ("num_hidden_layers", "n_layer", "n_layers", "num_layers", "decoder_layers", "num_decoder_layers",
+              "encoder_layers", "num_encoder_layers", "layers", "depth")
+WIDTH_KEYS = ("hidden_size", "d_model", "n_embd", "embed_dim", "emb_dim", "dim")
+HEAD_KEYS = ("num_attention_heads", "n_head", "n_heads", "num_heads", "decoder_attention_heads",
+             "encoder_attention_heads", "attention_heads", "num_decoder_attention_heads",
+             "num_encoder_attention_heads")
+KV_KEYS = ("num_key_value_heads", "num_kv_heads", "multi_query_group_num", "num_query_groups")
+HEAD_DIM_KEYS = ("head_dim", "attention_head_dim", "d_head", "d_kv", "kv_channels", "dim_head", "attention_head_size")
+INTER_KEYS = ("intermediate_size", "ffn_dim", "d_ff", "dim_ff", "dff", "ffn_hidden_size", "decoder_ffn_dim",
+              "encoder_ffn_dim", "feed_forward_size", "n_inner", "intermediate_size_mlp", "mlp_dim")
+EXPERT_KEYS = ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts", "num_routed_experts",
+               "n_experts")
+TOPK_KEYS = ("num_experts_per_tok", "num_experts_per_token", "moe_k", "moe_topk", "moe_top_k", "top_k_experts",
+             "experts_per_token", "router_topk", "top_k")
+MOE_INTER_KEYS = ("moe_intermediate_size", "expert_ffn_hidden_size", "expert_intermediate_size", "moe_hidden_size")
+SHARED_INTER_KEYS = ("shared_expert_intermediate_size", "shared_experts_intermediate_size",
+                     "moe_shared_expert_intermediate_size", "share_expert_dim", "shared_intermediate_size")
+SHARED_COUNT_KEYS = ("n_shared_experts", "num_shared_experts", "moe_num_shared_experts")
+MLA_KEYS = ("kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim")
+# Width-like keys of a text config that follow hidden_size when they equal it.
+TEXT_WIDTH_FOLLOWERS = ("word_embed_proj_dim", "embedding_size", "embedding_dim", "lru_width",
+                        "attention_hidden_size", "input_size", "ple_embed_dim")
+# Keys of vision / audio configs that hold the text model's width (projector outputs).
+TO_TEXT_WIDTH = ("out_hidden_size", "text_hidden_size", "adapter_out_dim", "output_dim", "projection_dim",
+                 "lm_hidden_size", "llm_hidden_size", "text_config_hidden_size")
+# Keys of text / top-level configs that hold the vision tower's width.
+TO_VISION_WIDTH = ("encoder_hidden_size", "vision_hidden_size", "mm_hidden_size", "vision_embed_dim",
+                   "image_embed_dim", "cross_attention_hidden_size", "vision_feature_dim")
+_NO_SCALE = re.compile(r"period|offset|interval|step|freq|every|pattern|window|chunk|position|token|vocab")
+_INDEX_KEY = re.compile(r"layer|block|idx|index|indices|indexes")
+_LIST_NOT_PER_LAYER = re.compile(r"token|pinpoint|size|shape|section|grid|depths|ratio|scale|range|limit")
+
+TEXT_SUBCONFIG = re.compile(r"text|llm|language|decoder|thinker|lm_config")
+NONTEXT_SUBCONFIG = re.compile(r"vision|visual|image|video|audio|speech|acoustic|protein|vq|codec|talker|"
+                               r"token2wav|code2wav|vit|siglip|clip|perceiver|qformer|projector|encoder_config")
+
+# The two resized shapes: (A) smaller than most defaults, (B) other ratios, odd depth and vocab.
+RESIZE_SPECS = {
+    "resize_a": dict(depth=6, hidden=512, heads=8, kv=2, inter=1408, experts=8, top_k=2, moe_inter=256,
+                     shared_inter=512, n_shared=1, n_group=2, topk_group=1, vocab=32000,
+                     vision_depth=3, vision_hidden=None, mla=None),
+    "resize_b": dict(depth=9, hidden=768, heads=12, kv=4, inter=2304, experts=12, top_k=3, moe_inter=320,
+                     shared_inter=640, n_shared=2, n_group=2, topk_group=1, vocab=50257,
+                     vision_depth=5, vision_hidden=384,
+                     mla=dict(kv_lora_rank=256, q_lora_rank=384, qk_rope_head_dim=32, qk_nope_head_dim=64,
+                              v_head_dim=64)),
+}
+# Groups of changes, and the order in which they are given up when the class raises.
+RESIZE_GROUPS = ("depth", "vocab", "width", "inter", "moe", "mla", "vision_depth", "vision_width")
+RESIZE_FALLBACKS = (
+    RESIZE_GROUPS,
+    ("depth", "vocab", "width", "inter", "moe", "mla", "vision_depth"),
+    ("depth", "vocab", "width", "inter", "moe", "vision_depth"),
+    ("depth", "vocab", "width", "inter", "vision_depth"),
+    ("depth", "vocab", "inter", "moe", "vision_depth"),
+    ("depth", "vocab", "inter", "vision_depth"),
+    ("depth", "vocab", "vision_depth"),
+    ("depth", "vision_depth"),
+    ("depth", "vocab"),
+    ("depth",),
+    ("vocab", "inter"),
+    ("vocab",),
+)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _first(d: dict, keys) -> tuple[str | None, object]:
+    for k in keys:
+        if k in d and d[k] is not None:
+            return k, d[k]
+    return None, None
+
+
+def _subconfigs(d: dict):
+    """(key, dict) for every nested config of ``d`` (dicts that carry a model_type)."""
+    for k, v in d.items():
+        if isinstance(v, dict) and "model_type" in v:
+            yield k, v
+
+
+def _is_text_subconfig(name: str, d: dict) -> bool:
+    if NONTEXT_SUBCONFIG.search(name) and not re.search(r"text|llm|language", name):
+        return False
+    if TEXT_SUBCONFIG.search(name):
+        return True
+    return "vocab_size" in d
+
+
+def _resample(seq: list, n: int) -> list:
+    """``seq`` (one entry per layer) stretched or shrunk to ``n`` entries, every distinct entry kept."""
+    old = len(seq)
+    out = [seq[(i * old) // n] for i in range(n)]
+    key = lambda x: json.dumps(x, sort_keys=True)  # noqa: E731
+    present = {key(x) for x in out}
+    missing = []
+    for x in seq:
+        if key(x) not in present and key(x) not in {key(m) for m in missing}:
+            missing.append(x)
+    for j, x in enumerate(missing[: n - 1]):  # keep out[0] (first layers are often special)
+        out[n - 1 - j] = x
+    return out
+
+
+def _resize_layers(d: dict, old: int, new: int, changed: list, path: str) -> None:
+    """Per-layer lists / strings, layer-index lists and layer-count ints of one config dict."""
+    for k, v in list(d.items()):
+        if k in DEPTH_KEYS:
+            continue
+        if isinstance(v, list) and len(v) == old and old > 1 and not _LIST_NOT_PER_LAYER.search(k):
+            d[k] = _resample(v, new)
+            changed.append(f"{path}{k}")
+        elif isinstance(v, str) and len(v) == old and old > 2 and len(set(v)) <= 4 and not v.isalpha():
+            d[k] = "".join(_resample(list(v), new))
+            changed.append(f"{path}{k}")
+        elif (isinstance(v, list) and v and all(_is_int(x) for x in v) and _INDEX_KEY.search(k)
+              and all(-old <= x < old for x in v) and len(v) < old and not _LIST_NOT_PER_LAYER.search(k)):
+            if all(x >= 0 for x in v):
+                d[k] = sorted({min(new - 1, (x * new) // old) for x in v})
+            else:
+                d[k] = [x if x < 0 and -x <= new else (min(new - 1, (x * new) // old) if x >= 0 else -1) for x in v]
+            changed.append(f"{path}{k}")
+        elif _is_int(v) and "layer" in k and not _NO_SCALE.search(k) and k not in DEPTH_KEYS:
+            if v == old:
+                d[k] = new
+                changed.append(f"{path}{k}")
+            elif 0 < v < old:
+                d[k] = max(1, min(new - 1, round(v * new / old)))
+                changed.append(f"{path}{k}")
+        elif _is_int(v) and k in ("vision_feature_layer", "spatial_vision_layer") and v >= new:
+            d[k] = new - 1
+            changed.append(f"{path}{k}")
+
+
+def _set(d: dict, k: str, v, changed: list, path: str) -> None:
+    if d.get(k) != v:
+        d[k] = v
+        changed.append(f"{path}{k}")
+
+
+def _resize_text(d: dict, spec: dict, groups, changed: list, path: str, token_ids: set,
+                 vision_width: tuple[int, int] | None) -> tuple[int, int] | None:
+    """Resize one text config dict in place; returns (old_hidden, new_hidden) when width changed."""
+    width_change = None
+    dk, old_depth = _first(d, DEPTH_KEYS)
+    if "depth" in groups and dk and _is_int(old_depth) and old_depth > 0:
+        new = spec["depth"]
+        for k in DEPTH_KEYS:
+            if _is_int(d.get(k)) and d[k] == old_depth:
+                _set(d, k, new, changed, path)
+        _resize_layers(d, old_depth, new, changed, path)
+    if "vocab" in groups and _is_int(d.get("vocab_size")):
+        need = max([spec["vocab"]] + [t + 1 for t in token_ids])
+        vocab = need if need == spec["vocab"] else -(-need // 64) * 64
+        _set(d, "vocab_size", vocab, changed, path)
+    is_mla = _is_int(d.get("kv_lora_rank"))
+    if "width" in groups:
+        wk, old_hidden = _first(d, WIDTH_KEYS)
+        if wk and _is_int(old_hidden):
+            h, nh = spec["hidden"], spec["heads"]
+            for k in WIDTH_KEYS:
+                if _is_int(d.get(k)) and d[k] == old_hidden:
+                    _set(d, k, h, changed, path)
+            for k in TEXT_WIDTH_FOLLOWERS:
+                if _is_int(d.get(k)) and d[k] == old_hidden:
+                    _set(d, k, h, changed, path)
+            for k in HEAD_KEYS:
+                if k in d and (d[k] is None or _is_int(d[k])):
+                    _set(d, k, nh, changed, path)
+            for k in KV_KEYS:
+                if k in d and (d[k] is None or _is_int(d[k])):
+                    _set(d, k, spec["kv"], changed, path)
+            if not is_mla:
+                for k in HEAD_DIM_KEYS:
+                    if k in d and (d[k] is None or _is_int(d[k])):
+                        _set(d, k, h // nh, changed, path)
+            if vision_width:
+                for k in TO_VISION_WIDTH:
+                    if _is_int(d.get(k)) and d[k] == vision_width[0]:
+                        _set(d, k, vision_width[1], changed, path)
+            width_change = (old_hidden, h)
+    if "inter" in groups:
+        for k in INTER_KEYS:
+            v = d.get(k)
+            if _is_int(v):
+                _set(d, k, spec["inter"], changed, path)
+            elif isinstance(v, list) and v and all(_is_int(x) for x in v):
+                _set(d, k, [spec["inter"]] * len(v), changed, path)
+    ek, old_e = _first(d, EXPERT_KEYS)
+    if "moe" in groups and ek and _is_int(old_e) and old_e > 1:
+        for k in EXPERT_KEYS:
+            if _is_int(d.get(k)) and d[k] > 1:
+                _set(d, k, spec["experts"], changed, path)
+        for k in TOPK_KEYS:
+            if _is_int(d.get(k)) and d[k] >= 1:
+                _set(d, k, spec["top_k"], changed, path)
+        for k in MOE_INTER_KEYS:
+            if _is_int(d.get(k)):
+                _set(d, k, spec["moe_inter"], changed, path)
+        for k in SHARED_INTER_KEYS:
+            if _is_int(d.get(k)) and d[k] > 0:
+                _set(d, k, spec["shared_inter"], changed, path)
+        for k in SHARED_COUNT_KEYS:
+            if _is_int(d.get(k)) and d[k] > 0:
+                _set(d, k, spec["n_shared"], changed, path)
+        for k in ("n_group", "num_expert_group"):
+            if _is_int(d.get(k)) and d[k] > 1:
+                _set(d, k, spec["n_group"], changed, path)
+        if _is_int(d.get("topk_group")) and d["topk_group"] > 1:
+            _set(d, "topk_group", spec["topk_group"], changed, path)
+        if _is_int(d.get("zero_expert_num")) and d["zero_expert_num"] > 0:
+            _set(d, "zero_expert_num", spec["experts"] // 2, changed, path)
+    if "mla" in groups and is_mla and spec.get("mla"):
+        for k, v in spec["mla"].items():
+            if k == "q_lora_rank" and d.get(k) is None:
+                continue
+            if k in d:
+                _set(d, k, v, changed, path)
+        if _is_int(d.get("head_dim")) and _is_int(d.get("qk_rope_head_dim")):
+            _set(d, "head_dim", d["qk_rope_head_dim"], changed, path)
+    return width_change
+
+
+def _resize_nontext(d: dict, spec: dict, groups, changed: list, path: str,
+                    text_width: tuple[int, int] | None) -> tuple[int, int] | None:
+    """Resize a vision / audio config dict (depth; width in variant B); returns its width change."""
+    width_change = None
+    dk, old_depth = _first(d, DEPTH_KEYS)
+    if "vision_depth" in groups and dk and _is_int(old_depth) and old_depth > spec["vision_depth"]:
+        new = spec["vision_depth"]
+        for k in DEPTH_KEYS:
+            if _is_int(d.get(k)) and d[k] == old_depth:
+                _set(d, k, new, changed, path)
+        _resize_layers(d, old_depth, new, changed, path)
+    if "vision_width" in groups and spec.get("vision_hidden"):
+        wk, old_hidden = _first(d, ("hidden_size", "embed_dim", "d_model", "width"))
+        hk, old_heads = _first(d, ("num_attention_heads", "num_heads", "attention_heads", "encoder_attention_heads"))
+        if wk and _is_int(old_hidden) and hk and _is_int(old_heads):
+            vh = spec["vision_hidden"]
+            vheads = max(1, vh // 64)
+            _set(d, wk, vh, changed, path)
+            _set(d, hk, vheads, changed, path)
+            for k in ("intermediate_size", "mlp_dim", "encoder_ffn_dim"):
+                if _is_int(d.get(k)):
+                    _set(d, k, 4 * vh, changed, path)
+            for k in ("head_dim", "attention_head_dim"):
+                if _is_int(d.get(k)):
+                    _set(d, k, 64, changed, path)
+            if _is_int(d.get("num_key_value_heads")):
+                _set(d, "num_key_value_heads", vheads, changed, path)
+            width_change = (old_hidden, vh)
+    if text_width:
+        for k in TO_TEXT_WIDTH:
+            if _is_int(d.get(k)) and d[k] == text_width[0]:
+                _set(d, k, text_width[1], changed, path)
+    return width_change
+
+
+def _token_ids(d: dict) -> set:
+    ids = set()
+    for k, v in d.items():
+        if isinstance(v, dict):
+            ids |= _token_ids(v)
+        elif _is_int(v) and re.search(r"(token_id|token_index|_id)$", k) and 0 <= v < 10_000_000:
+            ids.add(v)
+    return ids
+
+
+def resize_config_dict(base: dict, spec: dict, groups) -> tuple[dict, list]:
+    """A resized copy of the config dict ``base`` and the dotted keys changed."""
+    d = json.loads(json.dumps(base))
+    changed: list[str] = []
+    ids = _token_ids(d)
+
+    def walk(node: dict, path: str, is_text: bool, text_width):
+        # text first (its width is needed by vision projector keys), then the other sub-configs
+        width = None
+        if is_text:
+            width = _resize_text(node, spec, groups, changed, path, ids, None) or None
+        subs = list(_subconfigs(node))
+        text_subs = [(k, v) for k, v in subs if _is_text_subconfig(k, v)]
+        other_subs = [(k, v) for k, v in subs if not _is_text_subconfig(k, v)]
+        tw = width or text_width
+        for k, v in text_subs:
+            tw = walk(v, f"{path}{k}.", True, tw) or tw
+        vision_width = None
+        for k, v in other_subs:
+            if is_text or path == "":
+                vw = _resize_nontext(v, spec, groups, changed, f"{path}{k}.", tw)
+                vision_width = vision_width or vw
+                for k2, v2 in _subconfigs(v):  # e.g. a vision config's own nested configs
+                    _resize_nontext(v2, spec, groups, changed, f"{path}{k}.{k2}.", tw)
+        if vision_width:
+            for k in TO_VISION_WIDTH:
+                if _is_int(node.get(k)) and node[k] == vision_width[0]:
+                    _set(node, k, vision_width[1], changed, path)
+            for k, v in text_subs:
+                for k2 in TO_VISION_WIDTH:
+                    if _is_int(v.get(k2)) and v[k2] == vision_width[0]:
+                        _set(v, k2, vision_width[1], changed, f"{path}{k}.")
+        if path == "" and tw:  # top-level keys that hold the text width (projector outputs)
+            for k in TO_TEXT_WIDTH + ("text_hidden_size",):
+                if _is_int(node.get(k)) and node[k] == tw[0]:
+                    _set(node, k, tw[1], changed, path)
+        return width
+
+    walk(d, "", True, None)
+    return d, changed
+
+
+def _classify(mt: str, name: str) -> str:
+    """'text' or 'vision' for one parameter name (see TEXT_CONTAINER / NONTEXT)."""
+    parts = name.split(".")
+    if mt in NONTEXT_ENCODER_TYPES and parts[0] == "encoder" or (
+            mt in NONTEXT_ENCODER_TYPES and len(parts) > 1 and parts[0] == "model" and parts[1] == "encoder"):
+        return "vision"
+    for p in parts:
+        if p.isdigit():
+            continue
+        if _TEXT_RE.match(p):
+            return "text"
+        if _NONTEXT_RE.match(p):
+            return "vision"
+    return "text"
+
+
+def _decisive_prefix(name: str) -> str:
+    parts = name.split(".")
+    for i, p in enumerate(parts):
+        if not p.isdigit() and (_NONTEXT_RE.match(p) or _TEXT_RE.match(p)):
+            return ".".join(parts[: i + 1])
+    return ".".join(parts[:2])
+
+
+def _routed(name: str, shape: tuple, num_experts: int | None) -> bool:
+    parts = name.split(".")
+    for i, p in enumerate(parts[:-1]):
+        if _SHARED_RE.match(p):
+            return False
+        if _EXPERTS_RE.match(p):
+            below = parts[i + 1:]
+            if any(_ROUTER_RE.match(x) for x in below[:-1]):
+                return False
+            if len(shape) <= 1 and len(below) == 1:
+                return False
+            return True
+    return bool(num_experts) and len(shape) == 3 and shape[0] == num_experts and "conv" not in name
+
+
+def _text_config_dict(d: dict) -> dict:
+    for k, v in _subconfigs(d):
+        if _is_text_subconfig(k, v) and not re.search(r"talker", k):
+            return _text_config_dict(v)
+    return d
+
+
+def _experts_from_config(d: dict) -> tuple[int | None, int | None]:
+    t = _text_config_dict(d)
+    _, e = _first(t, EXPERT_KEYS)
+    _, k = _first(t, TOPK_KEYS) if e else (None, None)
+    if isinstance(e, list):
+        e = e[0] if e and all(x == e[0] for x in e) else None
+    return (e if _is_int(e) else None), (k if _is_int(k) else None)
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Timeout("instantiation took over the time limit")
+
+
+def _input_embeddings(mt: str, model):
+    """model.get_input_embeddings(), or the language model's token embedding where that is not wired up."""
+    import torch
+
+    try:
+        return model.get_input_embeddings()
+    except NotImplementedError:
+        pass
+    for attr in ("thinker", "language_model", "text_model", "model", "decoder"):
+        sub = getattr(model, attr, None)
+        if sub is not None and sub is not model and hasattr(sub, "get_input_embeddings"):
+            try:
+                return sub.get_input_embeddings()
+            except NotImplementedError:
+                continue
+    for name, mod in model.named_modules():
+        if isinstance(mod, torch.nn.Embedding) and _classify(mt, name + ".weight") == "text" and \
+                re.search(r"(embed_tokens|word_embeddings|wte|embed_in)$", name):
+            return mod
+    raise NotImplementedError(f"no input embedding found for {type(model).__name__}")
+
+
+def sweep_counts(mt: str, model, cfg_dict: dict) -> dict:
+    num_experts, top_k = _experts_from_config(cfg_dict)
+    total = vision = mtp = routed = 0
+    vision_modules: dict[str, int] = {}
+    for name, p in model.named_parameters():
+        n = p.numel()
+        total += n
+        if _classify(mt, name) == "vision":
+            vision += n
+            pre = _decisive_prefix(name)
+            vision_modules[pre] = vision_modules.get(pre, 0) + n
+            continue
+        if any(_MTP_RE.match(x) for x in name.split(".")):
+            mtp += n
+        if _routed(name, tuple(p.shape), num_experts):
+            routed += n
+    emb = _input_embeddings(mt, model)
+    emb_w = getattr(emb, "weight", None)
+    embedding = emb_w.numel() if emb_w is not None else sum(p.numel() for p in emb.parameters())
+    try:
+        out = model.get_output_embeddings()
+    except Exception:  # some heads raise instead of returning None
+        out = None
+    out_w = getattr(out, "weight", None) if out is not None else None
+    lm_head = out_w.numel() if (out_w is not None and out_w is not emb_w) else 0
+    return {
+        "total": total, "language_model": total - vision, "vision": vision, "mtp": mtp,
+        "embedding": embedding, "lm_head": lm_head, "tied": bool(out_w is not None and out_w is emb_w),
+        "routed_experts": routed, "num_experts": num_experts, "top_k": top_k,
+        "vision_modules": dict(sorted(vision_modules.items())),
+    }
+
+
+def _config_json(cfg) -> dict:
+    d = json.loads(cfg.to_json_string(use_diff=False))
+    d.pop("transformers_version", None)
+    return d
+
+
+def _strip_versions(d):
+    if isinstance(d, dict):
+        return {k: _strip_versions(v) for k, v in d.items() if k != "transformers_version"}
+    return d
+
+
+def build_variant(mt: str, cls_name: str, cfg_dict: dict, limit_s: int = 180) -> tuple[dict, dict]:
+    """(config as recorded, counts) for one config dict; raises what the classes raise."""
+    import torch
+    import transformers
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    cfg_cls = CONFIG_MAPPING[mt]
+    cfg = cfg_cls(**{k: v for k, v in cfg_dict.items() if k != "transformers_version"})
+    recorded = _strip_versions(_config_json(cfg))
+    recorded["architectures"] = [cls_name]
+    # build from the recorded JSON, exactly as a consumer of the file would rebuild it
+    cfg = cfg_cls(**cfg_cls._decode_special_floats(recorded))
+    stable = _strip_versions(_config_json(cfg)) == recorded
+    model_cls = getattr(transformers, cls_name)
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(limit_s)
+    try:
+        with torch.device("meta"):
+            model = model_cls._from_config(cfg)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    counts = sweep_counts(mt, model, recorded)
+    counts["config_roundtrip_stable"] = stable
+    del model
+    return recorded, counts
+
+
+def sweep_types() -> dict[str, str]:
+    """model_type -> class name swept (conditional-generation class first, as config.json names it)."""
+    from transformers.models.auto import modeling_auto as ma
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING_NAMES
+
+    sources = [getattr(ma, n, {}) for n in ("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES",
+                                            "MODEL_FOR_VIDEO_TEXT_TO_TEXT_MAPPING_NAMES",
+                                            "MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES",
+                                            "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES")]
+    out: dict[str, str] = {}
+    for mapping in sources:
+        for mt, cls in mapping.items():
+            if mt in CONFIG_MAPPING_NAMES and mt not in out:
+                out[mt] = cls if isinstance(cls, str) else cls[0]
+    for mt in SWEEP_BASE_CLASS_TYPES:
+        cls = ma.MODEL_MAPPING_NAMES[mt]
+        out[mt] = cls if isinstance(cls, str) else cls[0]
+    return dict(sorted(out.items()))
+
+
+def _short(e: BaseException) -> str:
+    msg = " ".join(str(e).split())
+    return f"{type(e).__name__}: {msg[:240]}"
+
+
+def _repair_defaults(d: dict) -> tuple[dict, list]:
+    """Fill None values a default config leaves for the class to trip over (head_dim, KV heads...)."""
+    d = json.loads(json.dumps(d))
+    changed: list[str] = []
+
+    def fix(node: dict, path: str):
+        _, hidden = _first(node, WIDTH_KEYS)
+        _, heads = _first(node, HEAD_KEYS)
+        if _is_int(hidden) and _is_int(heads) and heads > 0:
+            for k in HEAD_DIM_KEYS:
+                if k in node and node[k] is None:
+                    _set(node, k, hidden // heads, changed, path)
+            for k in KV_KEYS:
+                if k in node and node[k] is None:
+                    _set(node, k, heads, changed, path)
+        for k, v in _subconfigs(node):
+            fix(v, f"{path}{k}.")
+
+    fix(d, "")
+    return d, changed
+
+
+def sweep_type(mt: str, cls_name: str) -> tuple[list[dict], str | None]:
+    """Variants of one model type, and a skip reason when none could be built."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    variants: list[dict] = []
+    errors: dict[str, str] = {}
+    overrides = SWEEP_TYPE_OVERRIDES.get(mt, {})
+    try:
+        base = CONFIG_MAPPING[mt](**json.loads(json.dumps(overrides))).to_dict()
+    except Exception as e:  # noqa: BLE001
+        return [], "default config raises: " + _short(e)
+    base = _strip_versions(base)
+
+    def record(name: str, cfg_dict: dict, resize: dict | None) -> bool:
+        t0 = time.time()
+        try:
+            recorded, counts = build_variant(mt, cls_name, cfg_dict)
+        except Exception as e:  # noqa: BLE001
+            errors[name] = _short(e)
+            return False
+        v = {"model_type": mt, "variant": name, "class": cls_name, "config": recorded, "counts": counts,
+             "seconds": round(time.time() - t0, 2)}
+        if resize is not None:
+            v["resize"] = resize
+        variants.append(v)
+        return True
+
+    ok_default = record("default", base, {"overrides": sorted(overrides)} if overrides else None)
+    start = base
+    if not ok_default:
+        repaired, fixed = _repair_defaults(base)
+        if fixed and record("default_repaired", repaired, {"groups": ["repair"], "changed": fixed,
+                                                           "default_error": errors["default"]}):
+            start = repaired
+    for vname, spec in RESIZE_SPECS.items():
+        tried = []
+        for groups in RESIZE_FALLBACKS:
+            cfg_dict, changed = resize_config_dict(start, spec, groups)
+            if not changed:
+                continue
+            resize = {"groups": list(groups), "changed": changed,
+                      "dropped": [g for g in RESIZE_GROUPS if g not in groups]}
+            if tried:
+                resize["fallback_errors"] = tried
+            if record(vname, cfg_dict, resize):
+                break
+            tried.append(f"{'+'.join(groups)}: {errors.pop(vname)}")
+        else:
+            if tried:
+                errors[vname] = tried[0]
+    if not variants:
+        return [], errors.get("default", "no variant built")
+    if errors:
+        for v in variants:
+            v.setdefault("errors", {}).update(errors)
+    return variants, None
+
+
+def sweep(out: Path, only: list[str] | None = None) -> int:
+    import torch
+    import transformers
+
+    warnings.filterwarnings("ignore")
+    transformers.logging.set_verbosity_error()
+    types = sweep_types()
+    if only:
+        types = {k: v for k, v in types.items() if k in only}
+    variants: list[dict] = []
+    skipped: dict[str, str] = {}
+    for mt, cls_name in types.items():
+        if mt in SWEEP_NOT_SERVING:
+            skipped[mt] = SWEEP_NOT_SERVING[mt]
+            print(f"{mt:32s} skipped: {skipped[mt]}", flush=True)
+            continue
+        if getattr(transformers, cls_name, None) is None:
+            skipped[mt] = f"{cls_name} not importable from transformers"
+            continue
+        t0 = time.time()
+        try:
+            vs, reason = sweep_type(mt, cls_name)
+        except Exception as e:  # noqa: BLE001
+            vs, reason = [], "sweep failed: " + _short(e)
+        if reason:
+            skipped[mt] = reason
+            print(f"{mt:32s} skipped: {reason}", flush=True)
+            continue
+        variants.extend(vs)
+        desc = ", ".join(f"{v['variant']}={v['counts']['language_model']:,d}+{v['counts']['vision']:,d}" for v in vs)
+        print(f"{mt:32s} {cls_name:44s} {time.time() - t0:5.1f}s {desc}", flush=True)
+    swept = sorted({v["model_type"] for v in variants})
+    doc = {
+        "command": SWEEP_COMMAND,
+        "generated": datetime.date.today().isoformat(),
+        "versions": {"transformers": transformers.__version__, "torch": torch.__version__,
+                     "python": platform.python_version()},
+        "patterns": SWEEP_PATTERNS,
+        "resize_specs": RESIZE_SPECS,
+        "model_types": swept,
+        "variants": variants,
+        "skipped": dict(sorted(skipped.items())),
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(_dump_sweep(doc))
+    print(f"swept {len(swept)} model types ({len(variants)} variants); skipped {len(skipped)}; wrote {out}")
+    return 0
+
+
+def _dump_sweep(doc: dict) -> str:
+    """Sorted keys; one variant per line so the file stays small and diffs stay local."""
+    head = {k: v for k, v in doc.items() if k != "variants"}
+    text = json.dumps(head, indent=1, sort_keys=True)
+    lines = ",\n".join("  " + json.dumps(v, sort_keys=True, separators=(",", ":")) for v in doc["variants"])
+    assert text.endswith("\n}")
+    return text[:-2] + ',\n "variants": [\n' + lines + "\n ]\n}\n"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("corpus", type=Path)
+    ap.add_argument("corpus", type=Path, nargs="?", help="folder of <name>/config.json (corpus mode)")
     ap.add_argument("-o", "--out", type=Path, required=True)
+    ap.add_argument("--sweep", action="store_true", help="sweep every text-generating transformers model type")
+    ap.add_argument("--only", nargs="*", help="sweep only these model types (for debugging)")
     args = ap.parse_args()
+    if args.sweep:
+        return sweep(args.out, args.only)
+    if args.corpus is None:
+        ap.error("corpus is required unless --sweep is given")
     import torch
     import transformers
 

@@ -3,6 +3,10 @@
 Serves the endpoints huggingface_hub 2.4 calls to read a model (hub-and-github.md §1.7):
 ``GET /api/models/{repo}[/revision/{rev}]``, ``HEAD``/``GET /{repo}/resolve/{rev}/{file}`` (with
 ``X-Repo-Commit`` and ``ETag``), and answers the side call ``/api/agent-harnesses`` with 404.
+A ``GET`` with ``Range: bytes=a-b`` (how ``get_safetensors_metadata`` / ``parse_safetensors_file_metadata`` read
+safetensors headers) is answered ``206 Partial Content`` with those bytes and ``Content-Range``, and logged in
+``ranges`` as (path, Range header); ``ignore_ranges = True`` answers the whole file instead, as a server without
+range support would.
 Errors carry ``X-Error-Code`` as the real Hub does (RepoNotFound, GatedRepo, EntryNotFound,
 RevisionNotFound). Every request is logged in ``requests`` for assertions.
 
@@ -57,6 +61,8 @@ class FakeHub:
         self.server = httpserver
         self.repos: dict[str, FakeRepo] = {}
         self.requests: list[tuple[str, str]] = []
+        self.ranges: list[tuple[str, str]] = []  # (path, Range header) of every ranged GET
+        self.ignore_ranges = False
         self.fail_next: list[int] = []  # status codes to answer before serving normally
         self.fail_after_create: list[int] = []  # store the discussion, then answer with this status
         self.bot_name = bot_name
@@ -391,5 +397,17 @@ class FakeHub:
             return Response("", status=404, headers={"X-Error-Code": "EntryNotFound", "X-Repo-Commit": sha})
         etag = '"' + hashlib.sha1(data).hexdigest() + '"'
         headers = {"X-Repo-Commit": sha, "ETag": etag}
+        rng = req.headers.get("Range")
+        if rng and req.method == "GET":
+            self.ranges.append((req.path, rng))
+            m = re.fullmatch(r"bytes=(\d+)-(\d*)", rng.strip())
+            if m and not self.ignore_ranges:
+                start = int(m.group(1))
+                end = min(int(m.group(2)) if m.group(2) else len(data) - 1, len(data) - 1)
+                if start >= len(data):
+                    return Response("", status=416, headers={"Content-Range": f"bytes */{len(data)}"})
+                headers["Content-Range"] = f"bytes {start}-{end}/{len(data)}"
+                return Response(data[start:end + 1], status=206, headers=headers,
+                                content_type="application/octet-stream")
         # werkzeug sends headers only (Content-Length of the full body) when answering a HEAD request
         return Response(data, status=200, headers=headers, content_type="application/json")

@@ -27,7 +27,7 @@ def test_cache_hit_skips_normalization(tmp_path, monkeypatch):
            "num_hidden_layers": 2, "num_attention_heads": 8, "vocab_size": 1000}
     first = normalize(cfg)
     assert list((tmp_path / "arch").glob("*.json"))
-    import scorer.architecture as a
+    import scorer.architecture.assemble as a
     monkeypatch.setattr(a, "_normalize", lambda *x: (_ for _ in ()).throw(AssertionError("not cached")))
     assert normalize(cfg) == first
     monkeypatch.setenv("DEPLOYSHEET_NO_CACHE", "1")

@@ -168,3 +168,61 @@ def test_backoff_without_hints_is_jittered_exponential(fakehub):
                      sleep=slept.append)
     # attempt k waits uniform(0, min(5, 0.5 * 2**k)): at most 0.5 s, then 1 s; no wait after the last
     assert len(slept) == 2 and 0 <= slept[0] <= 0.5 and 0 <= slept[1] <= 1.0
+
+
+def _safetensors(tensors: dict[str, list[int]]) -> bytes:
+    """A BF16 safetensors file written by hand: 8-byte little-endian header length, JSON header, zero data."""
+    import struct
+    header, off = {}, 0
+    for name, shape in tensors.items():
+        n = 2
+        for d in shape:
+            n *= d
+        header[name] = {"dtype": "BF16", "shape": shape, "data_offsets": [off, off + n]}
+        off += n
+    blob = json.dumps(header).encode()
+    return struct.pack("<Q", len(blob)) + blob + bytes(off)
+
+
+def test_safetensors_headers_range_read_at_pinned_commit(fakehub):
+    """The header reads go through the real client at the resolved sha, as Range GETs of the index's shards."""
+    files = {"model-00001-of-00002.safetensors": _safetensors({"model.embed_tokens.weight": [151936, 8]}),
+             "model-00002-of-00002.safetensors": _safetensors({"model.norm.weight": [1024]})}
+    files["model.safetensors.index.json"] = json.dumps({"weight_map": {
+        "model.embed_tokens.weight": "model-00001-of-00002.safetensors",
+        "model.norm.weight": "model-00002-of-00002.safetensors"}}).encode()
+    repo = fakehub.add("acme/sharded-src", CFG, more_files=files)
+    raw = load_source("acme/sharded-src")
+    ck = raw.checkpoint
+    assert ck is not None and ck.kind == "hub" and ck.index == "model.safetensors.index.json"
+    assert {(t.name, t.dtype, tuple(t.shape), t.nbytes) for t in ck.tensors} == {
+        ("model.embed_tokens.weight", "BF16", (151936, 8), 151936 * 8 * 2), ("model.norm.weight", "BF16", (1024,), 2048)}
+    assert sorted(fakehub.ranges) == [(f"/acme/sharded-src/resolve/{repo.sha}/{f}", "bytes=0-100000")
+                                      for f in sorted(files) if f.endswith(".safetensors")]
+    gets = [p for m, p in fakehub.requests if "/resolve/" in p]
+    assert all(f"/resolve/{repo.sha}/" in p for p in gets)
+
+
+def test_index_over_cap_and_missing_shard_are_reasons(fakehub, monkeypatch):
+    import scorer.sources as src
+    index = json.dumps({"weight_map": {"w": "model-00001-of-00002.safetensors",
+                                       "v": "model-00002-of-00002.safetensors"}}).encode()
+    fakehub.add("acme/partial", CFG, more_files={"model.safetensors.index.json": index,
+                                                 "model-00001-of-00002.safetensors": _safetensors({"w": [4]})})
+    raw = load_source("acme/partial")
+    assert raw.checkpoint is None and "not in the repo" in raw.checkpoint_note
+    assert "model-00002-of-00002.safetensors" in raw.checkpoint_note
+    monkeypatch.setattr(src, "MAX_INDEX_BYTES", 10)
+    raw = load_source("acme/partial")
+    assert raw.checkpoint is None and "over the 10-byte cap" in raw.checkpoint_note
+
+
+def test_header_read_failure_does_not_fail_the_sheet(fakehub, capsys):
+    repo = fakehub.add("acme/flaky-weights", CFG, more_files={"model.safetensors": _safetensors({"w": [4]})})
+    fakehub.fail_paths[f"/acme/flaky-weights/resolve/{repo.sha}/model.safetensors"] = 503
+    assert main(["score", "acme/flaky-weights", "--format", "json", "--no-recommendations"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    assert sheet["params"]["checkpoint"] is None
+    assert any(s["id"] == "checkpoint" and "HTTP 503" in s["text"] for s in sheet["sources"])
+    # retried as every other Hub read (3 attempts)
+    assert sum(1 for m, p in fakehub.requests if p.endswith("/model.safetensors")) == 3

@@ -1,7 +1,7 @@
 """Declarative knowledge about model families: key aliases and per-family structure flags.
 
 Principle (DESIGN.md): knowledge of a model family lives here and in transformers' config
-classes, never in the analyses. The normalizer (``scorer.architecture``) reads these tables; the
+classes, never in the analyses. The normalizer (:mod:`scorer.architecture.normalize`) reads these tables; the
 analyses only see the normalized :class:`~scorer.architecture.ModelArch`.
 
 Each structure flag states a fact of the family's modeling code in transformers (the parameter
@@ -53,6 +53,14 @@ ALIASES: dict[str, list[str]] = {
     "qk_nope_head_dim": ["qk_nope_head_dim"],
     "v_head_dim": ["v_head_dim"],
     "mtp_layers": ["num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_layers"],
+    # DeepSeek sparse attention indexer
+    "index_n_heads": ["index_n_heads"],
+    "index_head_dim": ["index_head_dim"],
+    "index_topk": ["index_topk"],
+    # latent MoE (NemotronH)
+    "moe_latent_size": ["moe_latent_size"],
+    # short convolution (LFM2)
+    "conv_kernel_cache": ["conv_L_cache"],
 }
 
 #: Structure flags. A ``str`` value names a config key whose value is used; a bool is a constant.
@@ -79,6 +87,8 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "kind": "decoder",             # "decoder", "encoder", "encoder-decoder"
     "all_sliding_if_window": True,  # no layer_types but sliding_window set -> every layer slides
     "tied_default": False,         # tie_word_embeddings when the key is absent (raw-key fallback only)
+    "mlp_width_rule": None,        # how the MLP width follows from intermediate_size ("lfm2": Lfm2MLP's adjustment)
+    "neutral_keys": (),            # keys this family's modeling code reads that change no parameter or cache shape
 }
 
 FAMILIES: dict[str, dict[str, Any]] = {
@@ -107,14 +117,19 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "deepseek_v2": {},
     "kimi_k2": {},
     "gpt_oss": {"sinks": True, "router_bias": True, "expert_bias": True},
-    "llama4_text": {"dense_intermediate_key": "intermediate_size_mlp", "shared_experts_as_intermediate": True},
-    "nemotron_h": {"norms_per_layer": 1, "mlp_gated": False, "linear_attention": "mamba2"},
+    # use_qk_norm: Llama4TextL2Norm has no weight
+    "llama4_text": {"dense_intermediate_key": "intermediate_size_mlp", "shared_experts_as_intermediate": True,
+                    "neutral_keys": ("use_qk_norm",)},
+    # chunk_size: the SSD scan's chunk; expand: unused when mamba_num_heads * mamba_head_dim is given
+    "nemotron_h": {"norms_per_layer": 1, "mlp_gated": False, "linear_attention": "mamba2",
+                   "neutral_keys": ("chunk_size", "expand")},
     "nemotron-nas": {},
     "olmo2": {"qk_norm": "full"},
     "granite": {},
     "bert": {"norm": "layernorm", "qkv_bias": True, "o_bias": True, "mlp_gated": False, "mlp_bias": True,
              "learned_positions": True, "token_types": True, "embedding_norm": True, "final_norm": False,
              "kind": "encoder", "tied_default": True},
+    "lfm2": {"mlp_width_rule": "lfm2", "qk_norm": "head", "norms_per_layer": 2},
     "t5": {"qkv_bias": False, "o_bias": False, "mlp_bias": False, "mlp_gated": "t5", "kind": "encoder-decoder",
            "tied_default": True},
 }
@@ -134,6 +149,20 @@ ARCHITECTURE_HINTS: dict[str, str] = {
     "NemotronHForCausalLM": "nemotron_h",
     "GptOssForCausalLM": "gpt_oss",
 }
+
+
+#: top-level ``model_type`` values whose parameter layout is checked against transformers' modeling
+#: code on torch's meta device: the oracle (``scripts/meta_oracle.py``; numbers in
+#: ``tests/data/meta_oracle.json`` and ``tests/data/meta_oracle_sweep.json``) agrees exactly for
+#: each, and ``tests/test_oracle_sweep.py`` keeps this set equal to what agrees. A type outside it
+#: is read with the same readers, but its counts are labelled estimated (``params.exact: false``).
+VERIFIED: frozenset[str] = frozenset({
+    "bert", "deepseek_v3", "falcon", "gpt2", "gpt_oss", "llama", "llama4", "mixtral", "nemotron_h", "phi", "qwen2",
+    "qwen2_5_vl", "qwen3", "qwen3_moe", "qwen3_next", "t5",
+})
+
+#: ``model_type`` values ``score`` refuses, with the reason (one place; the oracle sweep skips them too)
+REFUSED: dict[str, str] = {}
 
 
 def family_flags(family: str) -> dict[str, Any]:

@@ -1,0 +1,70 @@
+"""Feed-forward kinds: dense (gated or not), MoE with shared experts, latent MoE."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import ConfigError
+from ..reader import Reader
+from ..specs import DenseMLP, MoEMLP
+
+
+def activation(r: Reader) -> str:
+    for key in ("hidden_act", "activation_function", "hidden_activation", "mlp_hidden_act", "activation",
+                "dense_act_fn"):
+        val = r.get(key)
+        if isinstance(val, str):
+            return val
+    return "silu"
+
+
+def mlp_width(r: Reader, flags: dict[str, Any], intermediate: int) -> int:
+    """The width the family's MLP really instantiates from the configured ``intermediate``.
+
+    ``lfm2``: transformers ``Lfm2MLP`` takes 2/3 of it when ``block_auto_adjust_ff_dim``, scales by
+    ``block_ffn_dim_multiplier`` and rounds up to ``block_multiple_of``.
+    """
+    rule = flags.get("mlp_width_rule")
+    if rule == "lfm2" and r.get("block_auto_adjust_ff_dim"):
+        width = int(2 * intermediate / 3)
+        mult = r.get("block_ffn_dim_multiplier")
+        if mult is not None:
+            step = r.int("block_multiple_of", default=256)
+            width = int(mult * width)
+            width = step * ((width + step - 1) // step)
+        return width
+    return intermediate
+
+
+def dense_mlp(r: Reader, flags: dict[str, Any], intermediate: int) -> DenseMLP:
+    gated = flags["mlp_gated"]
+    if gated == "t5":
+        proj = str(r.get("feed_forward_proj") or "relu")
+        gated = proj.startswith("gated")
+    return DenseMLP(intermediate=mlp_width(r, flags, intermediate), gated=bool(gated), bias=r.flag(flags["mlp_bias"]),
+                    activation=activation(r))
+
+
+def moe_mlp(r: Reader, flags: dict[str, Any], hidden: int, num_experts: int, dense_intermediate: int) -> MoEMLP:
+    """Routed experts (+ shared experts, router); a ``moe_latent_size`` puts the experts in a latent
+    space with a down projection before and an up projection after (NemotronH ``NemotronHMoE``)."""
+    top_k = r.int("top_k", default=1)
+    if top_k > num_experts:
+        raise ConfigError(f"{r.where}: {r.key_name('top_k')} = {top_k} exceeds the {num_experts} experts")
+    expert_i = r.int("expert_intermediate", required=False) or r.int("intermediate_size")
+    shared = None
+    shared_i = r.int("shared_intermediate", required=False, minimum=0)
+    n_shared = r.int("num_shared_experts", required=False, minimum=0)
+    gated = flags["mlp_gated"] is True
+    act = activation(r)
+    if shared_i:
+        shared = DenseMLP(intermediate=shared_i, gated=gated, activation=act)
+    elif n_shared:
+        shared = DenseMLP(intermediate=n_shared * expert_i, gated=gated, activation=act)
+    elif flags.get("shared_experts_as_intermediate"):
+        shared = DenseMLP(intermediate=r.int("intermediate_size"), gated=gated, activation=act)
+    latent = r.int("moe_latent_size", required=False)
+    return MoEMLP(num_experts=num_experts, top_k=top_k, expert_intermediate=expert_i, gated=gated,
+                  expert_bias=bool(flags["expert_bias"]), router_bias=bool(flags["router_bias"]), shared=shared,
+                  shared_gate=bool(flags["shared_expert_gate"]) and shared is not None, activation=act,
+                  latent_size=latent, latent_bias=bool(latent) and r.flag(flags["mlp_bias"]))

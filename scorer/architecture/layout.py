@@ -1,0 +1,134 @@
+"""The layer stack's layout: depth, each layer's kind, which layers are MoE, norms per block.
+
+Reads transformers' vocabulary: ``layer_types`` (or NemotronH's ``layers_block_type``), a hybrid
+pattern string (``hybrid_override_pattern``: ``M`` Mamba, ``*`` attention, ``-`` MLP, ``E`` MoE),
+Gemma-style ``sliding_window_pattern``, MoE placement keys (``moe_layers``, ``mlp_layer_types``,
+``first_k_dense_replace`` + ``moe_layer_freq`` as a step or as a per-layer 0/1 list,
+``decoder_sparse_step`` + ``mlp_only_layers``, ``interleave_moe_layer_step``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ConfigError
+from .reader import LIMITS, Reader, check_int
+
+PATTERN_KINDS = {"M": "linear_attention", "*": "full_attention", "-": "mlp", "E": "moe"}
+
+
+def depth(r: Reader) -> int:
+    """Number of decoder layers: ``num_hidden_layers`` (and aliases), else the length of the layer
+    pattern (``layer_types``, ``layers_block_type``, ``hybrid_override_pattern``).
+
+    Raises:
+        ConfigError: none of them is present, or the value is out of bounds.
+    """
+    if r.get("num_layers") is not None:
+        return r.int("num_layers")
+    for key in ("layer_types", "layers_block_type", "hybrid_override_pattern"):
+        val = r.get(key)
+        if isinstance(val, (list, tuple, str)) and val:
+            return check_int(len(val), f"len({key})", r.where, limit=LIMITS["num_layers"])
+    return r.int("num_layers")  # raises: missing
+
+
+def layer_kinds(r: Reader, n: int, flags: dict[str, Any], sliding: int | None, chunk: int | None) -> list[str]:
+    """Per-layer kind strings following transformers' ``layer_types`` vocabulary."""
+    types = r.get("layer_types")
+    if types is None and r.cfg is not None:
+        types = getattr(r.cfg, "layers_block_type", None)
+        if types is not None:
+            r.mark("layers_block_type", "hybrid_override_pattern")
+    if types is None:
+        types = r.raw_get("layers_block_type")
+    if types is not None:
+        if not isinstance(types, (list, tuple)) or len(types) != n or not all(isinstance(t, str) for t in types):
+            raise ConfigError(f"{r.where}: layer_types must be a list of {n} strings (one per layer)")
+        return list(types)
+    pattern = r.get("hybrid_override_pattern")
+    if pattern is not None and (not isinstance(pattern, str) or len(pattern) != n):
+        raise ConfigError(f"{r.where}: hybrid_override_pattern must be a string of {n} characters (one per layer)")
+    if isinstance(pattern, str):
+        return [PATTERN_KINDS.get(ch, "full_attention") for ch in pattern[:n]]
+    every = r.get("sliding_window_pattern")
+    if sliding and isinstance(every, int) and not isinstance(every, bool) and every > 1:
+        # Gemma-3 style alternation: every Nth layer is global, the others slide
+        return ["full_attention" if (i + 1) % every == 0 else "sliding_attention" for i in range(n)]
+    if chunk:
+        return ["chunked_attention"] * n
+    if sliding and flags["all_sliding_if_window"] and r.get("use_sliding_window") is not False:
+        return ["sliding_attention"] * n
+    return ["full_attention"] * n
+
+
+def _int_list(val: Any, name: str, r: Reader) -> list[int]:
+    if not isinstance(val, (list, tuple)) or not all(isinstance(x, int) and not isinstance(x, bool) for x in val):
+        raise ConfigError(f"{r.where}: {name} must be an integer or a list of integers")
+    return list(val)
+
+
+def moe_layers(r: Reader, n: int, num_experts: int | None, kinds: list[str]) -> set[int]:
+    """Indices of the layers whose FFN is the MoE block."""
+    if not num_experts:
+        return set()
+    if "moe" in kinds or "mlp" in kinds:  # block-per-layer hybrids say it per layer
+        return {i for i, k in enumerate(kinds) if k == "moe"}
+    per_layer = r.get("mlp_layer_types")
+    if isinstance(per_layer, (list, tuple)) and len(per_layer) == n:
+        r.mark("first_k_dense_replace", "moe_layer_freq")  # the config class wrote the per-layer list from them
+        return {i for i, t in enumerate(per_layer) if str(t) in ("sparse", "moe", "hash_moe")}
+    listed = r.get("moe_layers")
+    if isinstance(listed, (list, tuple)):
+        return {int(i) for i in listed if isinstance(i, int) and 0 <= i < n}
+    freq = r.get("moe_layer_freq")
+    if isinstance(freq, (list, tuple)):  # a per-layer 0/1 list
+        flags01 = _int_list(freq, "moe_layer_freq", r)
+        if len(flags01) != n:
+            raise ConfigError(f"{r.where}: moe_layer_freq lists {len(flags01)} layers, the model has {n}")
+        first_dense = r.get("first_k_dense_replace") or 0
+        return {i for i, f in enumerate(flags01) if f and i >= int(first_dense)}
+    first_dense = r.get("first_k_dense_replace")
+    if first_dense is not None:
+        step = check_int(freq or 1, "moe_layer_freq", r.where)
+        return {i for i in range(n) if i >= int(first_dense) and i % step == 0}
+    step = r.get("decoder_sparse_step")
+    mlp_only = set(r.get("mlp_only_layers") or [])
+    if step:
+        step = check_int(step, "decoder_sparse_step", r.where)
+        return {i for i in range(n) if i not in mlp_only and (i + 1) % step == 0}
+    step = r.get("interleave_moe_layer_step")
+    if step:
+        step = check_int(step, "interleave_moe_layer_step", r.where)
+        return {i for i in range(n) if (i + 1) % step == 0}
+    return {i for i in range(n) if i not in mlp_only}
+
+
+def norms_per_layer(r: Reader, flags: dict[str, Any]) -> int:
+    spec = flags["norms_per_layer"]
+    if spec == "falcon":  # transformers FalconDecoderLayer
+        if r.get("new_decoder_architecture"):
+            return 2 if r.get("num_ln_in_parallel_attn") in (None, 2) else 1
+        return 1 if r.get("parallel_attn", True) else 2
+    return int(spec)
+
+
+def falcon_kv(r: Reader, heads: int) -> int:
+    if r.get("new_decoder_architecture"):
+        return r.int("num_kv_heads", default=heads)
+    return 1 if r.get("multi_query", True) else heads
+
+
+def per_layer_values(r: Reader, key: str, n: int) -> list[int] | None:
+    """A per-layer list where a scalar is usual (gemma-3n's ``intermediate_size``): None for a scalar.
+
+    Raises:
+        ConfigError: a list of the wrong length or with non-integer entries.
+    """
+    val = r.get(key)
+    if not isinstance(val, (list, tuple)):
+        return None
+    name = r.key_name(key)
+    if len(val) != n:
+        raise ConfigError(f"{r.where}: {name} lists {len(val)} values, the model has {n} layers")
+    return [check_int(v, f"{name}[{i}]", r.where, limit=LIMITS.get(key)) for i, v in enumerate(val)]

@@ -1,0 +1,127 @@
+"""``quantization_config`` (config.json) and ``hf_quant_config.json`` (ModelOpt) normalized to a QuantSpec."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ConfigError
+from .reader import check_int
+from .specs import QuantSpec
+
+def parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | None) -> QuantSpec | None:
+    """Normalize ``quantization_config`` (config.json) or ``hf_quant_config.json`` (ModelOpt).
+
+    Raises:
+        ConfigError: malformed values (non-numeric bits or block sizes, non-list exclusions, ...).
+    """
+    try:
+        q = _parse_quantization(qc, sidecar)
+    except ConfigError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError, OverflowError) as exc:
+        raise ConfigError(f"quantization_config is malformed ({type(exc).__name__})") from None
+    if q is not None:
+        if q.weight_bits is not None:
+            check_int(q.weight_bits, "quantization bits", "quantization_config", limit=32)
+        if q.group_size is not None:
+            check_int(q.group_size, "quantization group_size", "quantization_config", limit=1 << 20)
+        for b in q.block or []:
+            check_int(b, "quantization block size", "quantization_config", limit=1 << 20)
+    return q
+
+
+def _str_list(val: Any, name: str) -> list[str]:
+    if val is None:
+        return []
+    if not isinstance(val, list):
+        raise ConfigError(f"quantization_config: {name} must be a list of module patterns")
+    return [str(x) for x in val if isinstance(x, (str, int))]
+
+
+def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | None) -> QuantSpec | None:
+    if sidecar and isinstance(sidecar.get("quantization"), dict):
+        q = sidecar["quantization"]
+        return _modelopt(q, "hf_quant_config.json")
+    if not isinstance(qc, dict):
+        return None
+    method = str(qc.get("quant_method") or qc.get("quant_algo") or "unknown").lower()
+    excl_key = next((k for k in ("modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules")
+                     if qc.get(k) is not None), None)
+    excluded = _str_list(qc.get(excl_key), excl_key) if excl_key else []
+    if method in ("fp8", "fbgemm_fp8"):
+        block = qc.get("weight_block_size")
+        if isinstance(block, list) and len(block) == 2:
+            return QuantSpec(method=method, format="fp8_block", weight_bits=8, block=[int(b) for b in block],
+                             activations=f"fp8-{qc.get('activation_scheme', 'dynamic')}", excluded=excluded)
+        fmt = "fp8_channel" if method == "fbgemm_fp8" else "fp8"
+        return QuantSpec(method=method, format=fmt, weight_bits=8,
+                         activations=f"fp8-{qc.get('activation_scheme', 'dynamic')}", excluded=excluded)
+    if method == "mxfp4":
+        return QuantSpec(method=method, format="mxfp4", weight_bits=4, group_size=32, excluded=excluded)
+    if method == "modelopt":
+        return _modelopt(qc, "config.json quantization_config")
+    if method in ("awq", "gptq", "autoround", "auto-round"):
+        bits = int(qc.get("bits") or qc.get("w_bit") or 4)
+        gs = qc.get("group_size", qc.get("q_group_size"))
+        return QuantSpec(method=method, format="int4" if bits == 4 else f"int{bits}", weight_bits=bits,
+                         group_size=int(gs) if isinstance(gs, int) and gs > 0 else None, excluded=excluded)
+    if method == "bitsandbytes":
+        if qc.get("load_in_4bit"):
+            fmt = "nf4" if qc.get("bnb_4bit_quant_type", "fp4") == "nf4" else "fp4_bnb"
+            return QuantSpec(method=method, format=fmt, weight_bits=4, group_size=64, excluded=excluded)
+        return QuantSpec(method=method, format="int8", weight_bits=8, excluded=excluded)
+    if method == "compressed-tensors":
+        return _compressed_tensors(qc, excluded)
+    return QuantSpec(method=method, format="unknown", excluded=excluded)
+
+
+def _modelopt(q: dict[str, Any], source: str) -> QuantSpec:
+    algo = str(q.get("quant_algo") or "").upper()
+    excluded = _str_list(q.get("exclude_modules") if q.get("exclude_modules") is not None else q.get("ignore"),
+                         "exclude_modules")
+    kv = q.get("kv_cache_quant_algo")
+    if "NVFP4" in algo or algo == "FP4":
+        return QuantSpec(method="modelopt", format="nvfp4", weight_bits=4, group_size=int(q.get("group_size") or 16),
+                         activations="nvfp4" if "AWQ" not in algo else None, excluded=excluded,
+                         kv_cache_dtype=str(kv).lower() if kv else None, source=source)
+    if algo.startswith("FP8"):
+        block = q.get("weight_block_size") or None
+        return QuantSpec(method="modelopt", format="fp8_block" if block else "fp8", weight_bits=8, block=block,
+                         activations="fp8", excluded=excluded, kv_cache_dtype=str(kv).lower() if kv else None,
+                         source=source)
+    if "W4A16" in algo or "AWQ" in algo or "INT4" in algo:
+        return QuantSpec(method="modelopt", format="int4", weight_bits=4, group_size=int(q.get("group_size") or 128),
+                         excluded=excluded, kv_cache_dtype=str(kv).lower() if kv else None, source=source)
+    if "INT8" in algo or "W8A8" in algo:
+        return QuantSpec(method="modelopt", format="int8", weight_bits=8, activations="int8", excluded=excluded,
+                         source=source)
+    return QuantSpec(method="modelopt", format="unknown", excluded=excluded, source=source)
+
+
+def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
+    groups = qc.get("config_groups") or {}
+    first = next((g for g in groups.values() if isinstance(g, dict)), {}) if isinstance(groups, dict) else {}
+    w = first.get("weights") or {}
+    a = first.get("input_activations")
+    bits = w.get("num_bits")
+    typ = w.get("type", "int")
+    strategy = w.get("strategy")
+    gs = w.get("group_size")
+    fmt_name = str(qc.get("format") or "")
+    if typ == "float" and bits == 4:
+        fmt = "mxfp4" if gs == 32 and "nvfp4" not in fmt_name else "nvfp4"
+    elif typ == "float" and bits == 8:
+        fmt = "fp8_block" if strategy == "block" else ("fp8_channel" if strategy == "channel" else "fp8")
+    elif typ == "int" and bits == 4:
+        fmt = "int4"
+    elif typ == "int" and bits == 8:
+        fmt = "int8"
+    else:
+        fmt = "unknown"
+    block = w.get("block_structure") if isinstance(w.get("block_structure"), list) else None
+    act = None
+    if isinstance(a, dict) and a.get("num_bits"):
+        act = f"{a.get('type', 'int')}{a.get('num_bits')}-{'dynamic' if a.get('dynamic') else 'static'}"
+    return QuantSpec(method="compressed-tensors", format=fmt, weight_bits=bits if isinstance(bits, int) else None,
+                     group_size=gs if isinstance(gs, int) else None, block=block, activations=act, excluded=excluded,
+                     kv_cache_dtype=None)

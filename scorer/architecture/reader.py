@@ -1,0 +1,121 @@
+"""Reading config keys: aliases, bounds and the record of which keys were consumed."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..errors import ConfigError
+from .families import ALIASES
+
+# Upper bounds beyond which a dimension is treated as absurd (a typo or a hostile file).
+LIMITS = {
+    "hidden_size": 1 << 18, "num_layers": 4096, "num_heads": 1 << 14, "num_kv_heads": 1 << 14,
+    "head_dim": 1 << 14, "intermediate_size": 1 << 22, "vocab_size": 1 << 24, "num_experts": 1 << 16,
+    "top_k": 1 << 10, "expert_intermediate": 1 << 22, "max_positions": 1 << 34, "sliding_window": 1 << 34,
+    "chunk_size": 1 << 34, "num_decoder_layers": 4096, "depth": 1024, "mtp_layers": 64,
+}
+#: cap for any other dimension (widths, ranks, state sizes, kernel sizes)
+DEFAULT_LIMIT = 1 << 22
+
+
+class Reader:
+    """Looks a canonical key up in the transformers config object, then in the raw dict.
+
+    Every key whose value a lookup returns is added to ``consumed`` (the raw key name, and for a
+    value read from the config object also the raw key its ``attribute_map`` aliases), so that
+    :mod:`scorer.architecture.keys` can list the keys of ``raw`` that no reader looked at.
+    """
+
+    def __init__(self, raw: dict[str, Any], cfg: Any | None, where: str, consumed: set[str] | None = None):
+        self.raw = raw
+        self.cfg = cfg
+        self.where = where
+        self.consumed: set[str] = consumed if consumed is not None else set()
+        amap = getattr(type(cfg), "attribute_map", None) if cfg is not None else None
+        amap = amap if isinstance(amap, dict) else {}
+        # attribute_map maps a key name to the attribute holding it; either name may be the raw key
+        self._same: dict[str, set[str]] = {}
+        for alias, attr in amap.items():
+            if isinstance(alias, str) and isinstance(attr, str):
+                self._same.setdefault(alias, set()).add(attr)
+                self._same.setdefault(attr, set()).add(alias)
+
+    def mark(self, *names: str) -> None:
+        """Record keys as consumed by a reader that looked at ``raw`` directly."""
+        self.consumed.update(names)
+
+    def raw_get(self, name: str, default: Any = None) -> Any:
+        """``raw[name]`` (no aliases, no config object), recorded as consumed when present."""
+        if name in self.raw:
+            self.consumed.add(name)
+            val = self.raw[name]
+            return default if val is None else val
+        return default
+
+    def has(self, key: str) -> bool:
+        return self.get(key) is not None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        names = ALIASES.get(key, [key])
+        if self.cfg is not None:
+            for name in names:
+                try:
+                    val = getattr(self.cfg, name)
+                except (AttributeError, KeyError, TypeError, RuntimeError):  # Runtime: a per-layer attribute (Gemma 4)
+                    continue
+                if val is not None:
+                    self.consumed.add(name)
+                    self.consumed.update(self._same.get(name, ()))
+                    # a config class may store a raw key under another alias (NemotronH: attention_head_dim
+                    # -> head_dim): a raw alias holding the same value is the same key
+                    self.consumed.update(n for n in names if n in self.raw and self.raw[n] == val)
+                    return val
+        for name in names:
+            if name in self.raw and self.raw[name] is not None:
+                self.consumed.add(name)
+                return self.raw[name]
+        return default
+
+    def key_name(self, key: str) -> str:
+        for name in ALIASES.get(key, [key]):
+            if name in self.raw:
+                return name
+        return ALIASES.get(key, [key])[0]
+
+    def int(self, key: str, default: int | None = None, required: bool = True, minimum: int = 1) -> int | None:
+        val = self.get(key)
+        if val is None:
+            if default is not None or not required:
+                return default
+            raise ConfigError(f"{self.where}: missing {self.key_name(key)} (needed for the {key.replace('_', ' ')})")
+        return check_int(val, self.key_name(key), self.where, minimum=minimum, limit=LIMITS.get(key, DEFAULT_LIMIT))
+
+    def flag(self, spec: Any, default: bool = False) -> bool:
+        """Resolve a family flag: a bool constant, or a config key whose value is read."""
+        if isinstance(spec, bool):
+            return spec
+        if isinstance(spec, str):
+            val = self.get(spec)
+            return bool(val) if val is not None else default
+        return default
+
+
+def _short(val: Any) -> str:
+    text = repr(val)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_int(val: Any, name: str, where: str, minimum: int = 1, limit: int | None = DEFAULT_LIMIT) -> int:
+    """Validate one dimension: an integer (integral floats such as 4096.0 accepted) within bounds."""
+    if isinstance(val, bool) or not isinstance(val, (int, float)):
+        raise ConfigError(f"{where}: {name} must be an integer, got {_short(val)}")
+    if isinstance(val, float):
+        if not math.isfinite(val) or val != int(val):
+            raise ConfigError(f"{where}: {name} must be an integer, got {_short(val)}")
+        val = int(val)
+    if val < minimum:
+        raise ConfigError(f"{where}: {name} must be at least {minimum}, got {_short(val)}")
+    if limit is not None and val > limit:
+        raise ConfigError(f"{where}: {name} = {_short(val)} is absurdly large (limit {limit:,})")
+    return val
