@@ -6,7 +6,13 @@
 
 **Roles.** Each tensor is a *parameter*, a *scale* (quantization metadata: scales, zero points, group
 indices, bitsandbytes state — stored bytes, not parameters) or a *buffer* (``rotary_emb.inv_freq``,
-``position_ids``, GPT-2's ``attn.bias`` causal mask — stored, not parameters). See :func:`tensor_role`.
+``position_ids``, GPT-2's ``attn.bias`` causal mask, DeepSeek-V3's ``e_score_correction_bias`` — stored, not
+parameters). See :func:`tensor_role`.
+
+**MTP copies.** DeepSeek-V3 and GLM-4.5 checkpoints store, in each MTP layer, its own ``embed_tokens`` and
+``shared_head.head`` (vocab x hidden each) although the model shares them (the config-derived MTP count leaves
+them out). A stored MTP count exceeding the config's by exactly one or two vocab x hidden tables per MTP layer
+is reported in ``notes``, not as a difference.
 
 **Components** come from the tensor names (:func:`component_of`), in the keys of
 :data:`scorer.params.COMPONENTS` plus ``vision`` (vision tower and projector), ``mtp`` (``mtp.*``, or decoder
@@ -29,6 +35,8 @@ Per format:
   ``nested_*``, ``quant_state.*`` are scales. bitsandbytes int8: ``weight`` I8 (1 per element), ``SCB`` scale.
 * ``fp8*`` — ``weight`` F8_E4M3, one element each; ``weight_scale`` / ``weight_scale_inv`` / ``input_scale``
   are scales.
+* ModelOpt ``MIXED_PRECISION`` (``QuantSpec.mixed``): FP8 layers are F8_E4M3 (one each), so a ``weight`` in U8
+  is a 4-bit layer (NVFP4, W4A16/INT4 AWQ: 2 per byte) when the mix holds a 4-bit algorithm, and I8 is INT8.
 * A native ``F4`` / ``F6_*`` dtype already counts elements in its shape (safetensors' convention).
 * No quantization config, ``unknown`` format, or a tensor in a float dtype: one element per stored element
   (modules a checkpoint leaves unquantized are stored in BF16 and count as they are).
@@ -58,7 +66,9 @@ _SCALE_LEAVES = {"weight_scale", "weight_scale_2", "weight_scale_inv", "input_sc
                  "v_scale", "q_scale", "prob_scale", "scales", "qzeros", "g_idx", "weight_zero_point",
                  "weight_global_scale", "input_global_scale", "weight_shape", "weight_g_idx", "scb", "weight_format",
                  "absmax", "quant_map", "nested_absmax", "nested_quant_map", "pre_quant_scale", "input_zero_point"}
-_BUFFER_LEAVES = {"inv_freq", "position_ids", "masked_bias", "_float_tensor"}
+#: transformers registers these as buffers, not parameters (DeepSeek-V3's router keeps e_score_correction_bias
+#: with register_buffer)
+_BUFFER_LEAVES = {"inv_freq", "position_ids", "masked_bias", "_float_tensor", "e_score_correction_bias"}
 _PACKED_LEAVES = {"weight", "qweight", "weight_packed"}
 
 _VISION = {"vision_tower", "visual", "vision_model", "vision_encoder", "vision", "multi_modal_projector",
@@ -109,6 +119,8 @@ class CheckpointCounts(BaseModel):
     delta_pct: float = Field(description="delta / config_total, %")
     differs: dict[str, int] = Field(default_factory=dict, description="component -> stored - config, where they "
                                                                       "differ")
+    notes: list[str] = Field(default_factory=list, description="differences explained (MTP copies of the "
+                                                               "embedding and lm_head)")
     matches: bool = Field(description=f"|delta| <= {MISMATCH_TOLERANCE:.1%} of the config-derived count")
 
 
@@ -132,6 +144,10 @@ def elements(t, q) -> tuple[int, int]:
         stored *= d
     cbits = INT_CONTAINERS.get(t.dtype)
     bits = getattr(q, "weight_bits", None) if q is not None else None
+    mixed = getattr(q, "mixed", None) if q is not None else None
+    if mixed:
+        four = any(a.startswith(("NVFP4", "W4A", "INT4", "FP4")) or "AWQ" in a for a in mixed)
+        bits = 4 if (t.dtype == "U8" and four) else 8 if t.dtype == "I8" else bits
     leaf = t.name.rsplit(".", 1)[-1]
     if cbits and bits and 0 < bits < cbits and (leaf in _PACKED_LEAVES or leaf.endswith("_blocks")) \
             and (stored * cbits) % bits == 0:
@@ -221,7 +237,9 @@ def analyze(headers, arch, params: ParamCounts) -> CheckpointCounts:
             continue
         n, stored = elements(t, q)
         if n != stored:
-            pk = packed.setdefault(t.dtype, {"bits": int(q.weight_bits), "stored_elements": 0, "elements": 0})
+            bits = INT_CONTAINERS[t.dtype] * stored // n
+            key = t.dtype if packed.get(t.dtype, {}).get("bits", bits) == bits else f"{t.dtype}/{bits}bit"
+            pk = packed.setdefault(key, {"bits": bits, "stored_elements": 0, "elements": 0})
             pk["stored_elements"] += stored
             pk["elements"] += n
         total += n
@@ -240,13 +258,23 @@ def analyze(headers, arch, params: ParamCounts) -> CheckpointCounts:
     keys = list(dict.fromkeys([*cfg, *by_comp]))
     differs = {k: by_comp.get(k, 0) - cfg.get(k, 0) for k in keys if by_comp.get(k, 0) != cfg.get(k, 0)}
     delta = total - config_total
+    explained = 0
+    notes: list[str] = []
+    if has_mtp and differs.get("mtp"):
+        table, layers = arch.vocab_size * arch.hidden_size, arch.mtp.num_layers
+        copies = {layers * table: "embedding", 2 * layers * table: "embedding and lm_head"}
+        if differs["mtp"] in copies:
+            explained = differs.pop("mtp")
+            notes.append(f"the {layers} MTP layer(s) store their own copy of the {copies[explained]} "
+                         f"({explained:,} parameters) that the model shares")
     pct = delta / config_total if config_total else (0.0 if not total else float("inf"))
+    unexplained = (delta - explained) / config_total if config_total else pct
     return CheckpointCounts(
         total=total, by_dtype=by_dtype, bytes=stored_bytes, source=headers.source, files=list(headers.files),
         tensors=len(headers.tensors), by_component=by_comp, bytes_by_component=bytes_comp, packed=packed,
         scales=roles["scale"], buffers=roles["buffer"], language_model_bytes=lm_bytes, stored_precision=stored_prec,
         config_total=config_total, delta=delta, delta_pct=round(pct * 100, 4) if config_total else 0.0,
-        differs=differs, matches=abs(pct) <= MISMATCH_TOLERANCE)
+        differs=differs, notes=notes, matches=abs(unexplained) <= MISMATCH_TOLERANCE)
 
 
 def stored_weight_bytes(ck: CheckpointCounts | None, precision: str) -> int | None:

@@ -38,9 +38,10 @@ from . import __version__
 from .errors import BadInputError, HubError
 from .resources import data_dir
 
-#: Largest config file read, in bytes. Real config.json files are a few KiB; the largest in the
-#: wild (with big id2label tables) stay well under 1 MiB.
-MAX_CONFIG_BYTES = 2 * 1024 * 1024
+#: Largest config file read, in bytes. Most config.json files are a few KiB, but a ModelOpt
+#: mixed-precision checkpoint lists every layer's quantization in config.json / hf_quant_config.json
+#: (several MB seen in the wild); 64 MiB holds those and still refuses a runaway file.
+MAX_CONFIG_BYTES = 64 * 1024 * 1024
 #: Example used when the CLI gets no SOURCE.
 DEFAULT_EXAMPLE = "llama-3.1-8b"
 
@@ -118,25 +119,25 @@ def _read_json_file(path: Path, what: str, cap: int = MAX_CONFIG_BYTES) -> dict[
     if not stat.S_ISREG(st.st_mode):
         raise BadInputError(f"{what}: {path} is not a regular file")
     size = st.st_size
+    kind = "index" if what == "safetensors index" else "config"
     if size > cap:
-        raise BadInputError(f"{what}: {path} is {size:,} bytes, over the {cap:,}-byte cap for {what} files")
+        raise BadInputError(f"{what}: {path} is {size:,} bytes, over the {cap:,}-byte cap for {kind} files")
     try:
         with open(path, "rb") as fh:
             data = fh.read(cap + 1)
     except OSError as exc:
         raise BadInputError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
-    return parse_json_bytes(data, str(path), cap)
+    return parse_json_bytes(data, str(path), cap, kind)
 
 
-def parse_json_bytes(data: bytes, name: str, cap: int = MAX_CONFIG_BYTES) -> dict[str, Any]:
+def parse_json_bytes(data: bytes, name: str, cap: int = MAX_CONFIG_BYTES, what: str = "config") -> dict[str, Any]:
     """Parse a config file's bytes into a dict.
 
     Raises:
         BadInputError: oversize, not UTF-8, not JSON, or not a JSON object.
     """
     if len(data) > cap:
-        raise BadInputError(f"{name} is over the {cap:,}-byte cap for {'config' if cap == MAX_CONFIG_BYTES else 'index'}"
-                            " files", "invalid_json")
+        raise BadInputError(f"{name} is over the {cap:,}-byte cap for {what} files", "invalid_json")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -643,7 +644,8 @@ def read_hub_checkpoint(api, repo_id: str, sha: str, names: list[str], token: st
                 repo_id, SAFETENSORS_INDEX, revision=sha, token=token, endpoint=endpoint, cache_dir=hub_cache_dir()))
             with open(local, "rb") as fh:
                 try:
-                    index = parse_json_bytes(fh.read(MAX_INDEX_BYTES + 1), SAFETENSORS_INDEX, MAX_INDEX_BYTES)
+                    index = parse_json_bytes(fh.read(MAX_INDEX_BYTES + 1), SAFETENSORS_INDEX, MAX_INDEX_BYTES,
+                                             "index")
                 except BadInputError as exc:
                     raise CheckpointUnreadable(str(exc)) from None
             files, listed = _index_shards(index, SAFETENSORS_INDEX)

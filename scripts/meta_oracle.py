@@ -91,7 +91,7 @@ SWEEP_NOT_SERVING = {
 # Per-type config keys set in every variant (the class cannot be built otherwise).
 # Nested dicts are passed as partial sub-configs (the sub-config class fills in the rest).
 _ROPE = {"rope_type": "default", "rope_theta": 10000.0}
-_QWEN4_INDEXER = {"indexer_n_heads": 16, "indexer_kv_heads": 1, "indexer_head_dim": 128, "indexer_budget": 2048,
+_QWEN4_INDEXER = {"indexer_n_heads": 16, "indexer_kv_heads": 1, "indexer_head_dim": 256, "indexer_budget": 2048,
                   "indexer_compress_ratio": 4}
 SWEEP_TYPE_OVERRIDES: dict[str, dict] = {
     "reformer": {"is_decoder": True},  # ReformerModelWithLMHead asserts is_decoder
@@ -105,9 +105,10 @@ SWEEP_TYPE_OVERRIDES: dict[str, dict] = {
     "dots1": {"n_routed_experts": 128, "n_shared_experts": 2, "num_experts_per_tok": 6},
     "gemma4_assistant": {"text_config": {"hidden_size_per_layer_input": 0, "vocab_size_per_layer_input": 0,
                                          "enable_moe_block": False, "use_double_wide_mlp": False}},
-    "granite4_vision": {"deepstack_layer_map": [[-1, 0], [-5, 2]]},
+    "granite4_vision": {"deepstack_layer_map": [[-1, 0], [-5, 2]], "downsample_rate": "1/4"},
     "lfm2_moe": {"layer_types": ["full_attention" if i % 4 == 2 else "conv" for i in range(32)]},
-    "qwen3_omni_moe": {"talker_config": {"text_config": {"shared_expert_intermediate_size": 768}}},
+    "qwen3_omni_moe": {"talker_config": {"text_config": {"shared_expert_intermediate_size": 768},
+                                          "spatial_merge_size": 2}},
     "qwen4_exp": {"text_config": dict(_QWEN4_INDEXER)},
     "qwen4_exp_text": dict(_QWEN4_INDEXER),
 }
@@ -173,7 +174,9 @@ MOE_INTER_KEYS = ("moe_intermediate_size", "expert_ffn_hidden_size", "expert_int
 SHARED_INTER_KEYS = ("shared_expert_intermediate_size", "shared_experts_intermediate_size",
                      "moe_shared_expert_intermediate_size", "share_expert_dim", "shared_intermediate_size")
 SHARED_COUNT_KEYS = ("n_shared_experts", "num_shared_experts", "moe_num_shared_experts")
-MLA_KEYS = ("kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim")
+# Mamba mixers: (heads, head dim, expand) keys; heads * head_dim must stay expand * hidden_size.
+MAMBA_KEYS = (("mamba_n_heads", "mamba_d_head", "mamba_expand"), ("mamba_num_heads", "mamba_head_dim", "expand"),
+              ("n_mamba_heads", "mamba_headdim", "mamba_expand"), ("mamba_num_heads", "mamba_head_dim", "mamba_expand"))
 # Width-like keys of a text config that follow hidden_size when they equal it.
 TEXT_WIDTH_FOLLOWERS = ("word_embed_proj_dim", "embedding_size", "embedding_dim", "lru_width",
                         "attention_hidden_size", "input_size", "ple_embed_dim")
@@ -183,13 +186,21 @@ TO_TEXT_WIDTH = ("out_hidden_size", "text_hidden_size", "adapter_out_dim", "outp
 # Keys of text / top-level configs that hold the vision tower's width.
 TO_VISION_WIDTH = ("encoder_hidden_size", "vision_hidden_size", "mm_hidden_size", "vision_embed_dim",
                    "image_embed_dim", "cross_attention_hidden_size", "vision_feature_dim")
+# Keys outside the vision config that index the vision tower's layers.
+VISION_LAYER_REFS = re.compile(r"^(vision_feature_layers?|feature_layers?|vision_layer_ids?|spatial_vision_layer"
+                               r"|vision_feature_layer_indices)$")
+# Text-model head_dim the modeling code needs (rotary sections sized for it).
+HEAD_DIM_BY_TYPE = {"ernie4_5_vl_moe": 128}
 _NO_SCALE = re.compile(r"period|offset|interval|step|freq|every|pattern|window|chunk|position|token|vocab")
 _INDEX_KEY = re.compile(r"layer|block|idx|index|indices|indexes")
 _LIST_NOT_PER_LAYER = re.compile(r"token|pinpoint|size|shape|section|grid|depths|ratio|scale|range|limit")
+_SOURCE_KEY = re.compile(r"source|share|src")
 
 TEXT_SUBCONFIG = re.compile(r"text|llm|language|decoder|thinker|lm_config")
 NONTEXT_SUBCONFIG = re.compile(r"vision|visual|image|video|audio|speech|acoustic|protein|vq|codec|talker|"
-                               r"token2wav|code2wav|vit|siglip|clip|perceiver|qformer|projector|encoder_config")
+                               r"token2wav|code2wav|vit|siglip|clip|perceiver|qformer|projector|encoder_config|"
+                               r"adapt|connector|merger|aligner")
+_ADAPTER_SUBCONFIG = re.compile(r"adapt|project|connect|merger|aligner")
 
 # The two resized shapes: (A) smaller than most defaults, (B) other ratios, odd depth and vocab.
 RESIZE_SPECS = {
@@ -202,14 +213,11 @@ RESIZE_SPECS = {
                      mla=dict(kv_lora_rank=256, q_lora_rank=384, qk_rope_head_dim=32, qk_nope_head_dim=64,
                               v_head_dim=64)),
 }
-# Groups of changes, and the order in which they are given up when the class raises.
+# Groups of changes; when the class raises, groups are given up one at a time, then two at a
+# time, in DROP_ORDER, then down the coarse chain.
 RESIZE_GROUPS = ("depth", "vocab", "width", "inter", "moe", "mla", "vision_depth", "vision_width")
-RESIZE_FALLBACKS = (
-    RESIZE_GROUPS,
-    ("depth", "vocab", "width", "inter", "moe", "mla", "vision_depth"),
-    ("depth", "vocab", "width", "inter", "moe", "vision_depth"),
-    ("depth", "vocab", "width", "inter", "vision_depth"),
-    ("depth", "vocab", "inter", "moe", "vision_depth"),
+DROP_ORDER = ("vision_width", "mla", "moe", "vocab", "width", "inter", "vision_depth", "depth")
+RESIZE_CHAIN = (
     ("depth", "vocab", "inter", "vision_depth"),
     ("depth", "vocab", "vision_depth"),
     ("depth", "vision_depth"),
@@ -232,9 +240,10 @@ def _first(d: dict, keys) -> tuple[str | None, object]:
 
 
 def _subconfigs(d: dict):
-    """(key, dict) for every nested config of ``d`` (dicts that carry a model_type)."""
+    """(key, dict) for every nested config of ``d`` (dicts with a model_type, ``*_config`` dicts)."""
     for k, v in d.items():
-        if isinstance(v, dict) and "model_type" in v:
+        if isinstance(v, dict) and ("model_type" in v or (k.endswith("_config") and any(
+                x in v for x in DEPTH_KEYS + WIDTH_KEYS))):
             yield k, v
 
 
@@ -243,52 +252,99 @@ def _is_text_subconfig(name: str, d: dict) -> bool:
         return False
     if TEXT_SUBCONFIG.search(name):
         return True
+    if name == "encoder" and any(True for _ in _subconfigs(d)):
+        return True  # an encoder that holds a text config (and maybe a vision one)
     return "vocab_size" in d
 
 
-def _resample(seq: list, n: int) -> list:
-    """``seq`` (one entry per layer) stretched or shrunk to ``n`` entries, every distinct entry kept."""
-    old = len(seq)
-    out = [seq[(i * old) // n] for i in range(n)]
-    key = lambda x: json.dumps(x, sort_keys=True)  # noqa: E731
-    present = {key(x) for x in out}
-    missing = []
-    for x in seq:
-        if key(x) not in present and key(x) not in {key(m) for m in missing}:
-            missing.append(x)
-    for j, x in enumerate(missing[: n - 1]):  # keep out[0] (first layers are often special)
-        out[n - 1 - j] = x
+def _key(x) -> str:
+    return json.dumps(x, sort_keys=True)
+
+
+def _per_layer_lists(d: dict, old: int) -> list[str]:
+    return [k for k, v in d.items() if k not in DEPTH_KEYS and isinstance(v, (list, str)) and len(v) == old
+            and old > 1 and (isinstance(v, list) and (not _LIST_NOT_PER_LAYER.search(k) or k in INTER_KEYS)
+                             or isinstance(v, str) and old > 2 and len(set(v)) <= 4 and not v.isalpha())]
+
+
+def _index_lists(d: dict, old: int) -> list[str]:
+    return [k for k, v in d.items() if isinstance(v, list) and v and all(_is_int(x) for x in v)
+            and _INDEX_KEY.search(k) and all(-old <= x < old for x in v) and len(v) < old
+            and not _LIST_NOT_PER_LAYER.search(k)]
+
+
+def _layer_dicts(d: dict, old: int) -> list[str]:
+    """Dicts keyed by layer index (per_layer_config)."""
+    out = []
+    for k, v in d.items():
+        if isinstance(v, dict) and v and "layer" in k and all(str(x).isdigit() and int(x) < old for x in v):
+            out.append(k)
     return out
 
 
-def _resize_layers(d: dict, old: int, new: int, changed: list, path: str) -> None:
-    """Per-layer lists / strings, layer-index lists and layer-count ints of one config dict."""
+def layer_map(d: dict, old: int, new: int) -> list[int]:
+    """For each new layer, the old layer it copies: evenly spread, then adjusted so that every
+    distinct per-layer value (layer types, dense/sparse, per-layer overrides) keeps a layer."""
+    src = [(j * old) // new for j in range(new)]
+    refs = [list(d[k]) for k in _per_layer_lists(d, old) if not _index_valued(d[k])]
+    refs += [[i in set(d[k]) for i in range(old)] for k in _index_lists(d, old)]
+    refs += [[str(i) in {str(x) for x in d[k]} for i in range(old)] for k in _layer_dicts(d, old)]
+    fixed = {0}
+    for ref in refs:
+        for i, x in enumerate(ref):
+            if _key(x) in {_key(ref[s]) for s in src}:
+                continue
+            free = [p for p in range(new - 1, 0, -1) if p not in fixed]
+            if not free:
+                break
+            src[free[0]] = i
+            fixed.add(free[0])
+    return sorted(src)
+
+
+def _index_valued(v) -> bool:
+    """A per-layer list whose entries are earlier layer indices (KV-sharing sources)."""
+    return isinstance(v, list) and all(_is_int(x) for x in v) and all(0 <= x <= i for i, x in enumerate(v)) \
+        and len(set(v)) > 2
+
+
+def _resize_layers(d: dict, old: int, new: int, changed: list, path: str) -> list[int]:
+    """Per-layer lists / strings / dicts, layer-index lists and layer-count ints of one config dict."""
+    src = layer_map(d, old, new)
+    for k in _per_layer_lists(d, old):
+        v = d[k]
+        if _index_valued(v):
+            out: list[int] = []
+            for j in range(new):
+                owner = v[src[j]] == src[j]
+                earlier = [i for i in range(j) if out[i] == i]
+                out.append(j if owner or not earlier else earlier[-1])
+            d[k] = out
+        elif isinstance(v, str):
+            d[k] = "".join(v[s] for s in src)
+        else:
+            d[k] = [v[s] for s in src]
+        changed.append(f"{path}{k}")
+    for k in _index_lists(d, old):
+        v = d[k]
+        if all(x >= 0 for x in v):
+            members = set(v)
+            out = sorted(j for j in range(new) if src[j] in members)
+            d[k] = out or sorted({min(new - 1, (x * new) // old) for x in v})
+        else:
+            d[k] = [x if x < 0 and -x <= new else (min(new - 1, (x * new) // old) if x >= 0 else -1) for x in v]
+        changed.append(f"{path}{k}")
+    for k in _layer_dicts(d, old):
+        v = {str(x): y for x, y in d[k].items()}
+        d[k] = {str(j): v[str(src[j])] for j in range(new) if str(src[j]) in v}
+        changed.append(f"{path}{k}")
     for k, v in list(d.items()):
-        if k in DEPTH_KEYS:
-            continue
-        if isinstance(v, list) and len(v) == old and old > 1 and not _LIST_NOT_PER_LAYER.search(k):
-            d[k] = _resample(v, new)
-            changed.append(f"{path}{k}")
-        elif isinstance(v, str) and len(v) == old and old > 2 and len(set(v)) <= 4 and not v.isalpha():
-            d[k] = "".join(_resample(list(v), new))
-            changed.append(f"{path}{k}")
-        elif (isinstance(v, list) and v and all(_is_int(x) for x in v) and _INDEX_KEY.search(k)
-              and all(-old <= x < old for x in v) and len(v) < old and not _LIST_NOT_PER_LAYER.search(k)):
-            if all(x >= 0 for x in v):
-                d[k] = sorted({min(new - 1, (x * new) // old) for x in v})
-            else:
-                d[k] = [x if x < 0 and -x <= new else (min(new - 1, (x * new) // old) if x >= 0 else -1) for x in v]
-            changed.append(f"{path}{k}")
-        elif _is_int(v) and "layer" in k and not _NO_SCALE.search(k) and k not in DEPTH_KEYS:
+        if _is_int(v) and "layer" in k and not _NO_SCALE.search(k) and k not in DEPTH_KEYS:
             if v == old:
-                d[k] = new
-                changed.append(f"{path}{k}")
+                _set(d, k, new, changed, path)
             elif 0 < v < old:
-                d[k] = max(1, min(new - 1, round(v * new / old)))
-                changed.append(f"{path}{k}")
-        elif _is_int(v) and k in ("vision_feature_layer", "spatial_vision_layer") and v >= new:
-            d[k] = new - 1
-            changed.append(f"{path}{k}")
+                _set(d, k, max(1, min(new - 1, round(v * new / old))), changed, path)
+    return src
 
 
 def _set(d: dict, k: str, v, changed: list, path: str) -> None:
@@ -297,26 +353,95 @@ def _set(d: dict, k: str, v, changed: list, path: str) -> None:
         changed.append(f"{path}{k}")
 
 
-def _resize_text(d: dict, spec: dict, groups, changed: list, path: str, token_ids: set,
-                 vision_width: tuple[int, int] | None) -> tuple[int, int] | None:
+def _rope_sections(d: dict, ratio: float, changed: list, path: str) -> None:
+    """Scale an mrope_section so that it keeps summing to half the (new) rotary dimension."""
+    for rk in ("rope_parameters", "rope_scaling"):
+        rp = d.get(rk)
+        if isinstance(rp, dict) and isinstance(rp.get("mrope_section"), list) and rp["mrope_section"]:
+            sec = rp["mrope_section"]
+            target = round(sum(sec) * ratio)
+            new = [max(1, int(x * ratio)) for x in sec]
+            new[0] += target - sum(new)
+            if new != sec:
+                rp["mrope_section"] = new
+                changed.append(f"{path}{rk}.mrope_section")
+
+
+def _text_depth(d: dict, spec: dict) -> int:
+    new = spec["depth"]
+    m = d.get("n_layers_per_attn_res_block")
+    if _is_int(m) and m > 1:
+        new = -(-new // m) * m
+    return new
+
+
+def _family_fixes(d: dict, old_depth, new_depth, width, changed: list, path: str) -> None:
+    """Relations between keys that specific families validate."""
+    if new_depth and old_depth and all(_is_int(d.get(k)) for k in ("n_input_layers", "n_recurrent_layers",
+                                                                     "n_output_layers")):
+        _set(d, "n_input_layers", 1, changed, path)
+        _set(d, "n_output_layers", 1, changed, path)
+        _set(d, "n_recurrent_layers", new_depth - 2, changed, path)
+    if width:
+        old_h, h = width
+        for hk, dk, ek in MAMBA_KEYS:
+            if _is_int(d.get(hk)) and _is_int(d.get(dk)) and _is_int(d.get(ek)):
+                _set(d, hk, max(1, d[ek] * h // d[dk]), changed, path)
+        if "state_size" in d and _is_int(d.get("expand")) and _is_int(d.get("num_heads")) and \
+                _is_int(d.get("head_dim")) and "num_attention_heads" not in d:  # Mamba2 itself
+            _set(d, "head_dim", 64, changed, path)
+            _set(d, "num_heads", d["expand"] * h // 64, changed, path)
+            if _is_int(d.get("n_groups")) and d["num_heads"] % d["n_groups"]:
+                _set(d, "n_groups", 1, changed, path)
+        if isinstance(d.get("axial_pos_embds_dim"), list) and len(d["axial_pos_embds_dim"]) == 2:
+            _set(d, "axial_pos_embds_dim", [h // 4, h - h // 4], changed, path)
+
+
+def _loop_fix(d: dict, orig: dict, old_depth: int, new_depth: int, changed: list, path: str) -> None:
+    """Looped-block models: loop start / end must stay multiples of n_layers_per_attn_res_block."""
+    m = d.get("n_layers_per_attn_res_block")
+    if not (_is_int(m) and m > 1 and _is_int(orig.get("loop_layer_index_end"))):
+        return
+    blocks = new_depth // m
+    s = round(orig.get("loop_layer_index_start", 0) / old_depth * blocks) * m
+    e = round(orig["loop_layer_index_end"] / old_depth * blocks) * m
+    e = min(max(e, m), new_depth)
+    s = min(s, e - m)
+    _set(d, "loop_layer_index_start", max(0, s), changed, path)
+    _set(d, "loop_layer_index_end", e, changed, path)
+
+
+def _resize_text(d: dict, spec: dict, groups, changed: list, path: str, token_ids: set, mt: str):
     """Resize one text config dict in place; returns (old_hidden, new_hidden) when width changed."""
     width_change = None
+    orig = dict(d)
     dk, old_depth = _first(d, DEPTH_KEYS)
+    new_depth = None
     if "depth" in groups and dk and _is_int(old_depth) and old_depth > 0:
-        new = spec["depth"]
+        new_depth = _text_depth(d, spec)
         for k in DEPTH_KEYS:
             if _is_int(d.get(k)) and d[k] == old_depth:
-                _set(d, k, new, changed, path)
-        _resize_layers(d, old_depth, new, changed, path)
+                _set(d, k, new_depth, changed, path)
+        _resize_layers(d, old_depth, new_depth, changed, path)
+        _loop_fix(d, orig, old_depth, new_depth, changed, path)
     if "vocab" in groups and _is_int(d.get("vocab_size")):
         need = max([spec["vocab"]] + [t + 1 for t in token_ids])
         vocab = need if need == spec["vocab"] else -(-need // 64) * 64
         _set(d, "vocab_size", vocab, changed, path)
     is_mla = _is_int(d.get("kv_lora_rank"))
+    old_rot = d.get("qk_rope_head_dim") if is_mla else None
     if "width" in groups:
         wk, old_hidden = _first(d, WIDTH_KEYS)
+        hk, old_heads = _first(d, HEAD_KEYS)
+        _, old_kv = _first(d, KV_KEYS)
         if wk and _is_int(old_hidden):
             h, nh = spec["hidden"], spec["heads"]
+            if mt in HEAD_DIM_BY_TYPE:
+                nh = h // HEAD_DIM_BY_TYPE[mt]
+            kv = nh if (old_kv is not None and old_kv == old_heads) else (
+                max(1, nh // (spec["heads"] // spec["kv"])))
+            old_hd = d.get("head_dim") if _is_int(d.get("head_dim")) else (
+                old_hidden // old_heads if _is_int(old_heads) and old_heads else None)
             for k in WIDTH_KEYS:
                 if _is_int(d.get(k)) and d[k] == old_hidden:
                     _set(d, k, h, changed, path)
@@ -328,15 +453,13 @@ def _resize_text(d: dict, spec: dict, groups, changed: list, path: str, token_id
                     _set(d, k, nh, changed, path)
             for k in KV_KEYS:
                 if k in d and (d[k] is None or _is_int(d[k])):
-                    _set(d, k, spec["kv"], changed, path)
+                    _set(d, k, kv, changed, path)
             if not is_mla:
                 for k in HEAD_DIM_KEYS:
                     if k in d and (d[k] is None or _is_int(d[k])):
                         _set(d, k, h // nh, changed, path)
-            if vision_width:
-                for k in TO_VISION_WIDTH:
-                    if _is_int(d.get(k)) and d[k] == vision_width[0]:
-                        _set(d, k, vision_width[1], changed, path)
+                if old_hd:
+                    _rope_sections(d, (h // nh) / old_hd, changed, path)
             width_change = (old_hidden, h)
     if "inter" in groups:
         for k in INTER_KEYS:
@@ -346,16 +469,21 @@ def _resize_text(d: dict, spec: dict, groups, changed: list, path: str, token_id
             elif isinstance(v, list) and v and all(_is_int(x) for x in v):
                 _set(d, k, [spec["inter"]] * len(v), changed, path)
     ek, old_e = _first(d, EXPERT_KEYS)
-    if "moe" in groups and ek and _is_int(old_e) and old_e > 1:
+    if "moe" in groups and ek and (_is_int(old_e) and old_e > 1 or isinstance(old_e, list)):
         for k in EXPERT_KEYS:
             if _is_int(d.get(k)) and d[k] > 1:
                 _set(d, k, spec["experts"], changed, path)
+            elif isinstance(d.get(k), list) and all(_is_int(x) for x in d[k]):
+                _set(d, k, [spec["experts"]] * len(d[k]), changed, path)
         for k in TOPK_KEYS:
-            if _is_int(d.get(k)) and d[k] >= 1:
+            if _is_int(d.get(k)) and d[k] > 1:  # top-1 routers (Switch-style) stay top-1
                 _set(d, k, spec["top_k"], changed, path)
         for k in MOE_INTER_KEYS:
-            if _is_int(d.get(k)):
+            v = d.get(k)
+            if _is_int(v):
                 _set(d, k, spec["moe_inter"], changed, path)
+            elif isinstance(v, list) and v and all(_is_int(x) and x > 0 for x in v):
+                _set(d, k, [max(8, round(x * spec["moe_inter"] / v[0] / 8) * 8) for x in v], changed, path)
         for k in SHARED_INTER_KEYS:
             if _is_int(d.get(k)) and d[k] > 0:
                 _set(d, k, spec["shared_inter"], changed, path)
@@ -377,21 +505,30 @@ def _resize_text(d: dict, spec: dict, groups, changed: list, path: str, token_id
                 _set(d, k, v, changed, path)
         if _is_int(d.get("head_dim")) and _is_int(d.get("qk_rope_head_dim")):
             _set(d, "head_dim", d["qk_rope_head_dim"], changed, path)
+        if _is_int(old_rot) and old_rot:
+            _rope_sections(d, d["qk_rope_head_dim"] / old_rot, changed, path)
+    _family_fixes(d, old_depth, new_depth, width_change, changed, path)
     return width_change
 
 
 def _resize_nontext(d: dict, spec: dict, groups, changed: list, path: str,
-                    text_width: tuple[int, int] | None) -> tuple[int, int] | None:
-    """Resize a vision / audio config dict (depth; width in variant B); returns its width change."""
-    width_change = None
+                    text_width: tuple[int, int] | None, adapter: bool) -> tuple:
+    """Resize a vision / audio config dict (depth; width in variant B).
+
+    Returns (width change, depth change); stage-structured backbones (per-stage depths / widths
+    lists) keep their depth."""
+    width_change = depth_change = None
     dk, old_depth = _first(d, DEPTH_KEYS)
-    if "vision_depth" in groups and dk and _is_int(old_depth) and old_depth > spec["vision_depth"]:
+    staged = any(isinstance(d.get(k), list) and _is_int(old_depth) and len(d[k]) == old_depth
+                 for k in ("depths", "hidden_sizes", "patch_sizes", "embed_dims"))
+    if "vision_depth" in groups and dk and _is_int(old_depth) and old_depth > spec["vision_depth"] and not staged:
         new = spec["vision_depth"]
         for k in DEPTH_KEYS:
             if _is_int(d.get(k)) and d[k] == old_depth:
                 _set(d, k, new, changed, path)
         _resize_layers(d, old_depth, new, changed, path)
-    if "vision_width" in groups and spec.get("vision_hidden"):
+        depth_change = (old_depth, new)
+    if "vision_width" in groups and spec.get("vision_hidden") and not adapter:
         wk, old_hidden = _first(d, ("hidden_size", "embed_dim", "d_model", "width"))
         hk, old_heads = _first(d, ("num_attention_heads", "num_heads", "attention_heads", "encoder_attention_heads"))
         if wk and _is_int(old_hidden) and hk and _is_int(old_heads):
@@ -409,10 +546,11 @@ def _resize_nontext(d: dict, spec: dict, groups, changed: list, path: str,
                 _set(d, "num_key_value_heads", vheads, changed, path)
             width_change = (old_hidden, vh)
     if text_width:
-        for k in TO_TEXT_WIDTH:
-            if _is_int(d.get(k)) and d[k] == text_width[0]:
+        keys = [k for k, v in d.items() if _is_int(v) and re.search(r"hidden|size|dim", k)] if adapter else TO_TEXT_WIDTH
+        for k in keys:
+            if _is_int(d.get(k)) and d[k] == text_width[0] and not re.search(r"vocab|position|token", k):
                 _set(d, k, text_width[1], changed, path)
-    return width_change
+    return width_change, depth_change
 
 
 def _token_ids(d: dict) -> set:
@@ -425,17 +563,36 @@ def _token_ids(d: dict) -> set:
     return ids
 
 
-def resize_config_dict(base: dict, spec: dict, groups) -> tuple[dict, list]:
+def _vision_layer_refs(node: dict, old: int, new: int, changed: list, path: str, skip: set) -> None:
+    """Keys outside the vision config that index vision layers (vision_feature_layer...)."""
+    def remap(x):
+        if x >= 0:
+            return min(new - 1, (x * new) // old) if x >= new else x
+        return x if -x <= new else -1
+
+    for k, v in list(node.items()):
+        if isinstance(v, dict) and k not in skip:
+            _vision_layer_refs(v, old, new, changed, f"{path}{k}.", set())
+        elif VISION_LAYER_REFS.match(k):
+            if _is_int(v) and remap(v) != v:
+                _set(node, k, remap(v), changed, path)
+            elif isinstance(v, list) and all(_is_int(x) for x in v):
+                nv = [remap(x) for x in v]
+                if len(set(nv)) < len(nv):  # keep distinct layers
+                    nv = sorted(set(nv), key=nv.index)
+                _set(node, k, nv, changed, path)
+
+
+def resize_config_dict(base: dict, spec: dict, groups, mt: str = "") -> tuple[dict, list]:
     """A resized copy of the config dict ``base`` and the dotted keys changed."""
     d = json.loads(json.dumps(base))
     changed: list[str] = []
     ids = _token_ids(d)
+    vision_depths: list[tuple] = []
 
     def walk(node: dict, path: str, is_text: bool, text_width):
         # text first (its width is needed by vision projector keys), then the other sub-configs
-        width = None
-        if is_text:
-            width = _resize_text(node, spec, groups, changed, path, ids, None) or None
+        width = _resize_text(node, spec, groups, changed, path, ids, mt) if is_text else None
         subs = list(_subconfigs(node))
         text_subs = [(k, v) for k, v in subs if _is_text_subconfig(k, v)]
         other_subs = [(k, v) for k, v in subs if not _is_text_subconfig(k, v)]
@@ -444,11 +601,13 @@ def resize_config_dict(base: dict, spec: dict, groups) -> tuple[dict, list]:
             tw = walk(v, f"{path}{k}.", True, tw) or tw
         vision_width = None
         for k, v in other_subs:
-            if is_text or path == "":
-                vw = _resize_nontext(v, spec, groups, changed, f"{path}{k}.", tw)
-                vision_width = vision_width or vw
-                for k2, v2 in _subconfigs(v):  # e.g. a vision config's own nested configs
-                    _resize_nontext(v2, spec, groups, changed, f"{path}{k}.{k2}.", tw)
+            adapter = bool(_ADAPTER_SUBCONFIG.search(k))
+            vw, vd = _resize_nontext(v, spec, groups, changed, f"{path}{k}.", tw, adapter)
+            vision_width = vision_width or vw
+            if vd:
+                vision_depths.append((node, k, vd, path))
+            for k2, v2 in _subconfigs(v):  # e.g. a vision config's own nested configs
+                _resize_nontext(v2, spec, groups, changed, f"{path}{k}.{k2}.", tw, bool(_ADAPTER_SUBCONFIG.search(k2)))
         if vision_width:
             for k in TO_VISION_WIDTH:
                 if _is_int(node.get(k)) and node[k] == vision_width[0]:
@@ -458,12 +617,15 @@ def resize_config_dict(base: dict, spec: dict, groups) -> tuple[dict, list]:
                     if _is_int(v.get(k2)) and v[k2] == vision_width[0]:
                         _set(v, k2, vision_width[1], changed, f"{path}{k}.")
         if path == "" and tw:  # top-level keys that hold the text width (projector outputs)
-            for k in TO_TEXT_WIDTH + ("text_hidden_size",):
-                if _is_int(node.get(k)) and node[k] == tw[0]:
+            for k in TO_TEXT_WIDTH:
+                if _is_int(node.get(k)) and node[k] == tw[0] and k not in ("output_dim",):
                     _set(node, k, tw[1], changed, path)
         return width
 
     walk(d, "", True, None)
+    for node, k, (old, new), path in vision_depths:
+        if re.search(r"vision|visual|image", k):
+            _vision_layer_refs(node, old, new, changed, path, {k})
     return d, changed
 
 
@@ -604,11 +766,13 @@ def build_variant(mt: str, cls_name: str, cfg_dict: dict, limit_s: int = 180) ->
     from transformers.models.auto.configuration_auto import CONFIG_MAPPING
 
     cfg_cls = CONFIG_MAPPING[mt]
+    # deep copy: some config classes consume (pop from) the sub-config dicts they are given
+    cfg_dict = json.loads(json.dumps(cfg_dict))
     cfg = cfg_cls(**{k: v for k, v in cfg_dict.items() if k != "transformers_version"})
     recorded = _strip_versions(_config_json(cfg))
     recorded["architectures"] = [cls_name]
     # build from the recorded JSON, exactly as a consumer of the file would rebuild it
-    cfg = cfg_cls(**cfg_cls._decode_special_floats(recorded))
+    cfg = cfg_cls(**cfg_cls._decode_special_floats(json.loads(json.dumps(recorded))))
     stable = _strip_versions(_config_json(cfg)) == recorded
     model_cls = getattr(transformers, cls_name)
     old = signal.signal(signal.SIGALRM, _alarm)
@@ -672,6 +836,24 @@ def _repair_defaults(d: dict) -> tuple[dict, list]:
     return d, changed
 
 
+def _resize_candidates(start: dict, spec: dict, mt: str, limit: int = 40):
+    """(groups, dropped groups) to try in turn: every applicable group, then one given up, then two,
+    then the coarse chain. A group is applicable when it changes something on its own."""
+    applicable = [g for g in RESIZE_GROUPS if resize_config_dict(start, spec, (g,), mt)[1]]
+    order = [g for g in DROP_ORDER if g in applicable]
+    cands = [tuple(applicable)]
+    cands += [tuple(g for g in applicable if g != x) for x in order]
+    cands += [tuple(g for g in applicable if g not in (x, y)) for i, x in enumerate(order) for y in order[i + 1:]]
+    cands += [tuple(g for g in chain if g in applicable) for chain in RESIZE_CHAIN]
+    seen = set()
+    out = []
+    for c in cands:
+        if c and c not in seen and resize_config_dict(start, spec, c, mt)[1]:
+            seen.add(c)
+            out.append((c, [g for g in applicable if g not in c]))
+    return out[:limit]
+
+
 def sweep_type(mt: str, cls_name: str) -> tuple[list[dict], str | None]:
     """Variants of one model type, and a skip reason when none could be built."""
     from transformers.models.auto.configuration_auto import CONFIG_MAPPING
@@ -699,7 +881,7 @@ def sweep_type(mt: str, cls_name: str) -> tuple[list[dict], str | None]:
         variants.append(v)
         return True
 
-    ok_default = record("default", base, {"overrides": sorted(overrides)} if overrides else None)
+    ok_default = record("default", base, {"overrides": overrides} if overrides else None)
     start = base
     if not ok_default:
         repaired, fixed = _repair_defaults(base)
@@ -707,15 +889,12 @@ def sweep_type(mt: str, cls_name: str) -> tuple[list[dict], str | None]:
                                                            "default_error": errors["default"]}):
             start = repaired
     for vname, spec in RESIZE_SPECS.items():
-        tried = []
-        for groups in RESIZE_FALLBACKS:
-            cfg_dict, changed = resize_config_dict(start, spec, groups)
-            if not changed:
-                continue
-            resize = {"groups": list(groups), "changed": changed,
-                      "dropped": [g for g in RESIZE_GROUPS if g not in groups]}
+        tried: list[str] = []
+        for groups, dropped in _resize_candidates(start, spec, mt):
+            cfg_dict, changed = resize_config_dict(start, spec, groups, mt)
+            resize = {"groups": list(groups), "changed": changed, "dropped": dropped}
             if tried:
-                resize["fallback_errors"] = tried
+                resize["fallback_errors"] = tried[:3]
             if record(vname, cfg_dict, resize):
                 break
             tried.append(f"{'+'.join(groups)}: {errors.pop(vname)}")

@@ -374,3 +374,93 @@ def test_hub_summary_kept_when_headers_absent(fakehub, capsys):
     assert sheet["params"]["checkpoint"] is None and sheet["hub_params"]["stored_total"] == 123456
     [src] = [s for s in sheet["sources"] if s["id"] == "checkpoint"]
     assert "HTTP 404" in src["text"]
+
+
+DSV3 = {"model_type": "deepseek_v3", "architectures": ["DeepseekV3ForCausalLM"], "hidden_size": 64,
+        "intermediate_size": 128, "moe_intermediate_size": 32, "num_hidden_layers": 2, "first_k_dense_replace": 1,
+        "n_routed_experts": 4, "n_shared_experts": 1, "num_experts_per_tok": 2, "num_attention_heads": 4,
+        "num_key_value_heads": 4, "q_lora_rank": 32, "kv_lora_rank": 16, "qk_nope_head_dim": 16,
+        "qk_rope_head_dim": 8, "v_head_dim": 16, "vocab_size": 256, "num_nextn_predict_layers": 1,
+        "max_position_embeddings": 4096, "tie_word_embeddings": False, "n_group": 1, "topk_group": 1}
+
+
+def dsv3_tensors(c: dict) -> dict[str, list[int]]:
+    """DeepseekV3ForCausalLM's checkpoint layout, MTP layer (index num_hidden_layers) included as DeepSeek ships it:
+    with its own embed_tokens and shared_head.head."""
+    h, v, nh = c["hidden_size"], c["vocab_size"], c["num_attention_heads"]
+    qk = c["qk_nope_head_dim"] + c["qk_rope_head_dim"]
+
+    def layer(p: str, moe: bool) -> dict[str, list[int]]:
+        d = {p + "self_attn.q_a_proj.weight": [c["q_lora_rank"], h], p + "self_attn.q_a_layernorm.weight":
+             [c["q_lora_rank"]], p + "self_attn.q_b_proj.weight": [nh * qk, c["q_lora_rank"]],
+             p + "self_attn.kv_a_proj_with_mqa.weight": [c["kv_lora_rank"] + c["qk_rope_head_dim"], h],
+             p + "self_attn.kv_a_layernorm.weight": [c["kv_lora_rank"]],
+             p + "self_attn.kv_b_proj.weight": [nh * (c["qk_nope_head_dim"] + c["v_head_dim"]), c["kv_lora_rank"]],
+             p + "self_attn.o_proj.weight": [h, nh * c["v_head_dim"]],
+             p + "input_layernorm.weight": [h], p + "post_attention_layernorm.weight": [h]}
+        if not moe:
+            i = c["intermediate_size"]
+            return d | {p + "mlp.gate_proj.weight": [i, h], p + "mlp.up_proj.weight": [i, h],
+                        p + "mlp.down_proj.weight": [h, i]}
+        i, e = c["moe_intermediate_size"], c["n_routed_experts"]
+        d |= {p + "mlp.gate.weight": [e, h], p + "mlp.gate.e_score_correction_bias": [e]}
+        for j in range(e):
+            d |= {p + f"mlp.experts.{j}.gate_proj.weight": [i, h], p + f"mlp.experts.{j}.up_proj.weight": [i, h],
+                  p + f"mlp.experts.{j}.down_proj.weight": [h, i]}
+        si = i * c["n_shared_experts"]
+        return d | {p + "mlp.shared_experts.gate_proj.weight": [si, h], p + "mlp.shared_experts.up_proj.weight":
+                    [si, h], p + "mlp.shared_experts.down_proj.weight": [h, si]}
+
+    n = c["num_hidden_layers"]
+    out = {"model.embed_tokens.weight": [v, h], "model.norm.weight": [h], "lm_head.weight": [v, h]}
+    for k in range(n):
+        out |= layer(f"model.layers.{k}.", k >= c["first_k_dense_replace"])
+    m = f"model.layers.{n}."
+    out |= layer(m, True) | {m + "embed_tokens.weight": [v, h], m + "enorm.weight": [h], m + "hnorm.weight": [h],
+                             m + "eh_proj.weight": [h, 2 * h], m + "shared_head.norm.weight": [h],
+                             m + "shared_head.head.weight": [v, h]}
+    return out
+
+
+def test_deepseek_mtp_copies_and_router_buffer(tmp_path, capsys):
+    """MTP's own embedding and head copies are a note, not a mismatch; e_score_correction_bias is a buffer."""
+    d = folder(tmp_path, DSV3)
+    shapes = dsv3_tensors(DSV3)
+    write_safetensors(d / "model.safetensors", {k: ("BF16", s) for k, s in shapes.items()})
+    sheet = score(capsys, str(d))
+    ck = sheet["params"]["checkpoint"]
+    n = DSV3["num_hidden_layers"]
+    main_layers = {k: s for k, s in shapes.items() if not k.startswith(f"model.layers.{n}.")}
+    params = sum(numel(s) for k, s in main_layers.items() if not k.endswith("e_score_correction_bias"))
+    assert sheet["params"]["total"] == params
+    assert ck["buffers"]["tensors"] == 2  # one MoE layer + the MTP layer
+    assert ck["matches"] and not c1(sheet) and ck["differs"] == {}
+    assert ck["notes"] and "embedding and lm_head" in ck["notes"][0]
+    assert f"{2 * 256 * 64:,}" in ck["notes"][0]
+    assert ck["by_component"]["routed_experts"] == 4 * 3 * 32 * 64
+
+
+def test_modelopt_mixed_precision_packed_layers(tmp_path, capsys):
+    """MIXED_PRECISION with mostly FP8 layers (F8_E4M3 weight) and an NVFP4 layer (U8 weight, 2 per byte)."""
+    shapes = llama_tensors(CFG)
+    linears = [k[: -len(".weight")] for k in shapes if k.endswith("proj.weight")]
+    nv = {linears[0]}  # one NVFP4 layer, the rest FP8
+    layers = {m: ({"quant_algo": "NVFP4", "group_size": 16} if m in nv else {"quant_algo": "FP8"}) for m in linears}
+    cfg = dict(CFG, quantization_config={"quant_method": "modelopt", "quant_algo": "MIXED_PRECISION",
+                                         "quantized_layers": layers})
+    d = folder(tmp_path, cfg)
+    tensors = {}
+    for name, shape in shapes.items():
+        mod = name[: -len(".weight")]
+        if mod in nv:
+            tensors |= {name: ("U8", [shape[0], shape[1] // 2]),
+                        mod + ".weight_scale": ("F8_E4M3", [shape[0], shape[1] // 16])}
+        elif mod in layers:
+            tensors |= {name: ("F8_E4M3", shape), mod + ".weight_scale": ("F32", [])}
+        else:
+            tensors[name] = ("BF16", shape)
+    write_safetensors(d / "model.safetensors", tensors)
+    ck = score(capsys, str(d))["params"]["checkpoint"]
+    assert ck["total"] == sum(numel(s) for s in shapes.values()) and ck["matches"]
+    o, i = shapes[linears[0] + ".weight"]
+    assert ck["packed"]["U8"] == {"bits": 4, "stored_elements": o * i // 2, "elements": o * i}

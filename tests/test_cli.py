@@ -147,7 +147,9 @@ def test_json_not_an_object(write_config, capsys):
 
 
 def test_oversize_file_refused(write_config, capsys):
-    big = json.dumps(dict(LLAMA_LIKE, padding="x" * (3 * 1024 * 1024)))
+    from scorer.sources import MAX_CONFIG_BYTES
+    assert MAX_CONFIG_BYTES == 64 * 1024 * 1024  # issue 12: holds multi-MB mixed-precision configs, keeps a cap
+    big = json.dumps(dict(LLAMA_LIKE, padding="x" * MAX_CONFIG_BYTES))
     assert main(["score", str(write_config(big))]) == 2
     assert "cap" in capsys.readouterr().err
 

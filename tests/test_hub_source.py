@@ -89,7 +89,8 @@ def test_missing_config_in_repo_exit_2(fakehub, capsys):
 
 
 def test_oversize_remote_config_refused(fakehub):
-    fakehub.add("acme/huge", json.dumps(dict(CFG, pad="x" * (3 * 1024 * 1024))).encode())
+    from scorer.sources import MAX_CONFIG_BYTES
+    fakehub.add("acme/huge", json.dumps(dict(CFG, pad="x" * MAX_CONFIG_BYTES)).encode())
     with pytest.raises(BadInputError, match="cap"):
         load_source("acme/huge")
 
@@ -196,7 +197,8 @@ def test_safetensors_headers_range_read_at_pinned_commit(fakehub):
     ck = raw.checkpoint
     assert ck is not None and ck.kind == "hub" and ck.index == "model.safetensors.index.json"
     assert {(t.name, t.dtype, tuple(t.shape), t.nbytes) for t in ck.tensors} == {
-        ("model.embed_tokens.weight", "BF16", (151936, 8), 151936 * 8 * 2), ("model.norm.weight", "BF16", (1024,), 2048)}
+        ("model.embed_tokens.weight", "BF16", (151936, 8), 151936 * 8 * 2),
+        ("model.norm.weight", "BF16", (1024,), 2048)}
     assert sorted(fakehub.ranges) == [(f"/acme/sharded-src/resolve/{repo.sha}/{f}", "bytes=0-100000")
                                       for f in sorted(files) if f.endswith(".safetensors")]
     gets = [p for m, p in fakehub.requests if "/resolve/" in p]

@@ -62,7 +62,7 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
         raise ConfigError(f"config has a malformed value ({type(exc).__name__}: {detail})") from None
 
 
-def _task_head(r: Reader) -> TaskHead:
+def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
     arch = (r.raw.get("architectures") or [""])[0] or ""
     if arch.endswith("ForSequenceClassification") or arch.endswith("ForTokenClassification"):
         labels = r.raw.get("id2label")
@@ -70,7 +70,7 @@ def _task_head(r: Reader) -> TaskHead:
         return TaskHead(pooler=arch.endswith("ForSequenceClassification"), num_labels=n)
     if arch.endswith("ForMaskedLM") or arch.endswith("ForPreTraining"):
         return TaskHead(mlm_head=True)
-    return TaskHead(pooler=True)
+    return TaskHead(pooler=bool(flags["base_pooler"]))
 
 
 def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
@@ -281,7 +281,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     if isinstance(rope, dict):
         rope_type = rope.get("rope_type") or rope.get("type")
     max_positions = r.int("max_positions", required=False) if kind != "encoder-decoder" else None
-    task_head = _task_head(r) if kind == "encoder" else None
+    task_head = _task_head(r, flags) if kind == "encoder" else None
     if kind == "encoder":
         r.mark("type_vocab_size", "pooler_fc_size", "pooler_num_attention_heads", "pooler_num_fc_layers",
                "pooler_size_per_head", "pooler_type")

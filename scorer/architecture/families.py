@@ -89,6 +89,7 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "tied_default": False,         # tie_word_embeddings when the key is absent (raw-key fallback only)
     "mlp_width_rule": None,        # how the MLP width follows from intermediate_size ("lfm2": Lfm2MLP's adjustment)
     "neutral_keys": (),            # keys this family's modeling code reads that change no parameter or cache shape
+    "base_pooler": True,           # encoders: the bare model class has a pooler (BertModel does, DistilBertModel not)
 }
 
 FAMILIES: dict[str, dict[str, Any]] = {
@@ -130,6 +131,11 @@ FAMILIES: dict[str, dict[str, Any]] = {
              "learned_positions": True, "token_types": True, "embedding_norm": True, "final_norm": False,
              "kind": "encoder", "tied_default": True},
     "lfm2": {"mlp_width_rule": "lfm2", "qk_norm": "head", "norms_per_layer": 2},
+    # DistilBertModel: no token types, no pooler; sinusoidal_pos_embds fills the same position table
+    "distilbert": {"norm": "layernorm", "qkv_bias": True, "o_bias": True, "mlp_gated": False, "mlp_bias": True,
+                   "learned_positions": True, "embedding_norm": True, "final_norm": False, "kind": "encoder",
+                   "tied_default": True, "dense_intermediate_key": "hidden_dim", "base_pooler": False,
+                   "neutral_keys": ("sinusoidal_pos_embds",)},
     "t5": {"qkv_bias": False, "o_bias": False, "mlp_bias": False, "mlp_gated": "t5", "kind": "encoder-decoder",
            "tied_default": True},
 }

@@ -77,6 +77,8 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
 
 def _modelopt(q: dict[str, Any], source: str) -> QuantSpec:
     algo = str(q.get("quant_algo") or "").upper()
+    if algo == "MIXED_PRECISION":
+        return _modelopt_mixed(q, source)
     excluded = _str_list(q.get("exclude_modules") if q.get("exclude_modules") is not None else q.get("ignore"),
                          "exclude_modules")
     kv = q.get("kv_cache_quant_algo")
@@ -125,3 +127,27 @@ def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
     return QuantSpec(method="compressed-tensors", format=fmt, weight_bits=bits if isinstance(bits, int) else None,
                      group_size=gs if isinstance(gs, int) else None, block=block, activations=act, excluded=excluded,
                      kv_cache_dtype=None)
+
+
+def _modelopt_mixed(q: dict[str, Any], source: str) -> QuantSpec:
+    """ModelOpt ``MIXED_PRECISION``: ``quantized_layers`` maps each module name to its own
+    ``quant_algo`` (FP8, NVFP4, NVFP4_AWQ, W4A16_AWQ, ...). The spec takes the most common algorithm
+    as its format (ties broken by name) and records the count of layers per algorithm.
+
+    Raises:
+        ConfigError: ``quantized_layers`` is not an object of objects with a string ``quant_algo``.
+    """
+    layers = q.get("quantized_layers")
+    if not isinstance(layers, dict) or not layers:
+        raise ConfigError("quantization_config: MIXED_PRECISION needs a non-empty quantized_layers object")
+    counts: dict[str, int] = {}
+    for name, entry in layers.items():
+        algo = entry.get("quant_algo") if isinstance(entry, dict) else None
+        if not isinstance(algo, str) or not algo:
+            raise ConfigError(f"quantization_config: quantized_layers[{str(name)[:60]!r}] has no quant_algo")
+        counts[algo.upper()] = counts.get(algo.upper(), 0) + 1
+    main = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+    first = next(e for e in layers.values() if str(e.get("quant_algo")).upper() == main)
+    base = _modelopt({**q, "quant_algo": main, "group_size": first.get("group_size", q.get("group_size")),
+                      "weight_block_size": first.get("weight_block_size")}, source)
+    return base.model_copy(update={"mixed": dict(sorted(counts.items()))})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 class AttentionSpec(BaseModel):
     """Softmax attention (MHA, GQA or MQA). Widths: q = num_heads*head_dim, k = num_kv_heads*head_dim,
@@ -34,6 +34,8 @@ class AttentionSpec(BaseModel):
 
 class IndexerSpec(BaseModel):
     """DeepSeek sparse attention's lightning indexer: its own per-token key of ``head_dim`` values."""
+
+    model_config = ConfigDict(frozen=True)  # hashable: mixers are grouped by their field values
 
     num_heads: int
     head_dim: int
@@ -208,6 +210,9 @@ class QuantSpec(BaseModel):
     activations: str | None = Field(None, description="activation quantization, e.g. fp8-dynamic; None = weight-only")
     excluded: list[str] = Field(default_factory=list, description="module patterns left unquantized")
     kv_cache_dtype: str | None = None
+    mixed: dict[str, int] = Field(default_factory=dict, description="mixed precision (ModelOpt MIXED_PRECISION): "
+                                  "quantization algorithm -> number of layers listed with it; format is the most "
+                                  "common one")
     source: str = "config.json quantization_config"
 
 
