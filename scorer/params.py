@@ -141,6 +141,8 @@ def layer_params(layer: LayerSpec, hidden: int, norm_width: int) -> dict[str, in
         for k, v in moe_params(layer.ffn, hidden).items():
             out[k] += v
     out["norms"] += layer.num_norms * norm_width
+    for k, v in layer.extra_params.items():
+        out[k] += v
     return out
 
 
@@ -173,6 +175,8 @@ def count_params(arch: ModelArch) -> ParamCounts:
         comp["lm_head"] = arch.vocab_size * h + (arch.vocab_size if arch.lm_head_bias else 0)
     elif arch.lm_head_bias:
         comp["lm_head"] = arch.vocab_size
+    for k, v in arch.extra_params.items():
+        comp[k] += v
     total = sum(comp.values())
     active_comp = dict(comp)
     active_comp["routed_experts"] = routed_active

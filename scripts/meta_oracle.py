@@ -105,6 +105,7 @@ SWEEP_TYPE_OVERRIDES: dict[str, dict] = {
     "dots1": {"n_routed_experts": 128, "n_shared_experts": 2, "num_experts_per_tok": 6},
     "gemma4_assistant": {"text_config": {"hidden_size_per_layer_input": 0, "vocab_size_per_layer_input": 0,
                                          "enable_moe_block": False, "use_double_wide_mlp": False}},
+    "aya_vision": {"vision_config": {"num_attention_heads": 16}},  # default: 1152 wide, 14 heads
     "granite4_vision": {"deepstack_layer_map": [[-1, 0], [-5, 2]], "downsample_rate": "1/4"},
     "lfm2_moe": {"layer_types": ["full_attention" if i % 4 == 2 else "conv" for i in range(32)]},
     "qwen3_omni_moe": {"talker_config": {"text_config": {"shared_expert_intermediate_size": 768},
@@ -283,18 +284,19 @@ def _layer_dicts(d: dict, old: int) -> list[str]:
 
 
 def layer_map(d: dict, old: int, new: int) -> list[int]:
-    """For each new layer, the old layer it copies: evenly spread, then adjusted so that every
-    distinct per-layer value (layer types, dense/sparse, per-layer overrides) keeps a layer."""
-    src = [(j * old) // new for j in range(new)]
+    """For each new layer, the old layer it copies: evenly spread with the first and last layers
+    kept, then adjusted so that every distinct per-layer value (layer types, dense/sparse,
+    per-layer overrides) keeps a layer, placed near where it first occurs."""
+    src = [(j * (old - 1)) // (new - 1) if new > 1 else 0 for j in range(new)]
     refs = [list(d[k]) for k in _per_layer_lists(d, old) if not _index_valued(d[k])]
     refs += [[i in set(d[k]) for i in range(old)] for k in _index_lists(d, old)]
-    refs += [[str(i) in {str(x) for x in d[k]} for i in range(old)] for k in _layer_dicts(d, old)]
-    fixed = {0}
+    refs += [[i in {int(x) for x in d[k]} for i in range(old)] for k in _layer_dicts(d, old)]
+    fixed = {0, new - 1}
     for ref in refs:
         for i, x in enumerate(ref):
             if _key(x) in {_key(ref[s]) for s in src}:
                 continue
-            free = [p for p in range(new - 1, 0, -1) if p not in fixed]
+            free = sorted((p for p in range(1, new - 1) if p not in fixed), key=lambda p: abs(p - i * new / old))
             if not free:
                 break
             src[free[0]] = i
@@ -311,7 +313,8 @@ def _index_valued(v) -> bool:
 def _resize_layers(d: dict, old: int, new: int, changed: list, path: str) -> list[int]:
     """Per-layer lists / strings / dicts, layer-index lists and layer-count ints of one config dict."""
     src = layer_map(d, old, new)
-    for k in _per_layer_lists(d, old):
+    per_layer, index_lists, layer_dicts = _per_layer_lists(d, old), _index_lists(d, old), _layer_dicts(d, old)
+    for k in per_layer:
         v = d[k]
         if _index_valued(v):
             out: list[int] = []
@@ -325,7 +328,7 @@ def _resize_layers(d: dict, old: int, new: int, changed: list, path: str) -> lis
         else:
             d[k] = [v[s] for s in src]
         changed.append(f"{path}{k}")
-    for k in _index_lists(d, old):
+    for k in index_lists:
         v = d[k]
         if all(x >= 0 for x in v):
             members = set(v)
@@ -334,9 +337,11 @@ def _resize_layers(d: dict, old: int, new: int, changed: list, path: str) -> lis
         else:
             d[k] = [x if x < 0 and -x <= new else (min(new - 1, (x * new) // old) if x >= 0 else -1) for x in v]
         changed.append(f"{path}{k}")
-    for k in _layer_dicts(d, old):
-        v = {str(x): y for x, y in d[k].items()}
-        d[k] = {str(j): v[str(src[j])] for j in range(new) if str(src[j]) in v}
+    for k in layer_dicts:
+        v = {int(x): y for x, y in d[k].items()}
+        widths = {len(str(x)) for x in d[k]}
+        pad = widths.pop() if len(widths) == 1 else 0  # keep zero-padded keys ("05") zero-padded
+        d[k] = {str(j).zfill(pad): v[src[j]] for j in range(new) if src[j] in v}
         changed.append(f"{path}{k}")
     for k, v in list(d.items()):
         if _is_int(v) and "layer" in k and not _NO_SCALE.search(k) and k not in DEPTH_KEYS:
@@ -373,6 +378,24 @@ def _text_depth(d: dict, spec: dict) -> int:
     if _is_int(m) and m > 1:
         new = -(-new // m) * m
     return new
+
+
+def _paired_blocks(d: dict, orig: dict, spec: dict, changed: list, path: str) -> bool:
+    """Configs serialized as (attention, mlp) block pairs (Dory: layer_types alternate with "mlp",
+    layer counts doubled): resize the pairs. Returns True when it applied."""
+    lt = orig.get("layer_types")
+    if not (isinstance(lt, list) and len(lt) > 2 and len(lt) % 2 == 0 and all(x == "mlp" for x in lt[1::2])
+            and _is_int(orig.get("n_input_layers"))):
+        return False
+    attn = lt[::2]
+    n = spec["depth"]
+    src = layer_map({"layer_types": attn}, len(attn), n)
+    _set(d, "layer_types", [b for j in range(n) for b in (attn[src[j]], "mlp")], changed, path)
+    _set(d, "num_hidden_layers", 2 * n, changed, path)
+    _set(d, "n_input_layers", 2, changed, path)
+    _set(d, "n_output_layers", 2, changed, path)
+    _set(d, "n_recurrent_layers", 2 * n - 4, changed, path)
+    return True
 
 
 def _family_fixes(d: dict, old_depth, new_depth, width, changed: list, path: str) -> None:
@@ -422,8 +445,11 @@ def _resize_text(d: dict, spec: dict, groups, changed: list, path: str, token_id
         for k in DEPTH_KEYS:
             if _is_int(d.get(k)) and d[k] == old_depth:
                 _set(d, k, new_depth, changed, path)
-        _resize_layers(d, old_depth, new_depth, changed, path)
-        _loop_fix(d, orig, old_depth, new_depth, changed, path)
+        if not _paired_blocks(d, orig, spec, changed, path):
+            _resize_layers(d, old_depth, new_depth, changed, path)
+            _loop_fix(d, orig, old_depth, new_depth, changed, path)
+        else:
+            new_depth = None
     if "vocab" in groups and _is_int(d.get("vocab_size")):
         need = max([spec["vocab"]] + [t + 1 for t in token_ids])
         vocab = need if need == spec["vocab"] else -(-need // 64) * 64
@@ -498,11 +524,14 @@ def _resize_text(d: dict, spec: dict, groups, changed: list, path: str, token_id
         if _is_int(d.get("zero_expert_num")) and d["zero_expert_num"] > 0:
             _set(d, "zero_expert_num", spec["experts"] // 2, changed, path)
     if "mla" in groups and is_mla and spec.get("mla"):
+        old_qk = (d.get("qk_nope_head_dim") or 0) + (d.get("qk_rope_head_dim") or 0)
         for k, v in spec["mla"].items():
-            if k == "q_lora_rank" and d.get(k) is None:
-                continue
-            if k in d:
+            if _is_int(d.get(k)) and d[k] > 0:  # absent / None / 0 (NoPE) stay as they are
                 _set(d, k, v, changed, path)
+        new_qk = (d.get("qk_nope_head_dim") or 0) + (d.get("qk_rope_head_dim") or 0)
+        for k in ("qk_head_dim", "swa_head_dim"):
+            if _is_int(d.get(k)) and d[k] == old_qk:
+                _set(d, k, new_qk, changed, path)
         if _is_int(d.get("head_dim")) and _is_int(d.get("qk_rope_head_dim")):
             _set(d, "head_dim", d["qk_rope_head_dim"], changed, path)
         if _is_int(old_rot) and old_rot:

@@ -167,6 +167,9 @@ class LayerSpec(BaseModel):
     cross_attention: AttentionSpec | None = None
     ffn: FFN | None = None
     num_norms: int = Field(2, description="hidden-size norms in the block (pre-attention, pre-MLP, ...)")
+    extra_params: dict[str, int] = Field(default_factory=dict, description="family-specific modules of the block "
+                                         "outside the mixer/FFN specs: component name -> parameters (always active; "
+                                         "not in the GEMM inventory), e.g. gemma-3n's laurel and per-layer gates")
 
     @property
     def kind_label(self) -> str:
@@ -258,6 +261,9 @@ class ModelArch(BaseModel):
     ssm_state_fp32: bool = Field(False, description="the config keeps the recurrent state in float32 "
                                                     "(mamba_ssm_cache_dtype)")
     rope: str | None = Field(None, description="rope scaling type, if any")
+    extra_params: dict[str, int] = Field(default_factory=dict, description="family-specific model-level modules: "
+                                         "component name (one of scorer.params.COMPONENTS) -> parameters, always "
+                                         "active, e.g. gemma-3n's per-layer input embeddings and AltUp projections")
 
     @property
     def num_layers(self) -> int:
