@@ -6,13 +6,16 @@
 
 **Roles.** Each tensor is a *parameter*, a *scale* (quantization metadata: scales, zero points, group
 indices, bitsandbytes state — stored bytes, not parameters) or a *buffer* (``rotary_emb.inv_freq``,
-``position_ids``, GPT-2's ``attn.bias`` causal mask, DeepSeek-V3's ``e_score_correction_bias`` — stored, not
-parameters). See :func:`tensor_role`.
+``position_ids``, GPT-2's ``attn.bias`` causal mask, DeepSeek-V3's ``e_score_correction_bias``, DeepSeek-V4's
+``tid2eid`` — stored, not parameters). See :func:`tensor_role`.
 
 **MTP copies.** DeepSeek-V3 and GLM-4.5 checkpoints store, in each MTP layer, its own ``embed_tokens`` and
-``shared_head.head`` (vocab x hidden each) although the model shares them (the config-derived MTP count leaves
-them out). A stored MTP count exceeding the config's by exactly one or two vocab x hidden tables per MTP layer
-is reported in ``notes``, not as a difference.
+``shared_head.head`` (vocab x hidden each) although engines share them with the main model. The config-derived
+``params.mtp`` counts them for the families whose checkpoints do (``params.mtp_copies``, family flag
+``mtp_copies``), so such a checkpoint matches as it is. A stored MTP count that differs from the config's by
+exactly one or two vocab x hidden tables per MTP layer — copies stored where the family is not known to store
+them, or left out of a checkpoint whose family usually stores them — is reported in ``notes``, not as a
+difference.
 
 **Components** come from the tensor names (:func:`component_of`), in the keys of
 :data:`scorer.params.COMPONENTS` plus ``vision`` (vision tower and projector), ``mtp`` (``mtp.*``, or decoder
@@ -67,8 +70,8 @@ _SCALE_LEAVES = {"weight_scale", "weight_scale_2", "weight_scale_inv", "input_sc
                  "weight_global_scale", "input_global_scale", "weight_shape", "weight_g_idx", "scb", "weight_format",
                  "absmax", "quant_map", "nested_absmax", "nested_quant_map", "pre_quant_scale", "input_zero_point"}
 #: transformers registers these as buffers, not parameters (DeepSeek-V3's router keeps e_score_correction_bias
-#: with register_buffer)
-_BUFFER_LEAVES = {"inv_freq", "position_ids", "masked_bias", "_float_tensor", "e_score_correction_bias"}
+#: with register_buffer; DeepSeek-V4's hash router its token -> expert table tid2eid)
+_BUFFER_LEAVES = {"inv_freq", "position_ids", "masked_bias", "_float_tensor", "e_score_correction_bias", "tid2eid"}
 _PACKED_LEAVES = {"weight", "qweight", "weight_packed"}
 
 _VISION = {"vision_tower", "visual", "vision_model", "vision_encoder", "vision", "multi_modal_projector",
@@ -267,6 +270,10 @@ def analyze(headers, arch, params: ParamCounts) -> CheckpointCounts:
             explained = differs.pop("mtp")
             notes.append(f"the {layers} MTP layer(s) store their own copy of the {copies[explained]} "
                          f"({explained:,} parameters) that the model shares")
+        elif -differs["mtp"] in copies and -differs["mtp"] <= (params.mtp_copies or 0):
+            explained = differs.pop("mtp")
+            notes.append(f"the {layers} MTP layer(s) do not store their own copy of the {copies[-explained]} "
+                         f"({-explained:,} parameters): engines share the main model's")
     pct = delta / config_total if config_total else (0.0 if not total else float("inf"))
     unexplained = (delta - explained) / config_total if config_total else pct
     return CheckpointCounts(

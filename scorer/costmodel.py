@@ -9,6 +9,9 @@ source). Operators:
   tokens: E·(1 − (1 − k/E)^B), which sets decode weight traffic;
 * attention: causal prefill FLOPs per layer kind (full, sliding window, chunked, MLA); decode
   reads the KV cache (sliding layers read their window), MLA decode is also charged its FLOPs;
+  DeepSeek sparse attention reads ``index_topk`` latents per query and its indexer scores every cached
+  token; DeepSeek-V4 layers read their window plus their compressed entries (CSA: the ``index_topk``
+  the indexer picks, after scoring every compressed index key; HCA: all of them);
 * recurrent layers: state read and write per decode step;
 * TP all-reduce: latency + 2(t−1)/t · bytes / link bandwidth, twice per transformer block;
 * fixed per-step overheads (decode step, prefill batch).
@@ -27,7 +30,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch, MoEMLP, ShortConvSpec
+from .architecture import (AttentionSpec, CompressedAttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch,
+                           MoEMLP, ShortConvSpec)
 from .errors import BadInputError
 from .gemms import Gemm, inventory, shard
 from .hardware import GIB, GPU, Precision, compute_dtype
@@ -546,12 +550,31 @@ class CostModel:
                 window = m.indexer.top_k if m.indexer is not None else None
                 terms.append((window, n * lat_dim * self.kv_b,
                               n * 2.0 * (m.num_heads / tp) * (lat_dim + m.kv_lora_rank), 0.0))
-                if m.indexer is not None:
+                if m.indexer is not None and not m.indexer.shared:  # a GLM-5 "shared" layer reuses the top-k
                     ix = m.indexer
                     terms.append((None, n * ix.head_dim * self.kv_b, n * 2.0 * ix.num_heads * ix.head_dim, 0.0))
-            elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec, ShortConvSpec)):
+            elif isinstance(m, CompressedAttentionSpec):
+                terms += self._compressed_decode_terms(m, n)
+            elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec, ShortConvSpec)) or hasattr(m, "state_elements"):
                 terms.append((None, 0.0, 0.0, n * 2.0 * _state_bytes(m, sb) / tp))
         self._dec_terms = terms
+        return terms
+
+    def _compressed_decode_terms(self, m: CompressedAttentionSpec, n: int) -> list[tuple]:
+        """Decode terms of ``n`` DeepSeek-V4 layers: the shared K=V window (``head_dim`` bytes read per token,
+        QK and PV FLOPs over 2 x head_dim), the compressed entries (one per ``compress_rate`` tokens; CSA attends
+        the ``index_topk`` the indexer picks, so its window is index_topk x compress_rate source tokens) and
+        CSA's indexer, which scores every compressed index key (unsharded, as DSA's)."""
+        tp, d, b = self.layout.tp, m.head_dim, self.kv_b
+        flops = n * 2.0 * (m.num_heads / tp) * 2 * d
+        terms = [(m.window, n * d * b, flops, 0.0)]
+        if m.compress_rate:
+            rate = m.compress_rate
+            window = m.indexer.top_k * rate if m.indexer is not None else None
+            terms.append((window, n * d * b / rate, flops / rate, 0.0))
+            if m.indexer is not None:
+                ix = m.indexer
+                terms.append((None, n * ix.head_dim * b / rate, n * 2.0 * ix.num_heads * ix.head_dim / rate, 0.0))
         return terms
 
     def prefill_features(self, seqs: float, length: int) -> Features:
@@ -572,6 +595,8 @@ class CostModel:
     def _prefill_attention(self, m, local_seqs: float, length: int) -> float:
         """Attention / scan FLOPs of one layer prefilling ``local_seqs`` sequences of ``length`` tokens."""
         tp = self.layout.tp
+        if isinstance(m, CompressedAttentionSpec):
+            return compressed_prefill_flops(m, local_seqs, length, tp)
         if isinstance(m, (AttentionSpec, MLASpec)):
             d = m.head_dim + m.v_head_dim
             w = m.window if (m.span != "full" and m.window) else None
@@ -579,7 +604,8 @@ class CostModel:
             if isinstance(m, MLASpec) and m.indexer is not None:  # sparse: top-k keys per query, indexer dense
                 w = m.indexer.top_k
                 ix = m.indexer
-                extra = 2.0 * local_seqs * ix.num_heads * ix.head_dim * length * (length + 1) / 2
+                if not ix.shared:  # a GLM-5 "shared" layer reuses the previous layer's selection
+                    extra = 2.0 * local_seqs * ix.num_heads * ix.head_dim * length * (length + 1) / 2
             if m.span == "chunked" and w:
                 full, rem = divmod(length, w)
                 pairs = full * w * (w + 1) / 2 + rem * (rem + 1) / 2
@@ -595,6 +621,8 @@ class CostModel:
         if isinstance(m, GatedDeltaNetSpec):
             return (6.0 * local_seqs * length * m.num_v_heads * m.head_k_dim * m.head_v_dim / tp *
                     RECURRENT_PREFILL_SLOWDOWN)
+        if hasattr(m, "scan_elements"):  # other recurrent kinds (Mamba1Spec, ...): their state update per token
+            return 6.0 * local_seqs * length * m.scan_elements / tp * RECURRENT_PREFILL_SLOWDOWN
         return 0.0
 
     # ---------------------------------------------------------------- times
@@ -613,6 +641,26 @@ class CostModel:
             four = self.prefill(4 * self.layout.dp, length)["total"]
             self._pre_cache[length] = (one, max((four - one) / 3, 0.0))
         return self._pre_cache[length]
+
+
+def compressed_prefill_flops(m: CompressedAttentionSpec, seqs: float, length: int, tp: int) -> float:
+    """Attention FLOPs of one DeepSeek-V4 layer prefilling ``seqs`` sequences of ``length`` tokens: query t
+    attends the last ``window`` tokens and min(t / rate, index_topk) compressed entries (CSA) or all t / rate
+    of them (HCA); CSA's indexer scores t / rate compressed keys per query."""
+    d, w = m.head_dim, m.window
+    per_pair = 2.0 * seqs * (m.num_heads / tp) * 2 * d
+    pairs = w * (w + 1) / 2 + (length - w) * w if length > w else length * (length + 1) / 2
+    out = per_pair * pairs
+    if m.compress_rate:
+        rate = m.compress_rate
+        full = length * (length + 1) / (2 * rate)  # sum over queries of t / rate
+        comp = full
+        if m.indexer is not None:
+            span = m.indexer.top_k * rate  # queries past it attend index_topk entries
+            comp = full if length <= span else span * (span + 1) / (2 * rate) + (length - span) * m.indexer.top_k
+            out += 2.0 * seqs * m.indexer.num_heads * m.indexer.head_dim * full
+        out += per_pair * comp
+    return out
 
 
 def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl: int, num_gpus: int,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch, MoEMLP
+from .architecture import (AttentionSpec, CompressedAttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch,
+                           MoEMLP)
 from .gemms import Gemm, shard
 from .hardware import GPU
 from .tiles import efficiency_for_tile, gemm_efficiency, misalignment_factor
@@ -158,6 +159,11 @@ def key_dims(arch: ModelArch) -> dict[str, int]:
         if att.q_lora_rank:
             dims["q_lora_rank"] = att.q_lora_rank
         dims["mla_latent"] = att.kv_lora_rank + att.qk_rope_head_dim
+    elif isinstance(att, CompressedAttentionSpec):  # DeepSeek-V4
+        dims["head_dim"] = att.head_dim
+        dims["q_lora_rank"] = att.q_lora_rank
+        dims["q_width"] = att.num_heads * att.head_dim
+        dims["o_lora_rank"] = att.o_lora_rank
     return dims
 
 
@@ -328,6 +334,8 @@ def attention_fit(arch: ModelArch) -> AttentionFit:
     for lay in arch.layers:
         if isinstance(lay.mixer, (AttentionSpec, MLASpec)):
             spans[lay.mixer.span] = spans.get(lay.mixer.span, 0) + 1
+        elif isinstance(lay.mixer, CompressedAttentionSpec):  # DeepSeek-V4: swa, csa, hca
+            spans[lay.mixer.label] = spans.get(lay.mixer.label, 0) + 1
         elif lay.mixer is not None:
             spans[lay.mixer.kind] = spans.get(lay.mixer.kind, 0) + 1
     att = arch.first_attention()

@@ -21,8 +21,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .architecture import (AttentionSpec, DenseMLP, GatedDeltaNetSpec, LayerSpec, LinearMixerSpec, Mamba2Spec,
-                           MLASpec, ModelArch, MoEMLP, ShortConvSpec)
+from .architecture import (AttentionSpec, CompressedAttentionSpec, DenseMLP, GatedDeltaNetSpec, LayerSpec,
+                           LinearMixerSpec, Mamba2Spec, MLASpec, ModelArch, MoEMLP, ShortConvSpec)
 
 
 class Gemm(BaseModel):
@@ -85,7 +85,40 @@ def shard(g: Gemm, tp: int, ep: bool = False) -> ShardShape:
     return ShardShape(k=g.k, n=sum(out), parts=out, divisible=ok, reason=reason)
 
 
-def _attn(prefix: str, a: AttentionSpec | MLASpec, h: int) -> list[Gemm]:
+def _compressed_attn(prefix: str, a: CompressedAttentionSpec, h: int) -> list[Gemm]:
+    """DeepSeek-V4 attention: the low-rank q and the shared-KV projection fused as the replicated
+    ``fused_qkv_a_proj`` (like MLA's), ``q_b_proj``, the grouped ``o_a_proj`` (one block-diagonal GEMM of
+    heads*head_dim/o_groups -> o_groups*o_lora_rank: splitting N splits the groups) and ``o_b_proj``; the
+    compressor's and the indexer's kv/gate projections (BF16 in the checkpoints: not quantized), the indexer's
+    ``q_b_proj`` and ``weights_proj``. The hyper-connection mixes (tiny, float32) are not listed."""
+    d, ql = a.head_dim, a.q_lora_rank
+    out = [Gemm(name=f"{prefix}.fused_qkv_a_proj", component="attention", k=h, n=ql + d, count=1, active=1,
+                shard="replicated", parts=[ql, d]),
+           Gemm(name=f"{prefix}.q_b_proj", component="attention", k=ql, n=a.num_heads * d, count=1, active=1,
+                shard="column"),
+           Gemm(name=f"{prefix}.o_a_proj", component="attention", k=a.num_heads * d // a.o_groups,
+                n=a.o_groups * a.o_lora_rank, count=1, active=1, shard="column"),
+           Gemm(name=f"{prefix}.o_b_proj", component="attention", k=a.o_groups * a.o_lora_rank, n=h, count=1,
+                active=1, shard="row")]
+    if a.compression != "sliding":
+        series = 2 if a.compression == "csa" else 1  # CSA: two overlapping series
+        out.append(Gemm(name=f"{prefix}.compressor.kv_gate_proj", component="attention", k=h, n=2 * series * d,
+                        count=1, active=1, shard="replicated", parts=[series * d, series * d], quantizable=False))
+    ix = a.indexer
+    if ix is not None:
+        out.append(Gemm(name=f"{prefix}.compressor.indexer.kv_gate_proj", component="attention", k=h,
+                        n=4 * ix.head_dim, count=1, active=1, shard="replicated",
+                        parts=[2 * ix.head_dim, 2 * ix.head_dim], quantizable=False))
+        out.append(Gemm(name=f"{prefix}.compressor.indexer.q_b_proj", component="attention", k=ql,
+                        n=ix.num_heads * ix.head_dim, count=1, active=1, shard="replicated"))
+        out.append(Gemm(name=f"{prefix}.compressor.indexer.weights_proj", component="attention", k=h,
+                        n=ix.num_heads, count=1, active=1, shard="replicated", quantizable=False))
+    return out
+
+
+def _attn(prefix: str, a: AttentionSpec | MLASpec | CompressedAttentionSpec, h: int) -> list[Gemm]:
+    if isinstance(a, CompressedAttentionSpec):
+        return _compressed_attn(prefix, a, h)
     if isinstance(a, MLASpec):
         qk = a.qk_nope_head_dim + a.qk_rope_head_dim
         latent = a.kv_lora_rank + a.qk_rope_head_dim
@@ -98,13 +131,14 @@ def _attn(prefix: str, a: AttentionSpec | MLASpec, h: int) -> list[Gemm]:
         else:
             out.append(Gemm(name=f"{prefix}.q_proj", component="attention", k=h, n=a.num_heads * qk, count=1,
                             active=1, shard="column"))
-            out.append(Gemm(name=f"{prefix}.kv_a_proj_with_mqa", component="attention", k=h, n=latent, count=1,
-                            active=1, shard="replicated"))
+            if not a.kv_shared:  # Mistral Large 4's KV-shared layers read an earlier layer's latent
+                out.append(Gemm(name=f"{prefix}.kv_a_proj_with_mqa", component="attention", k=h, n=latent, count=1,
+                                active=1, shard="replicated"))
         out.append(Gemm(name=f"{prefix}.kv_b_proj", component="attention", k=a.kv_lora_rank,
                         n=a.num_heads * (a.qk_nope_head_dim + a.v_head_dim), count=1, active=1, shard="column"))
         out.append(Gemm(name=f"{prefix}.o_proj", component="attention", k=a.num_heads * a.v_head_dim, n=h, count=1,
                         active=1, shard="row"))
-        if a.indexer is not None:  # DeepSeek sparse attention's indexer (vLLM keeps it unsharded)
+        if a.indexer is not None and not a.indexer.shared:  # DSA's indexer (vLLM keeps it unsharded)
             ix = a.indexer
             out.append(Gemm(name=f"{prefix}.indexer.wq_b", component="attention", k=ix.q_lora_rank,
                             n=ix.num_heads * ix.head_dim, count=1, active=1, shard="replicated"))
@@ -115,9 +149,17 @@ def _attn(prefix: str, a: AttentionSpec | MLASpec, h: int) -> list[Gemm]:
     q = a.num_heads * a.head_dim * (2 if a.output_gate else 1)
     kk = a.num_kv_heads * a.head_dim
     v = a.num_kv_heads * a.v_head_dim
+    if a.kv_shared:  # keys and values of an earlier layer: only q is projected
+        first = Gemm(name=f"{prefix}.q_proj", component="attention", k=h, n=q, count=1, active=1, shard="column")
+    elif a.k_eq_v:  # values reuse the key projection: no v part
+        first = Gemm(name=f"{prefix}.qk_proj", component="attention", k=h, n=q + kk, count=1, active=1,
+                     shard="column", parts=[q, kk], kv_parts=[1], head_dim=a.head_dim, kv_heads=a.num_kv_heads)
+    else:
+        first = Gemm(name=f"{prefix}.qkv_proj", component="attention", k=h, n=q + kk + v, count=1, active=1,
+                     shard="column", parts=[q, kk, v], kv_parts=[1, 2], head_dim=a.head_dim,
+                     kv_heads=a.num_kv_heads)
     return [
-        Gemm(name=f"{prefix}.qkv_proj", component="attention", k=h, n=q + kk + v, count=1, active=1, shard="column",
-             parts=[q, kk, v], kv_parts=[1, 2], head_dim=a.head_dim, kv_heads=a.num_kv_heads),
+        first,
         Gemm(name=f"{prefix}.o_proj", component="attention", k=a.num_heads * a.v_head_dim, n=h, count=1, active=1,
              shard="row"),
     ]
@@ -140,7 +182,7 @@ def _mlp(prefix: str, m: DenseMLP, h: int, component: str = "mlp") -> list[Gemm]
 def _layer(layer: LayerSpec, h: int, prefix: str = "") -> list[Gemm]:
     out: list[Gemm] = []
     m = layer.mixer
-    if isinstance(m, (AttentionSpec, MLASpec)):
+    if isinstance(m, (AttentionSpec, MLASpec, CompressedAttentionSpec)):
         out += _attn(f"{prefix}attn", m, h)
     elif isinstance(m, Mamba2Spec):
         gn = m.n_groups * m.d_state
@@ -161,6 +203,10 @@ def _layer(layer: LayerSpec, h: int, prefix: str = "") -> list[Gemm]:
                         active=1, shard="column", parts=[m.channels] * 3))
         out.append(Gemm(name=f"{prefix}conv.out_proj", component="recurrent", k=m.channels, n=h, count=1, active=1,
                         shard="row"))
+    elif hasattr(m, "projections"):  # other recurrent kinds list their own matrix multiplies (Mamba1Spec, ...)
+        for name, k, n, shard in m.projections(h):
+            out.append(Gemm(name=f"{prefix}{m.kind}.{name}", component="recurrent", k=k, n=n, count=1, active=1,
+                            shard=shard))
     elif isinstance(m, LinearMixerSpec):
         out.append(Gemm(name=f"{prefix}attn.linear", component="recurrent", k=h, n=h, count=1, active=1,
                         shard="replicated"))
@@ -185,8 +231,8 @@ def _layer(layer: LayerSpec, h: int, prefix: str = "") -> list[Gemm]:
         if f.latent_size:
             out.append(Gemm(name=f"{prefix}moe.fc2_latent_proj", component="mlp", k=w, n=h, count=1, active=1,
                             shard="replicated"))
-        out.append(Gemm(name=f"{prefix}moe.router", component="router", k=h, n=e, count=1, active=1,
-                        shard="replicated", quantizable=False))
+        out.append(Gemm(name=f"{prefix}moe.router", component="router", k=h, n=e + f.zero_experts, count=1,
+                        active=1, shard="replicated", quantizable=False))
         if f.shared is not None:
             out += _mlp(f"{prefix}moe.shared_expert", f.shared, h, component="shared_experts")
         if f.shared_gate:

@@ -5,11 +5,25 @@ Per attention layer and token (K and V):
 * softmax attention: ``num_kv_heads * (head_dim + v_head_dim) * dtype_bytes``
   (hardware-fit-rules R3: 2 * n_kv * head_dim * bytes when v_head_dim = head_dim);
 * MLA: ``(kv_lora_rank + qk_rope_head_dim) * dtype_bytes`` — the compressed latent plus the
-  decoupled rope key (R3; FlashMLA's 576 = 512 + 64).
+  decoupled rope key (R3; FlashMLA's 576 = 512 + 64); DeepSeek sparse attention adds the indexer's key
+  (``index_head_dim``), except on GLM-5 layers that reuse the previous layer's selection (``shared``);
+* DeepSeek-V4 compressed attention (:class:`~scorer.architecture.CompressedAttentionSpec`): what a layer
+  keeps per context token is its compressed entries — ``head_dim / compress_rate`` values (one shared K=V
+  entry of ``head_dim`` per ``compress_rate`` tokens: CSA m = 4, HCA m' = 128), plus for CSA the indexer's
+  compressed key, ``index_head_dim / compress_rate``; sliding-only layers keep nothing per token. Every V4 layer
+  also holds a fixed per-sequence state, under both policies (transformers ``DeepseekV4HCACache`` /
+  ``DeepseekV4CSACache``, DeepSeek's description of the model): the sliding window of ``window`` uncompressed
+  ``head_dim`` entries, and the compressor's pending source tokens — assumed one full window of
+  ``compress_rate`` tokens of its kv and gate projections (2 x ``head_dim`` each for CSA's two overlapping
+  series, 1 x for HCA; the indexer's at ``index_head_dim``) plus CSA's carried-over overlap slice
+  (``compress_rate`` x ``head_dim``, kv and gate). All of it in the KV dtype (assumption: DeepSeek's reference
+  keeps the compressor state in float32, engines may quantize the entries; both are small next to the window).
 
 Recurrent layers hold a fixed per-sequence state: Mamba2 ``conv_dim*(conv_kernel-1)`` conv values
 plus ``n_heads*head_dim*d_state`` SSM values; gated delta-net ``conv_dim*(conv_kernel-1)`` plus
-``num_v_heads*head_k_dim*head_v_dim``. The state dtype is float32 when the config says so
+``num_v_heads*head_k_dim*head_v_dim``; Mamba (1) ``d_inner*(conv_kernel-1)`` conv values plus
+``d_inner*d_state`` SSM values (transformers ``MambaCache`` conv_states / ssm_states; vLLM keeps
+``conv_kernel - 1`` columns); other recurrent specs state their own ``state_elements``. The state dtype is float32 when the config says so
 (``mamba_ssm_cache_dtype``), else the model's own dtype (:func:`recurrent_state_dtype`), whatever the KV cache
 dtype: vLLM's ``--mamba-cache-dtype auto`` takes the model config's dtype, and ``--kv-cache-dtype``
 does not apply to the recurrent state (vLLM ``CacheConfig.mamba_cache_dtype``).
@@ -32,7 +46,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from .architecture import AttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch, ShortConvSpec
+from .architecture import (AttentionSpec, CompressedAttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch,
+                           ShortConvSpec)
 
 DTYPE_BYTES = {"fp32": 4.0, "float32": 4.0, "bf16": 2.0, "fp16": 2.0, "float16": 2.0, "bfloat16": 2.0,
                "fp8": 1.0, "fp8_e4m3": 1.0, "fp8_e5m2": 1.0, "int8": 1.0, "nvfp4": 0.5625, "fp4": 0.5625}
@@ -47,7 +62,8 @@ POLICIES = {
 
 
 class KVLayerKind(BaseModel):
-    kind: str = Field(description="full, sliding, chunked, mla, mamba2, gated_deltanet")
+    kind: str = Field(description="full, sliding, chunked, mla, dsa, swa/csa/hca (DeepSeek-V4), mamba2, "
+                                  "gated_deltanet")
     layers: int
     bytes_per_token_per_layer: int = Field(description="K+V bytes per token in one layer (0 for recurrent)")
     window: int | None = None
@@ -73,12 +89,38 @@ class KVCache(BaseModel):
 def mla_elements_per_token(m: MLASpec) -> int:
     """Cached values per token of one MLA layer: the latent plus the rope key, plus the DeepSeek
     sparse attention indexer's own key (``index_head_dim``) when the layer has one."""
-    return m.kv_lora_rank + m.qk_rope_head_dim + (m.indexer.head_dim if m.indexer is not None else 0)
+    own_index_key = m.indexer is not None and not m.indexer.shared
+    latent = 0 if m.kv_shared else m.kv_lora_rank + m.qk_rope_head_dim  # Mistral Large 4: an earlier layer's
+    return latent + (m.indexer.head_dim if own_index_key else 0)
+
+
+def compressed_elements_per_token(m: CompressedAttentionSpec) -> float:
+    """Cached values one DeepSeek-V4 layer adds per context token: its compressed entries (and CSA's
+    indexer keys), ``(head_dim [+ index_head_dim]) / compress_rate``; 0 for a sliding-only layer."""
+    if not m.compress_rate:
+        return 0.0
+    width = m.head_dim + (m.indexer.head_dim if m.indexer is not None else 0)
+    return width / m.compress_rate
+
+
+def compressed_state_elements(m: CompressedAttentionSpec) -> int:
+    """Fixed per-sequence values of one DeepSeek-V4 layer: the sliding window and the compressor's pending
+    window and overlap state (assumptions in the module docstring)."""
+    n = m.window * m.head_dim
+    if m.compression == "hca":
+        n += m.compress_rate * 2 * m.head_dim  # pending kv + gate, one series
+    elif m.compression == "csa":
+        widths = [m.head_dim] + ([m.indexer.head_dim] if m.indexer is not None else [])
+        for w in widths:  # compressor and indexer: pending kv + gate of two series, overlap kv + gate
+            n += m.compress_rate * (2 * 2 * w + 2 * w)
+    return n
 
 
 def _layer_bytes(mixer, b: float) -> int:
     if isinstance(mixer, MLASpec):
         return int(mla_elements_per_token(mixer) * b)
+    if isinstance(mixer, CompressedAttentionSpec):
+        return int(compressed_elements_per_token(mixer) * b)
     if isinstance(mixer, AttentionSpec):
         if mixer.kv_shared:  # reads an earlier layer's cache
             return 0
@@ -94,6 +136,8 @@ def _state_bytes(mixer, b: float) -> int:
                     + mixer.num_v_heads * mixer.head_k_dim * mixer.head_v_dim) * b)
     if isinstance(mixer, ShortConvSpec):  # the last kernel - 1 inputs of every channel
         return int(mixer.channels * (mixer.kernel - 1) * b)
+    if hasattr(mixer, "state_elements"):  # other recurrent kinds say their own state (Mamba1Spec, ...)
+        return int(mixer.state_elements * b)
     return 0
 
 
@@ -146,7 +190,9 @@ def _sequence_bytes_one(m, context: int, b: float, sb: float, policy: str, tp: i
         return kv_heads_per_gpu(m.num_kv_heads, tp) * (m.head_dim + m.v_head_dim) * b * tokens
     if isinstance(m, MLASpec):
         return mla_elements_per_token(m) * b * tokens
-    if isinstance(m, (Mamba2Spec, GatedDeltaNetSpec, ShortConvSpec)):
+    if isinstance(m, CompressedAttentionSpec):  # one shared KV head: replicated on every TP rank, like MLA
+        return compressed_elements_per_token(m) * b * context + compressed_state_elements(m) * b
+    if isinstance(m, (Mamba2Spec, GatedDeltaNetSpec, ShortConvSpec)) or hasattr(m, "state_elements"):
         return _state_bytes(m, sb) / tp
     return 0.0
 
@@ -180,9 +226,12 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
             continue
         per_tok = _layer_bytes(m, b)
         state = _state_bytes(m, sb)
-        label = ("dsa" if m.indexer is not None else "mla") if isinstance(m, MLASpec) else (
+        label = (("dsa (shared top-k)" if m.indexer.shared else "dsa") if m.indexer is not None else "mla") \
+            if isinstance(m, MLASpec) else (
             (m.span + (" (kv-shared)" if m.kv_shared else "")) if isinstance(m, AttentionSpec) else m.kind)
         window = getattr(m, "window", None) if label.split(" ")[0] in ("sliding", "chunked") else None
+        if isinstance(m, CompressedAttentionSpec):  # window and compressor state: fixed under both policies
+            label, state, window = m.label, int(compressed_state_elements(m) * b), m.window
         key = (label, per_tok, window, state)
         if key not in kinds:
             kinds[key] = KVLayerKind(kind=label, layers=0, bytes_per_token_per_layer=per_tok, window=window,
@@ -190,20 +239,24 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
         kinds[key].layers += 1
         all_layers += per_tok
         fixed += state
-        if policy == "window" and window:
+        if policy == "window" and window and not isinstance(m, CompressedAttentionSpec):
             fixed += per_tok * window
         else:
             slope += per_tok
     per_seq = {c: per_sequence_bytes(arch, c, kv_dtype, policy, 1, sdt) for c in contexts}
     per_gpu = {}
     repl = {}
-    att = [lay.mixer for lay in arch.layers if isinstance(lay.mixer, (AttentionSpec, MLASpec))]
+    att = [lay.mixer for lay in arch.layers
+           if isinstance(lay.mixer, (AttentionSpec, MLASpec, CompressedAttentionSpec))]
     for tp in tps:
         tot = 0.0
         copies = []
         for m in att:
             if isinstance(m, MLASpec):
                 tot += mla_elements_per_token(m) * b
+                copies.append(float(tp))
+            elif isinstance(m, CompressedAttentionSpec):
+                tot += compressed_elements_per_token(m) * b
                 copies.append(float(tp))
             elif m.kv_shared:
                 continue
@@ -215,6 +268,11 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
         repl[tp] = max(copies) if copies else 1.0
     if any(isinstance(m, MLASpec) for m in att):
         notes.append("MLA latent cache is replicated on every TP rank (it has a single shared head).")
+    if any(isinstance(m, CompressedAttentionSpec) for m in att):
+        notes.append("DeepSeek-V4 compressed attention: every layer keeps a fixed sliding window (and compressor "
+                     "state) per sequence; per context token, CSA layers add one entry (and indexer key) per "
+                     "compress_rate tokens, HCA layers one entry per compress_rate tokens; the single shared KV "
+                     "head is replicated on every TP rank.")
     if any(k.kind.split(" ")[0] in ("sliding", "chunked") for k in kinds.values()) and policy == "vllm":
         notes.append("Sliding-window/chunked layers are counted for the whole context (vLLM policy); "
                      "--kv-policy window caps them at their window.")

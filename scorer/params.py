@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from .architecture import (AttentionSpec, DenseMLP, GatedDeltaNetSpec, LayerSpec, LinearMixerSpec, Mamba2Spec,
-                           MLASpec, ModelArch, MoEMLP, ShortConvSpec)
+from .architecture import (AttentionSpec, CompressedAttentionSpec, DenseMLP, GatedDeltaNetSpec, LayerSpec,
+                           LinearMixerSpec, Mamba1Spec, Mamba2Spec, MLASpec, ModelArch, MoEMLP, ShortConvSpec)
 
 COMPONENTS = ("embedding", "lm_head", "attention", "mlp", "routed_experts", "shared_experts", "router", "norms",
               "recurrent", "task_head")
@@ -28,41 +28,75 @@ class ParamCounts(BaseModel):
     by_component: dict[str, int]
     active_by_component: dict[str, int]
     vision: int | None = Field(None, description="vision tower parameters, reported apart")
-    mtp: int | None = Field(None, description="multi-token-prediction layers (own weights; embedding/lm_head shared)")
+    mtp: int | None = Field(None, description="multi-token-prediction layers as the checkpoint stores them (block, "
+                                              "projections, norms, and the embedding / lm_head copies in mtp_copies)")
+    mtp_copies: int | None = Field(None, description="parameters of params.mtp that copy the main model's embedding "
+                                                     "and lm_head (MTPSpec.copies): engines may share them")
     embedding_fraction: float = Field(description="(embedding + lm_head) / total")
 
 
-def attention_params(a: AttentionSpec | MLASpec, hidden: int) -> int:
+def attention_params(a: AttentionSpec | MLASpec | CompressedAttentionSpec, hidden: int) -> int:
     """Parameters of one attention block (projections, biases, q/k norms, sinks, relative bias)."""
+    if isinstance(a, CompressedAttentionSpec):
+        return compressed_attention_params(a, hidden)
     if isinstance(a, MLASpec):
+        # DeepseekV3Attention (and its V2 / V3.2 / GLM / Mistral4 / LongCat copies): q_a_proj (bias: attention_bias),
+        # q_a_layernorm, q_b_proj, or a plain q_proj without q_lora_rank (no bias); kv_a_proj_with_mqa (bias:
+        # attention_bias), kv_a_layernorm, kv_b_proj (no bias); o_proj (bias: attention_bias)
         qk = a.qk_nope_head_dim + a.qk_rope_head_dim
+        latent = a.kv_lora_rank + a.qk_rope_head_dim
         if a.q_lora_rank:
             q = hidden * a.q_lora_rank + a.q_lora_rank + a.q_lora_rank * a.num_heads * qk
+            q += a.q_lora_rank if a.qkv_bias else 0
         else:
             q = hidden * a.num_heads * qk
-        kv = hidden * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank \
-            + a.kv_lora_rank * a.num_heads * (a.qk_nope_head_dim + a.v_head_dim)
+        kv = a.kv_lora_rank * a.num_heads * (a.qk_nope_head_dim + a.v_head_dim)
+        if not a.kv_shared:  # a KV-shared layer (Mistral Large 4) has no kv_a_proj_with_mqa / kv_a_layernorm
+            kv += hidden * latent + a.kv_lora_rank + (latent if a.qkv_bias else 0)
         o = a.num_heads * a.v_head_dim * hidden + (hidden if a.o_bias else 0)
+        o += 2 * a.num_heads if a.softmax_scaling else 0  # MistralLarge4TextSoftmaxScaling: scale, bias per head
         ix = 0
-        if a.indexer is not None:  # DeepseekV32Indexer: wq_b, wk, k_norm (LayerNorm: weight + bias), weights_proj
+        if a.indexer is not None and not a.indexer.shared:
+            # DeepseekV32Indexer: wq_b, wk, k_norm (LayerNorm: weight + bias), weights_proj; a GLM-5 "shared" layer
+            # has none; MistralLarge4TextIndexer adds q_input_norm (LayerNorm over hidden) and a softmax scaling
             i = a.indexer
             ix = i.q_lora_rank * i.num_heads * i.head_dim + hidden * i.head_dim + 2 * i.head_dim + hidden * i.num_heads
+            ix += 2 * hidden + 2 * i.num_heads if i.input_norm else 0
         return q + kv + o + ix
     q_out = a.num_heads * a.head_dim * (2 if a.output_gate else 1)
-    k_out = a.num_kv_heads * a.head_dim
-    v_out = a.num_kv_heads * a.v_head_dim
+    k_out = 0 if a.kv_shared else a.num_kv_heads * a.head_dim  # a KV-shared layer has no k/v projections
+    v_out = 0 if a.kv_shared or a.k_eq_v else a.num_kv_heads * a.v_head_dim
     n = hidden * (q_out + k_out + v_out)
     if a.qkv_bias:
         n += q_out + k_out + v_out
     n += a.num_heads * a.v_head_dim * hidden + (hidden if a.o_bias else 0)
     norm_mult = 2 if a.qk_norm_bias else 1
     if a.qk_norm == "head":
-        n += 2 * a.head_dim * norm_mult
+        n += (1 if a.kv_shared else 2) * a.head_dim * norm_mult
     elif a.qk_norm == "full":
-        n += (a.num_heads + a.num_kv_heads) * a.head_dim * norm_mult
+        n += (a.num_heads + (0 if a.kv_shared else a.num_kv_heads)) * a.head_dim * norm_mult
     if a.sinks:
         n += a.num_heads
     n += a.relative_bias_buckets * a.num_heads
+    return n
+
+
+def compressed_attention_params(a: CompressedAttentionSpec, hidden: int) -> int:
+    """DeepSeek-V4 attention of one layer, its compressor and indexer (layout in
+    :mod:`scorer.architecture.kinds.deepseek`)."""
+    d, h, ql = a.head_dim, hidden, a.q_lora_rank
+    n = h * ql + ql + ql * a.num_heads * d  # q_a_proj, q_a_norm, q_b_proj
+    n += h * d + d  # kv_proj, kv_norm
+    n += a.num_heads * d * a.o_lora_rank + a.o_groups * a.o_lora_rank * h  # o_a_proj (grouped), o_b_proj
+    n += a.num_heads  # sinks
+    if a.compression == "hca":  # kv_proj, gate_proj (h -> D), position_bias (m' x D), kv_norm
+        n += 2 * h * d + a.compress_rate * d + d
+    elif a.compression == "csa":  # two overlapping series: h -> 2D, position_bias m x 2D, kv_norm D
+        n += 2 * h * 2 * d + a.compress_rate * 2 * d + d
+        ix = a.indexer
+        if ix is not None:  # the indexer's own compressor at index_head_dim, q_b_proj, weights_proj
+            di = ix.head_dim
+            n += 2 * h * 2 * di + a.compress_rate * 2 * di + di + ql * ix.num_heads * di + h * ix.num_heads
     return n
 
 
@@ -75,6 +109,13 @@ def recurrent_params(m: Mamba2Spec | GatedDeltaNetSpec | ShortConvSpec | LinearM
         n = hidden * 3 * c + c * m.kernel + c * hidden
         if m.bias:
             n += 3 * c + c + hidden
+        return n
+    if isinstance(m, Mamba1Spec):  # MambaMixer: in_proj, conv1d, x_proj, dt_proj (bias), A_log, D, out_proj
+        di, ds = m.d_inner, m.d_state
+        n = hidden * 2 * di + di * m.conv_kernel + di * (m.dt_rank + 2 * ds) + m.dt_rank * di + di
+        n += di * ds + di + di * hidden
+        n += (2 * di + hidden if m.proj_bias else 0) + (di if m.conv_bias else 0)
+        n += m.dt_rank + 2 * ds if m.inner_norms else 0  # JambaMambaMixer dt / b / c RMSNorm weights
         return n
     if isinstance(m, Mamba2Spec):
         n = hidden * m.in_proj_width + (m.in_proj_width if m.proj_bias else 0)
@@ -109,7 +150,8 @@ def moe_params(m: MoEMLP, hidden: int) -> dict[str, int]:
     per_expert = (3 if m.gated else 2) * width * m.expert_intermediate
     if m.expert_bias:
         per_expert += (2 if m.gated else 1) * m.expert_intermediate + width
-    router = m.num_experts * hidden + (m.num_experts if m.router_bias else 0)
+    slots = m.num_experts + m.zero_experts  # the router also scores LongCat's identity experts
+    router = slots * hidden + (slots if m.router_bias else 0)
     if m.shared_gate:
         router += hidden
     latent = 0
@@ -128,7 +170,7 @@ def layer_params(layer: LayerSpec, hidden: int, norm_width: int) -> dict[str, in
     """Parameters of one block by component, plus ``routed_active`` for the chosen experts."""
     out = dict.fromkeys(COMPONENTS, 0)
     out["routed_active"] = 0
-    if isinstance(layer.mixer, (AttentionSpec, MLASpec)):
+    if isinstance(layer.mixer, (AttentionSpec, MLASpec, CompressedAttentionSpec)):
         out["attention"] += attention_params(layer.mixer, hidden)
     elif layer.mixer is not None:
         out["recurrent"] += recurrent_params(layer.mixer, hidden)
@@ -157,9 +199,13 @@ def count_params(arch: ModelArch) -> ParamCounts:
         routed_active += lp.pop("routed_active")
         for k, v in lp.items():
             comp[k] += v
-    comp["embedding"] = arch.vocab_size * h + arch.learned_positions * h + arch.token_types * h
+    e = arch.embedding_size or h  # factorized embeddings (ELECTRA): tables e wide, embeddings_project e -> h
+    norm_e = e * (2 if arch.norm == "layernorm" else 1)
+    comp["embedding"] = (arch.vocab_size + arch.learned_positions + arch.token_types) * e
+    if e != h:
+        comp["embedding"] += e * h + h
     if arch.embedding_norm:
-        comp["norms"] += norm_w
+        comp["norms"] += norm_e
     if arch.final_norm:
         comp["norms"] += norm_w * (2 if arch.kind == "encoder-decoder" else 1)
     if arch.kind == "encoder":
@@ -169,8 +215,10 @@ def count_params(arch: ModelArch) -> ParamCounts:
                 comp["task_head"] += h * h + h
             if th.num_labels:
                 comp["task_head"] += h * th.num_labels + th.num_labels
-            if th.mlm_head:
-                comp["task_head"] += h * h + h + norm_w + arch.vocab_size
+            if th.mlm_head:  # transform (dense h -> e, LayerNorm e), bias; the decoder is the tied embedding
+                comp["task_head"] += (h * e + e + norm_e if th.mlm_transform else 0) + arch.vocab_size
+                if not arch.tie_word_embeddings:
+                    comp["lm_head"] = arch.vocab_size * e
     elif not arch.tie_word_embeddings:
         comp["lm_head"] = arch.vocab_size * h + (arch.vocab_size if arch.lm_head_bias else 0)
     elif arch.lm_head_bias:
@@ -188,11 +236,12 @@ def count_params(arch: ModelArch) -> ParamCounts:
         vnorm = v.hidden_size * (2 if v.norm == "layernorm" else 1)
         vision = sum(sum(x for k, x in layer_params(lay, v.hidden_size, vnorm).items() if k != "routed_active")
                      for lay in v.layers) + sum(v.extra_params.values())
-    mtp = None
+    mtp = mtp_copies = None
     if arch.mtp is not None:
         lp = layer_params(arch.mtp.layer, h, norm_w)
         lp.pop("routed_active")
         mtp = arch.mtp.num_layers * (sum(lp.values()) + sum(arch.mtp.extra_params_per_layer.values()))
+        mtp_copies = arch.mtp.num_layers * sum(arch.mtp.extra_params_per_layer.get(k, 0) for k in arch.mtp.copies)
     emb = comp["embedding"] + comp["lm_head"]
     return ParamCounts(total=total, active=active, by_component=comp, active_by_component=active_comp,
-                       vision=vision, mtp=mtp, embedding_fraction=emb / total if total else 0.0)
+                       vision=vision, mtp=mtp, mtp_copies=mtp_copies, embedding_fraction=emb / total if total else 0.0)

@@ -122,6 +122,7 @@ NONTEXT = (r"^(vision\w*|visual\w*|image_\w+|video\w*|audio\w*|speech\w*|acousti
            r"|protein\w*|codec\w*|high_res_vision\w*|embed_vision|embed_audio|vqmodel|qformer|query_tokens"
            r"|language_projection|multi_modal_projector|mm_projector|projector|merger|connector|aligner"
            r"|generation_aligner|generation_head|generation_embeddings|resampler_model|perceiver_resampler"
+           r"|\w+_projectors?|view_separator|enc_to_dec_proj"
            r"|embed_tokens_extend|word_timestamp_\w+|patch_embed|embed_patches|talker|token2wav|code2wav\w*)$")
 # Types whose top-level ``encoder`` is an image / audio encoder (the text model is the decoder).
 NONTEXT_ENCODER_TYPES = ("pix2struct", "vision-encoder-decoder", "granite_speech", "granite_speech_plus",
@@ -154,6 +155,15 @@ SWEEP_PATTERNS = {
                       "language model, 3-d tensors outside it whose first dimension equals num_experts",
     "num_experts / top_k": "read from the text config (first of the expert-count / top-k keys listed in "
                            "EXPERT_KEYS / TOPK_KEYS of scripts/meta_oracle.py)",
+    "vision_scope": "'vision' is every non-text tower: image, video, audio / speech encoders, VQ image tokenizers, "
+                    "speech generators (talker, token2wav) and the projectors / connectors into the language model",
+    "variants": "default: the config class's defaults (plus SWEEP_TYPE_OVERRIDES where the defaults cannot be "
+                "built, and default towers where the default leaves vision_config / audio_config None); "
+                "default_repaired: default with None head_dim / KV heads filled in (the default raised); "
+                "resize_a / resize_b: RESIZE_SPECS applied through the config class (depth, width, heads, KV heads, "
+                "head_dim, intermediate, experts / top-k, MLA ranks, vocabulary, per-layer lists resampled to the "
+                "new depth, vision depth and width); resize.groups lists the groups applied, resize.dropped those "
+                "given up because the class raised (fallback_errors says why)",
 }
 
 # --- config keys the resizer touches -----------------------------------------------------------
@@ -163,7 +173,7 @@ WIDTH_KEYS = ("hidden_size", "d_model", "n_embd", "embed_dim", "emb_dim", "dim")
 HEAD_KEYS = ("num_attention_heads", "n_head", "n_heads", "num_heads", "decoder_attention_heads",
              "encoder_attention_heads", "attention_heads", "num_decoder_attention_heads",
              "num_encoder_attention_heads")
-KV_KEYS = ("num_key_value_heads", "num_kv_heads", "multi_query_group_num", "num_query_groups")
+KV_KEYS = ("num_key_value_heads", "num_kv_heads", "multi_query_group_num", "num_query_groups", "kv_n_heads")
 HEAD_DIM_KEYS = ("head_dim", "attention_head_dim", "d_head", "d_kv", "kv_channels", "dim_head", "attention_head_size")
 INTER_KEYS = ("intermediate_size", "ffn_dim", "d_ff", "dim_ff", "dff", "ffn_hidden_size", "decoder_ffn_dim",
               "encoder_ffn_dim", "feed_forward_size", "n_inner", "intermediate_size_mlp", "mlp_dim")
@@ -197,7 +207,7 @@ _INDEX_KEY = re.compile(r"layer|block|idx|index|indices|indexes")
 _LIST_NOT_PER_LAYER = re.compile(r"token|pinpoint|size|shape|section|grid|depths|ratio|scale|range|limit")
 _SOURCE_KEY = re.compile(r"source|share|src")
 
-TEXT_SUBCONFIG = re.compile(r"text|llm|language|decoder|thinker|lm_config")
+TEXT_SUBCONFIG = re.compile(r"text|llm|language|decoder|thinker|lm_config|^ffn_config$|^attn_config$")
 NONTEXT_SUBCONFIG = re.compile(r"vision|visual|image|video|audio|speech|acoustic|protein|vq|codec|talker|"
                                r"token2wav|code2wav|vit|siglip|clip|perceiver|qformer|projector|encoder_config|"
                                r"adapt|connector|merger|aligner")
@@ -409,6 +419,8 @@ def _family_fixes(d: dict, old_depth, new_depth, width, changed: list, path: str
         old_h, h = width
         for hk, dk, ek in MAMBA_KEYS:
             if _is_int(d.get(hk)) and _is_int(d.get(dk)) and _is_int(d.get(ek)):
+                if _is_int(d.get("mamba_d_ssm")):  # explicit SSM width (Falcon-H1): follows expand * hidden
+                    _set(d, "mamba_d_ssm", d[ek] * h, changed, path)
                 _set(d, hk, max(1, d[ek] * h // d[dk]), changed, path)
         if "state_size" in d and _is_int(d.get("expand")) and _is_int(d.get("num_heads")) and \
                 _is_int(d.get("head_dim")) and "num_attention_heads" not in d:  # Mamba2 itself
@@ -502,8 +514,8 @@ def _resize_text(d: dict, spec: dict, groups, changed: list, path: str, token_id
             elif isinstance(d.get(k), list) and all(_is_int(x) for x in d[k]):
                 _set(d, k, [spec["experts"]] * len(d[k]), changed, path)
         for k in TOPK_KEYS:
-            if _is_int(d.get(k)) and d[k] > 1:  # top-1 routers (Switch-style) stay top-1
-                _set(d, k, spec["top_k"], changed, path)
+            if _is_int(d.get(k)) and d[k] > 1 or (k in d and d[k] is None and k != "top_k"):
+                _set(d, k, spec["top_k"], changed, path)  # top-1 routers (Switch-style) stay top-1
         for k in MOE_INTER_KEYS:
             v = d.get(k)
             if _is_int(v):
@@ -532,8 +544,23 @@ def _resize_text(d: dict, spec: dict, groups, changed: list, path: str, token_id
         for k in ("qk_head_dim", "swa_head_dim"):
             if _is_int(d.get(k)) and d[k] == old_qk:
                 _set(d, k, new_qk, changed, path)
-        if _is_int(d.get("head_dim")) and _is_int(d.get("qk_rope_head_dim")):
-            _set(d, "head_dim", d["qk_rope_head_dim"], changed, path)
+        for k, plc in d.items():  # per-layer overrides (per_layer_config) that spell out the MLA head size
+            if isinstance(plc, dict) and "layer" in k:
+                for lk, lv in plc.items():
+                    if isinstance(lv, dict) and lv.get("head_dim") == old_qk:
+                        _set(lv, "head_dim", new_qk, changed, f"{path}{k}.{lk}.")
+        old_hd, new_rope = d.get("head_dim"), d.get("qk_rope_head_dim")
+        if _is_int(old_hd) and _is_int(old_rot) and _is_int(new_rope):
+            # head_dim is the rope part (DeepSeek), the whole q/k head, or the whole head of layers
+            # whose per-layer overrides set their own nope width
+            ov_nopes = [lv["qk_nope_head_dim"] for k, plc in d.items() if isinstance(plc, dict) and "layer" in k
+                        for lv in plc.values() if isinstance(lv, dict) and _is_int(lv.get("qk_nope_head_dim"))]
+            if old_hd == old_rot:
+                _set(d, "head_dim", new_rope, changed, path)
+            elif old_hd == old_qk:
+                _set(d, "head_dim", new_qk, changed, path)
+            elif ov_nopes and old_hd == ov_nopes[0] + old_rot:
+                _set(d, "head_dim", ov_nopes[0] + new_rope, changed, path)
         if _is_int(old_rot) and old_rot:
             _rope_sections(d, d["qk_rope_head_dim"] / old_rot, changed, path)
     _family_fixes(d, old_depth, new_depth, width_change, changed, path)
@@ -557,8 +584,13 @@ def _resize_nontext(d: dict, spec: dict, groups, changed: list, path: str,
                 _set(d, k, new, changed, path)
         _resize_layers(d, old_depth, new, changed, path)
         depth_change = (old_depth, new)
+    # Qwen2-VL style: embed_dim is the tower width, hidden_size the merger's output (the text width)
+    split_width = _is_int(d.get("embed_dim")) and _is_int(d.get("hidden_size")) and "spatial_merge_size" in d
+    if split_width and text_width and d["hidden_size"] == text_width[0]:
+        _set(d, "hidden_size", text_width[1], changed, path)
     if "vision_width" in groups and spec.get("vision_hidden") and not adapter:
-        wk, old_hidden = _first(d, ("hidden_size", "embed_dim", "d_model", "width"))
+        wk, old_hidden = _first(d, ("embed_dim", "hidden_size", "d_model", "width") if split_width else
+                                ("hidden_size", "embed_dim", "d_model", "width"))
         hk, old_heads = _first(d, ("num_attention_heads", "num_heads", "attention_heads", "encoder_attention_heads"))
         if wk and _is_int(old_hidden) and hk and _is_int(old_heads):
             vh = spec["vision_hidden"]
@@ -575,10 +607,19 @@ def _resize_nontext(d: dict, spec: dict, groups, changed: list, path: str,
                 _set(d, "num_key_value_heads", vheads, changed, path)
             width_change = (old_hidden, vh)
     if text_width:
-        keys = [k for k, v in d.items() if _is_int(v) and re.search(r"hidden|size|dim", k)] if adapter else TO_TEXT_WIDTH
-        for k in keys:
-            if _is_int(d.get(k)) and d[k] == text_width[0] and not re.search(r"vocab|position|token", k):
-                _set(d, k, text_width[1], changed, path)
+        old_t, new_t = text_width
+        if adapter:  # adapters / projectors: every width that is the text width (or a simple fraction of it)
+            for k, v in list(d.items()):
+                if not _is_int(v) or not re.search(r"hidden|size|dim", k) or re.search(r"vocab|position|token", k):
+                    continue
+                for num, den in ((1, 1), (1, 4), (1, 2), (2, 1), (4, 1)):
+                    if v * den == old_t * num:
+                        _set(d, k, new_t * num // den, changed, path)
+                        break
+        else:
+            for k in TO_TEXT_WIDTH:
+                if _is_int(d.get(k)) and d[k] == old_t:
+                    _set(d, k, new_t, changed, path)
     return width_change, depth_change
 
 
@@ -699,7 +740,7 @@ def _routed(name: str, shape: tuple, num_experts: int | None) -> bool:
 
 def _text_config_dict(d: dict) -> dict:
     for k, v in _subconfigs(d):
-        if _is_text_subconfig(k, v) and not re.search(r"talker", k):
+        if _is_text_subconfig(k, v) and not re.search(r"talker|ffn_config|attn_config", k):
             return _text_config_dict(v)
     return d
 
@@ -707,6 +748,12 @@ def _text_config_dict(d: dict) -> dict:
 def _experts_from_config(d: dict) -> tuple[int | None, int | None]:
     t = _text_config_dict(d)
     _, e = _first(t, EXPERT_KEYS)
+    if e is None:  # experts described in a nested block (DBRX ffn_config)
+        for v in t.values():
+            if isinstance(v, dict) and _first(v, EXPERT_KEYS)[1] is not None:
+                t = v
+                _, e = _first(t, EXPERT_KEYS)
+                break
     _, k = _first(t, TOPK_KEYS) if e else (None, None)
     if isinstance(e, list):
         e = e[0] if e and all(x == e[0] for x in e) else None
@@ -889,22 +936,30 @@ def sweep_type(mt: str, cls_name: str) -> tuple[list[dict], str | None]:
 
     variants: list[dict] = []
     errors: dict[str, str] = {}
-    overrides = SWEEP_TYPE_OVERRIDES.get(mt, {})
+    overrides = dict(SWEEP_TYPE_OVERRIDES.get(mt, {}))
     try:
         base = CONFIG_MAPPING[mt](**json.loads(json.dumps(overrides))).to_dict()
     except Exception as e:  # noqa: BLE001
         return [], "default config raises: " + _short(e)
+    # towers a default config leaves out (vision_config=None...): build them with their defaults
+    towers = {k: {} for k in getattr(CONFIG_MAPPING[mt], "sub_configs", {}) or {}
+              if base.get(k, 0) is None and NONTEXT_SUBCONFIG.search(k) and k not in overrides}
+    if towers:
+        try:
+            with_towers = CONFIG_MAPPING[mt](**json.loads(json.dumps({**overrides, **towers}))).to_dict()
+            build_variant(mt, cls_name, with_towers)
+            base, overrides = with_towers, {**overrides, **towers}
+        except Exception:  # noqa: BLE001  (keep the default without them)
+            pass
     base = _strip_versions(base)
 
     def record(name: str, cfg_dict: dict, resize: dict | None) -> bool:
-        t0 = time.time()
         try:
             recorded, counts = build_variant(mt, cls_name, cfg_dict)
         except Exception as e:  # noqa: BLE001
             errors[name] = _short(e)
             return False
-        v = {"model_type": mt, "variant": name, "class": cls_name, "config": recorded, "counts": counts,
-             "seconds": round(time.time() - t0, 2)}
+        v = {"model_type": mt, "variant": name, "class": cls_name, "config": recorded, "counts": counts}
         if resize is not None:
             v["resize"] = resize
         variants.append(v)
@@ -962,6 +1017,9 @@ def sweep(out: Path, only: list[str] | None = None) -> int:
             vs, reason = sweep_type(mt, cls_name)
         except Exception as e:  # noqa: BLE001
             vs, reason = [], "sweep failed: " + _short(e)
+        if reason and "TimmWrapperModel requires" in reason:
+            reason = ("tower is a timm backbone (TimmWrapperModel): timm needs torchvision, whose PyPI wheel needs "
+                      "CUDA torch libraries; only CPU torch is installed for the oracle")
         if reason:
             skipped[mt] = reason
             print(f"{mt:32s} skipped: {reason}", flush=True)

@@ -243,3 +243,36 @@ def test_config_over_the_64_mib_cap_is_refused_in_one_line(write_config):
     res = run_cli("score", str(path))
     assert res.returncode == 2
     assert len(res.stderr.strip().splitlines()) == 1 and "cap" in res.stderr
+
+
+def test_unknown_layer_type_is_read_as_its_nearest_kind_and_labelled():
+    """A layer type of a model newer than deploysheet gets a sheet, with the guess named."""
+    cfg = {"model_type": "zz-next", "hidden_size": 1024, "num_attention_heads": 8, "num_key_value_heads": 2,
+           "head_dim": 128, "vocab_size": 32000, "intermediate_size": 4096, "tie_word_embeddings": True,
+           "sliding_window": 512, "layer_types": ["zz_sliding_attention", "zz_global_attention"] * 2}
+    arch = normalize(cfg)
+    assert [lay.kind_label for lay in arch.layers] == ["sliding", "full"] * 2
+    assert sum("layer type 'zz_sliding_attention' is unknown" in g for g in arch.guesses) == 1
+    assert arch.exact is False
+
+
+def test_language_model_under_llm_config_is_read():
+    inner = {"hidden_size": 1024, "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 2,
+             "vocab_size": 32000, "intermediate_size": 4096, "tie_word_embeddings": False, "head_dim": 128,
+             "zz_width": 7}
+    arch = normalize({"model_type": "zz-vlm", "llm_config": inner, "vision_config": {"hidden_size": 64}})
+    assert arch.num_layers == 4 and arch.hidden_size == 1024
+    assert "llm_config.zz_width" in arch.unmodelled_keys and "vision_config" in arch.unmodelled_keys
+
+
+def test_special_float_tags_of_transformers_5_configs_are_decoded():
+    """transformers 5 saves time_step_limit's Infinity as {"__float__": "Infinity"}; its config classes
+    reject the tag unless it is decoded as transformers' own from_pretrained does."""
+    from transformers import NemotronHConfig
+    cfg = NemotronHConfig(hybrid_override_pattern="M*M-", num_hidden_layers=4, hidden_size=512,
+                          num_attention_heads=8, num_key_value_heads=2, head_dim=64, mamba_num_heads=8,
+                          mamba_head_dim=64, n_groups=1, ssm_state_size=16, intermediate_size=1024, vocab_size=1000)
+    raw = json.loads(cfg.to_json_string(use_diff=False))
+    assert raw["time_step_limit"][1] == {"__float__": "Infinity"}
+    arch = normalize(raw)
+    assert [lay.kind_label for lay in arch.layers] == ["mamba2", "full", "mamba2", "mlp"]

@@ -128,7 +128,8 @@ def test_deepseek_v3_mla_kv_and_mtp_apart():
     mla = 7168 * 1536 + 1536 + 1536 * 128 * 192 + 7168 * 576 + 512 + 512 * 128 * 256 + 128 * 128 * 7168
     moe = 256 * 3 * 7168 * 2048 + 3 * 7168 * 2048 + 256 * 7168
     extra = 2 * 7168 * 7168 + 3 * 7168  # eh_proj (2h -> h), enorm, hnorm, shared_head norm
-    assert p.mtp == mla + moe + 2 * 7168 + extra
+    copies = 2 * 129280 * 7168  # model.layers.61.embed_tokens and shared_head.head, as the checkpoint stores them
+    assert p.mtp == mla + moe + 2 * 7168 + extra + copies and p.mtp_copies == copies
 
 
 def gpt_oss_120b():

@@ -423,7 +423,8 @@ def dsv3_tensors(c: dict) -> dict[str, list[int]]:
 
 
 def test_deepseek_mtp_copies_and_router_buffer(tmp_path, capsys):
-    """MTP's own embedding and head copies are a note, not a mismatch; e_score_correction_bias is a buffer."""
+    """params.mtp counts the MTP layer as DeepSeek-V3 checkpoints store it, its own embedding and head copies
+    included (params.mtp_copies): the checkpoint matches as it is; e_score_correction_bias is a buffer."""
     d = folder(tmp_path, DSV3)
     shapes = dsv3_tensors(DSV3)
     write_safetensors(d / "model.safetensors", {k: ("BF16", s) for k, s in shapes.items()})
@@ -433,11 +434,25 @@ def test_deepseek_mtp_copies_and_router_buffer(tmp_path, capsys):
     main_layers = {k: s for k, s in shapes.items() if not k.startswith(f"model.layers.{n}.")}
     params = sum(numel(s) for k, s in main_layers.items() if not k.endswith("e_score_correction_bias"))
     assert sheet["params"]["total"] == params
+    mtp = sum(numel(s) for k, s in shapes.items() if k.startswith(f"model.layers.{n}.")
+              and not k.endswith("e_score_correction_bias"))
+    assert sheet["params"]["mtp"] == mtp and sheet["params"]["mtp_copies"] == 2 * 256 * 64
     assert ck["buffers"]["tensors"] == 2  # one MoE layer + the MTP layer
-    assert ck["matches"] and not c1(sheet) and ck["differs"] == {}
-    assert ck["notes"] and "embedding and lm_head" in ck["notes"][0]
-    assert f"{2 * 256 * 64:,}" in ck["notes"][0]
+    assert ck["matches"] and not c1(sheet) and ck["differs"] == {} and ck["notes"] == []
     assert ck["by_component"]["routed_experts"] == 4 * 3 * 32 * 64
+
+
+def test_deepseek_mtp_without_copies_is_a_note(tmp_path, capsys):
+    """A DeepSeek-V3 checkpoint whose MTP layer leaves out the embedding and head copies: a note, not C1."""
+    d = folder(tmp_path, DSV3)
+    n = DSV3["num_hidden_layers"]
+    shapes = {k: s for k, s in dsv3_tensors(DSV3).items()
+              if k not in (f"model.layers.{n}.embed_tokens.weight", f"model.layers.{n}.shared_head.head.weight")}
+    write_safetensors(d / "model.safetensors", {k: ("BF16", s) for k, s in shapes.items()})
+    sheet = score(capsys, str(d))
+    ck = sheet["params"]["checkpoint"]
+    assert ck["matches"] and not c1(sheet) and ck["differs"] == {}
+    assert ck["notes"] and "do not store" in ck["notes"][0] and f"{2 * 256 * 64:,}" in ck["notes"][0]
 
 
 def test_modelopt_mixed_precision_packed_layers(tmp_path, capsys):

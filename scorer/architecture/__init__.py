@@ -30,12 +30,14 @@ from .loader import _drop_stubs, _stub_packages  # noqa: F401  (tests of the lig
 from .assemble import _normalize, normalize
 from .quantization import parse_quantization
 from .reader import DEFAULT_LIMIT, LIMITS, Reader, check_int
-from .specs import (FFN, AttentionSpec, DenseMLP, GatedDeltaNetSpec, IndexerSpec, LayerSpec, LinearMixerSpec,
-                    Mamba2Spec, Mixer, MLASpec, ModelArch, MoEMLP, MTPSpec, QuantSpec, ShortConvSpec, TaskHead,
-                    VisionTower)
+from .specs import (FFN, AttentionSpec, CompressedAttentionSpec, DenseMLP, GatedDeltaNetSpec, IndexerSpec,
+                    LayerSpec, LinearMixerSpec, Mamba1Spec, Mamba2Spec, Mixer, MLASpec, ModelArch, MoEMLP, MTPSpec,
+                    QuantSpec,
+                    ShortConvSpec, TaskHead, VisionTower)
 
 __all__ = [
     "normalize", "_normalize", "parse_quantization", "check_int", "LIMITS", "DEFAULT_LIMIT", "Reader",
-    "AttentionSpec", "MLASpec", "IndexerSpec", "Mamba2Spec", "GatedDeltaNetSpec", "ShortConvSpec", "LinearMixerSpec",
+    "AttentionSpec", "MLASpec", "CompressedAttentionSpec", "IndexerSpec", "Mamba2Spec", "GatedDeltaNetSpec",
+    "ShortConvSpec", "LinearMixerSpec", "Mamba1Spec",
     "Mixer", "DenseMLP", "MoEMLP", "FFN", "LayerSpec", "VisionTower", "MTPSpec", "QuantSpec", "TaskHead", "ModelArch",
 ]

@@ -12,21 +12,58 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from ..errors import ConfigError
 from . import keys as keyrules
-from .families import (ALIASES, ARCHITECTURE_HINTS, FAMILIES, REFUSED, VERIFIED, family_flags)
+from .families import (ALIASES, ARCHITECTURE_HINTS, FAMILIES, REFUSED, VERIFIED, WRAPPER_MODULES, family_flags)
 from .kinds import FFN_ONLY_KINDS, LayerContext, read_mixer
+from .kinds import classic, deepseek, encoders, gemma, hybrid
 from .kinds.ffn import dense_mlp, moe_mlp
 from .kinds.mtp import mtp_module
 from .kinds.nas import nas_layers
-from .kinds.vision import TOWERS
+from .kinds.vision import read_tower
 from .layout import depth, falcon_kv, layer_kinds, moe_layers, norms_per_layer, per_layer_values
 from .loader import with_transformers
 from .quantization import parse_quantization
 from .reader import LIMITS, Reader, check_int
-from .specs import AttentionSpec, LayerSpec, ModelArch, TaskHead
+from .specs import AttentionSpec, DenseMLP, LayerSpec, MLASpec, ModelArch, MoEMLP, ShortConvSpec, TaskHead
+
+#: where a multimodal wrapper keeps its language model's config (first present wins)
+TEXT_CONFIG_KEYS = ("text_config", "llm_config", "language_config", "language_model_config")
+
+
+@dataclass(frozen=True)
+class FamilyHook:
+    """Family-specific steps around the generic decoder loop, for modules it does not know.
+
+    ``per_layer(r, n_layers, kinds)`` runs before the loop and returns ``{layer index: overrides}``
+    for the layer readers (``ctx.extra["per_layer"]``: ``head_dim``, ``num_kv_heads``, ``window``,
+    ``kv_shared``, ``k_eq_v``). ``finish(r, layers, dims)`` runs after it and returns the layers
+    (with their ``extra_params``, norms or FFNs completed) and the model-level ``extra_params``.
+    Either may be None. Keys they read go through ``r`` like every other reader's.
+    """
+
+    per_layer: Callable[[Reader, int, list[str]], dict[int, dict[str, Any]]] | None = None
+    finish: Callable[[Reader, list[LayerSpec], dict[str, Any]], tuple[list[LayerSpec], dict[str, int]]] | None = None
+
+
+#: family (the text model's model_type) -> its hook
+FAMILY_HOOKS: dict[str, FamilyHook] = {
+    "gemma3n_text": FamilyHook(per_layer=gemma.gemma3n_per_layer, finish=gemma.gemma3n_finish),
+    "gemma4_text": FamilyHook(per_layer=gemma.gemma4_per_layer, finish=gemma.gemma4_finish),
+    "gemma4_unified_text": FamilyHook(per_layer=gemma.gemma4_per_layer, finish=gemma.gemma4_finish),
+    "deepseek_v4": FamilyHook(finish=deepseek.v4_finish),
+    "longcat_flash": FamilyHook(finish=deepseek.longcat_finish),
+    "mistral_large4_text": FamilyHook(finish=deepseek.mistral_large4_finish),
+    "doge": FamilyHook(finish=hybrid.doge_finish),
+    # group: encoder-style causal LMs and seq2seq decoders
+    "roformer": FamilyHook(finish=encoders.roformer_finish),
+    "ernie": FamilyHook(finish=encoders.ernie_finish),
+    "roc_bert": FamilyHook(finish=encoders.roc_bert_finish),
+    "xmod": FamilyHook(finish=encoders.xmod_finish),
+}
 
 
 def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) -> ModelArch:
@@ -70,6 +107,11 @@ def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
         return TaskHead(pooler=arch.endswith("ForSequenceClassification"), num_labels=n)
     if arch.endswith("ForMaskedLM") or arch.endswith("ForPreTraining"):
         return TaskHead(mlm_head=True)
+    if arch.endswith("ForCausalLM") or arch.endswith("LMHeadModel") or arch == "BertGenerationDecoder":
+        # an encoder stack used as a decoder (BertLMHeadModel, RobertaForCausalLM, ...): no pooler (BigBird keeps
+        # it), the MLM-style head
+        return TaskHead(pooler=bool(flags["causal_lm_pooler"]), mlm_head=True,
+                        mlm_transform=flags["causal_lm_head"] == "mlm")
     return TaskHead(pooler=bool(flags["base_pooler"]))
 
 
@@ -86,14 +128,16 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
 
     # Multimodal wrappers: score the language model found in text_config (or top-level keys).
     text_raw = raw
-    if isinstance(raw.get("text_config"), dict):
-        text_raw = dict(raw["text_config"])
+    text_key = next((k for k in TEXT_CONFIG_KEYS if isinstance(raw.get(k), dict)), None)
+    if text_key is not None:
+        text_raw = dict(raw[text_key])
         for key in ("tie_word_embeddings", "torch_dtype", "quantization_config"):
             if key in raw and key not in text_raw:
                 text_raw[key] = raw[key]
-        where = "config.text_config"
+        where = f"config.{text_key}"
 
     cfg = None
+    top = None
     config_class = None
     loaded = with_transformers(model_type, raw, lambda: _prevalidate(text_raw, where))
     if loaded is not None:
@@ -118,7 +162,7 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
             guesses.append(f"model_type {model_type!r} is unknown to this transformers version; read the raw keys "
                            f"with deploysheet's {family} layout")
     return {"model_type": model_type, "archs": archs, "guesses": guesses, "text_raw": text_raw, "where": where,
-            "cfg": cfg, "config_class": config_class, "family": family}
+            "cfg": cfg, "config_class": config_class, "family": family, "text_key": text_key, "top": top}
 
 
 def _dims(r: Reader, family: str, flags: dict[str, Any], guesses: list[str]) -> dict[str, Any]:
@@ -127,19 +171,21 @@ def _dims(r: Reader, family: str, flags: dict[str, Any], guesses: list[str]) -> 
     hidden = r.int("hidden_size")
     vocab = r.int("vocab_size")
     n_layers = len(r.raw["block_configs"]) if isinstance(r.raw.get("block_configs"), list) else depth(r)
-    heads = r.int("num_heads")
+    # an attention-free family (Mamba, RWKV, xLSTM) needs no attention heads: a stand-in of 1 (no layer reads it)
+    heads = r.int("num_heads", required=not flags["attention_free"]) or 1
     mla = bool(r.get("kv_lora_rank"))
     head_dim_raw = r.get("head_dim") if not mla else None
     if head_dim_raw is not None:
         head_dim = check_int(head_dim_raw, r.key_name("head_dim"), where, limit=LIMITS["head_dim"])
     else:
-        if hidden % heads and not mla:
+        if hidden % heads and not mla and flags["head_dim_rule"] != "floor":
             raise ConfigError(f"{where}: hidden size {hidden} is not divisible by {heads} attention heads and "
                               "no head_dim is given")
         head_dim = max(1, hidden // heads)
     if mla:
         r.mark("head_dim", "qk_head_dim")  # MLA: the head size is qk_nope + qk_rope, read by the MLA reader
-    kv = falcon_kv(r, heads) if family == "falcon" else r.int("num_kv_heads", default=heads, minimum=1)
+    kv = falcon_kv(r, heads) if family == "falcon" else classic.kv_heads(r, flags, heads)
+    kv = r.int("num_kv_heads", default=heads, minimum=1) if kv is None else kv
     if mla:
         kv = heads  # the latent is shared; num_key_value_heads of MLA configs is a formality
     if kv > heads or heads % kv:
@@ -159,7 +205,34 @@ def _dims(r: Reader, family: str, flags: dict[str, Any], guesses: list[str]) -> 
             "sliding": sliding, "chunk": chunk}
 
 
-def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: str) -> list[LayerSpec]:
+def block_extra_params(r: Reader, flags: dict[str, Any], hidden: int, mixer: Any, ffn: Any) -> dict[str, int]:
+    """The family's small per-block tensors (flag ``block_extra_params``: ``(component, factor, ...)``), e.g.
+    DiffLlama's four ``lambda`` vectors of head_dim, a per-head output gate ``hidden x heads``.
+
+    A factor is an int, a layer dimension (``hidden``, ``head_dim``, ``heads`` and ``kv_heads`` of an attention
+    mixer, else 0; ``intermediate``: the dense MLP width, else 0; ``moe``: 1 on an MoE block, else 0) or
+    ``"key:NAME"``: the config key's value (a bool as 1 / 0), read through the reader."""
+    is_attn = isinstance(mixer, (AttentionSpec, MLASpec))
+    dims = {"hidden": hidden, "head_dim": mixer.head_dim if is_attn else 0,
+            "heads": mixer.num_heads if is_attn else 0, "kv_heads": mixer.num_kv_heads if is_attn else 0,
+            "intermediate": ffn.intermediate if isinstance(ffn, DenseMLP) else 0, "moe": int(isinstance(ffn, MoEMLP))}
+    out: dict[str, int] = {}
+    for component, *factors in flags["block_extra_params"]:
+        n = 1
+        for f in factors:
+            if isinstance(f, int):
+                n *= f
+            elif f.startswith("key:"):
+                n *= int(r.get(f[4:]) or 0)
+            else:
+                n *= dims[f]
+        if n:
+            out[component] = out.get(component, 0) + n
+    return out
+
+
+def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: str,
+                   guesses: list[str]) -> list[LayerSpec]:
     """The decoder layers: each layer's kind, its mixer from the registry, its FFN."""
     where, hidden, n = r.where, d["hidden"], d["n_layers"]
     num_experts = r.int("num_experts", required=False)
@@ -167,34 +240,50 @@ def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: 
     if r.cfg is not None and getattr(r.cfg, "layer_types", None) is not None:
         # the config class derived layer_types from these: consumed through it
         r.mark("max_window_layers", "use_sliding_window", "sliding_window_pattern", "full_attn_idxs",
-               "full_attention_interval", "hybrid_override_pattern", "layers_block_type")
+               "full_attention_interval", "hybrid_override_pattern", "layers_block_type", "attn_layer_period",
+               "attn_layer_offset", "attn_layer_indices", "global_attn_every_n_layers")
     if r.cfg is not None and getattr(r.cfg, "moe_layers", None) is not None:
         r.mark("interleave_moe_layer_step")  # the config class derived moe_layers from it
     if family == "nemotron_h" and "moe" not in kinds:
         num_experts = None  # NemotronHConfig carries MoE defaults even for dense hybrids
+    if flags["moe_switch"] and not r.get(flags["moe_switch"]):
+        num_experts = None  # a dense model whose config carries MoE defaults (Doge: is_moe false)
+        r.get("top_k")  # read: it routes nothing
+    if flags.get("moe_by_hook"):
+        num_experts = None  # the family's FamilyHook.finish builds the MoE block (Gemma 4: beside the dense MLP)
     dense_key = flags["dense_intermediate_key"]
     per_layer_i = per_layer_values(r, "intermediate_size", n)
     dense_i = (r.int(dense_key, required=False) if dense_key else None)
     if dense_i is None and per_layer_i is None:
         dense_i = r.int("intermediate_size", required=False)
     raw_r = Reader(r.raw, None, where)
-    if family not in ("gpt2", "falcon") and raw_r.get("intermediate_size") is None \
+    raw_r.nested = r.nested
+    raw_r.key_aliases = r.key_aliases
+    if flags["ffn"] and flags["intermediate_default"] is None and raw_r.get("intermediate_size") is None \
             and raw_r.get("expert_intermediate") is None and (dense_key is None or r.raw.get(dense_key) is None) \
             and not any(t in ("linear_attention",) for t in (r.raw.get("layer_types") or [])):
         raise ConfigError(f"{where}: missing intermediate_size (the MLP width); transformers' library default "
                           "would be a guess")
-    if dense_i is None and per_layer_i is None and family in ("gpt2", "falcon"):
-        dense_i = 4 * hidden  # GPT2MLP (n_inner=None) and FalconMLP (ffn_hidden_size=None) use 4*hidden
+    if dense_i is None and per_layer_i is None:
+        # GPT2MLP (n_inner=None) and FalconMLP (ffn_hidden_size=None) use 4*hidden (flag intermediate_default)
+        dense_i = classic.default_mlp_width(r, flags, hidden)
     moe_set = moe_layers(r, n, num_experts, kinds)
+    if moe_set and num_experts and r.get("top_k") is None:
+        guesses.append("num_experts_per_tok absent: every routed expert counted as active (active = total)")
     block_per_layer = any(k in FFN_ONLY_KINDS for k in kinds)
     norms = norms_per_layer(r, flags)
     ctx = LayerContext(r=r, flags=flags, hidden=hidden, heads=d["heads"], kv=d["kv"], head_dim=d["head_dim"],
-                       sliding=d["sliding"], chunk=d["chunk"], n_layers=n)
+                       sliding=d["sliding"], chunk=d["chunk"], n_layers=n, extra={"guesses": guesses})
+    hook = FAMILY_HOOKS.get(family)
+    if hook is not None and hook.per_layer is not None:
+        ctx.extra["per_layer"] = hook.per_layer(r, n, kinds)
     layers = []
     for i, t in enumerate(kinds):
         mixer = None if t in FFN_ONLY_KINDS else read_mixer(ctx, i, t)
         ffn: Any = None
-        if not block_per_layer or t in FFN_ONLY_KINDS:
+        if not flags["ffn"]:
+            pass  # mixer-only blocks (Mamba, Mamba2)
+        elif not block_per_layer or t in FFN_ONLY_KINDS:
             if i in moe_set and num_experts:
                 ffn = moe_mlp(r, flags, hidden, num_experts, dense_i or 0)
             else:
@@ -202,7 +291,16 @@ def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: 
                 if width is None:
                     raise ConfigError(f"{where}: missing intermediate_size (dense MLP width)")
                 ffn = dense_mlp(r, flags, width)
-        layers.append(LayerSpec(index=i, mixer=mixer, ffn=ffn, num_norms=norms))
+        layers.append(LayerSpec(index=i, mixer=mixer, ffn=ffn, num_norms=norms,
+                                extra_params=block_extra_params(r, flags, hidden, mixer, ffn)))
+    if not any(isinstance(lay.mixer, AttentionSpec) for lay in layers):
+        # no softmax-attention layer (all-Mamba Bamba, Mamba2): the attention bias keys shape nothing
+        r.mark(*(k for k in (flags["qkv_bias"], flags["o_bias"]) if isinstance(k, str)))
+    if not any(isinstance(lay.mixer, ShortConvSpec) for lay in layers):
+        r.mark("conv_L_cache", "conv_bias")  # no short-convolution layer (an all-attention LFM2): they shape nothing
+    for kind, keys in flags["kind_keys"].items():
+        if kind not in kinds:
+            r.mark(*keys)  # keys only layers of that kind read (family flag kind_keys)
     return layers
 
 
@@ -227,27 +325,99 @@ def _encoder_decoder_stacks(r: Reader, flags: dict[str, Any], d: dict[str, Any]
     return encoder, decoder
 
 
+_FLOAT_TAGS = {"Infinity": float("inf"), "-Infinity": float("-inf"), "NaN": float("nan")}
+
+
+def decode_special_floats(obj: Any) -> Any:
+    """transformers (5.x) writes non-finite floats into config.json as ``{"__float__": "Infinity"}``
+    (``PreTrainedConfig._encode_special_floats``) and decodes them when it reads the file; so do we."""
+    if isinstance(obj, dict):
+        if len(obj) == 1 and isinstance(obj.get("__float__"), str) and obj["__float__"] in _FLOAT_TAGS:
+            return _FLOAT_TAGS[obj["__float__"]]
+        return {k: decode_special_floats(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [decode_special_floats(v) for v in obj]
+    return obj
+
+
+def _seq2seq_encoder(r: Reader, flags: dict[str, Any], d: dict[str, Any]) -> tuple[list[LayerSpec], dict[str, int]]:
+    """The encoder of a BART-style seq2seq model (any class but *ForCausalLM): encoder_layers blocks of
+    self-attention (encoder_attention_heads) and an fc1/fc2 MLP (encoder_ffn_dim), two norms each; its own
+    position table and embedding norm (model-level extra parameters; the final norms are counted per stack by
+    params); the token embedding is shared."""
+    hidden = d["hidden"]
+    heads = r.int("encoder_attention_heads")
+    if hidden % heads:
+        raise ConfigError(f"{r.where}: d_model {hidden} is not divisible by encoder_attention_heads {heads}")
+    att = AttentionSpec(num_heads=heads, num_kv_heads=heads, head_dim=hidden // heads, v_head_dim=hidden // heads,
+                        qkv_bias=r.flag(flags["qkv_bias"]), o_bias=r.flag(flags["o_bias"]))
+    mlp = dense_mlp(r, flags, r.int("encoder_ffn_dim"))
+    layers = [LayerSpec(index=i, mixer=att, ffn=mlp, num_norms=2) for i in range(r.int("encoder_layers"))]
+    norm_w = hidden * (2 if flags["norm"] == "layernorm" else 1)
+    positions = (r.int("max_positions") + int(flags["position_offset"])) * hidden if flags["learned_positions"] else 0
+    if r.get("share_encoder_decoder_embeddings") is False:  # Marian: the encoder's own vocab_size table
+        positions += r.raw_get("vocab_size", r.int("vocab_size")) * hidden
+    return layers, {"embedding": positions, "norms": norm_w if flags["embedding_norm"] else 0}
+
+
 def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> ModelArch:
+    raw = decode_special_floats(raw)
     src = _resolve(raw)
     model_type, archs, guesses, text_raw, where, cfg, family = (
         src["model_type"], src["archs"], src["guesses"], src["text_raw"], src["where"], src["cfg"], src["family"])
     r = Reader(text_raw, cfg, where)
     flags = family_flags(family)
+    r.nested = tuple(flags["nested_configs"])
+    r.key_aliases = {k: list(v) for k, v in flags["key_aliases"].items()}
     r.mark(*flags["neutral_keys"])
+    for switch, off in flags["off_keys"]:
+        if not r.get(switch):
+            r.mark(switch, *off)
     kind = flags["kind"]
     if kind == "encoder-decoder" or raw.get("is_encoder_decoder") is True and kind == "decoder":
         kind = "encoder-decoder"
+    if flags["seq2seq"] and src["top"] is not None:
+        # the whole config, read through the family's decoder_* / encoder_* keys (get_text_config(decoder=True)
+        # renames the decoder's keys and leaves the library defaults under the old names)
+        r.cfg = src["top"]
+    if flags["seq2seq"]:  # *ForCausalLM: the decoder alone; any other class: encoder and decoder
+        kind = "decoder" if any(a.endswith("ForCausalLM") for a in archs) else "encoder-decoder"
+        if kind == "decoder":  # no encoder is built
+            r.mark("encoder_layers", "encoder_attention_heads", "encoder_ffn_dim", "share_encoder_decoder_embeddings",
+                   "vocab_size")  # Marian's decoder reads decoder_vocab_size when given
     d = _dims(r, family, flags, guesses)
     hidden = d["hidden"]
 
     encoder_layers: list[LayerSpec] = []
+    model_extra: dict[str, int] = {}  # family-specific model-level modules (FamilyHook.finish)
     if isinstance(text_raw.get("block_configs"), list):
         layers = nas_layers(r, flags, hidden, d["heads"], d["head_dim"])
         r.mark("num_hidden_layers")  # the block list is the depth
-    elif kind == "encoder-decoder":
+    elif kind == "encoder-decoder" and not flags["seq2seq"]:
         encoder_layers, layers = _encoder_decoder_stacks(r, flags, d)
     else:
-        layers = _decoder_stack(r, flags, d, family)
+        layers = _decoder_stack(r, flags, d, family, guesses)
+        hook = FAMILY_HOOKS.get(family)
+        if hook is not None and hook.finish is not None:
+            layers, model_extra = hook.finish(r, layers, d)
+        if flags["seq2seq"]:  # each decoder block: self-attention, cross-attention of the same shape, MLP
+            layers = [lay.model_copy(update={"cross_attention": lay.mixer}) for lay in layers]
+            if kind == "encoder-decoder":
+                encoder_layers, model_extra = _seq2seq_encoder(r, flags, d)
+    norm = classic.norm_kind(r, flags)  # a LayerNorm without bias (MPT) counts as weight only
+    final_norm = r.flag(flags["final_norm"])  # a constant or a key (OPT do_layer_norm_before)
+    layers, classic_extra = classic.finish(r, flags, layers, hidden, norm)
+    classic_extra = dict(classic_extra)
+    for component, n in block_extra_params(r, {"block_extra_params": flags["model_extra_params"]}, hidden, None,
+                                           None).items():  # the family's model-level tensors (XLNet mask_emb)
+        classic_extra[component] = classic_extra.get(component, 0) + n
+    model_extra = {**model_extra, **{k: model_extra.get(k, 0) + v for k, v in classic_extra.items()}}
+    wrapper_r = Reader(raw, src["top"], "config")  # a wrapper's own modules around its text model (WRAPPER_MODULES)
+    if model_type in WRAPPER_MODULES and text_raw is not raw:
+        model_extra = dict(model_extra)
+        for component, n in block_extra_params(wrapper_r, {"block_extra_params": WRAPPER_MODULES[model_type]},
+                                               hidden, None, None).items():
+            model_extra[component] = model_extra.get(component, 0) + n
 
     tie = r.get("tie_word_embeddings")
     if cfg is not None and isinstance(raw.get("tie_word_embeddings"), bool):
@@ -255,22 +425,28 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     if tie is None:
         tie = bool(flags["tied_default"])
         guesses.append(f"tie_word_embeddings absent: assumed {tie}")
+    if flags["seq2seq"] and kind == "decoder" and not flags["causal_lm_tied"]:
+        tie = False
 
-    mtp = mtp_module(r, layers, hidden)
+    lm_head_bias = r.flag(flags["lm_head_bias"])  # a constant or a config key (phimoe: lm_head_bias)
+    mtp = mtp_module(r, layers, hidden, d["vocab"], flags)
 
     vision = None
     vision_note = None
     vision_cfg = raw.get("vision_config") if isinstance(raw.get("vision_config"), dict) else None
     vision_consumed: set[str] = set()
-    tower = TOWERS.get(family) or TOWERS.get(model_type or "")
-    if tower is not None and vision_cfg:
-        vision = tower(vision_cfg, hidden, where, vision_consumed)
-    elif vision_cfg:
-        vision_note = "vision_config present; its parameter count is not derived for this family"
+    vision_top_consumed: set[str] = set()  # top-level keys the projector read
+    if vision_cfg:
+        top_obj = src["top"]
+        vision = read_tower(model_type, family, vision_cfg, getattr(top_obj, "vision_config", None), raw, top_obj,
+                            hidden, vision_consumed, vision_top_consumed)
+        if vision is None:
+            vision_note = "vision_config present; its parameter count is not derived for this family"
     elif any("ConditionalGeneration" in a or "VL" in a for a in archs) and isinstance(raw.get("text_config"), dict):
         vision_note = "multimodal model whose vision_config is absent from config.json: tower not counted"
 
-    learned_pos = r.int("max_positions") if flags["learned_positions"] else 0
+    learned_pos = r.int("max_positions") + int(flags["position_offset"]) if flags["learned_positions"] else 0
+    embedding_size = r.int(flags["embedding_size_key"]) if flags["embedding_size_key"] else None
     token_types = r.int("type_vocab_size", default=2) if flags["token_types"] else 0
     if flags["learned_positions"] and family == "gpt2":
         r.mark("n_ctx")  # GPT-2: n_ctx is n_positions under its old name
@@ -280,20 +456,29 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     rope_type = None
     if isinstance(rope, dict):
         rope_type = rope.get("rope_type") or rope.get("type")
-    max_positions = r.int("max_positions", required=False) if kind != "encoder-decoder" else None
+    max_positions = r.int("max_positions", required=False) if kind != "encoder-decoder" \
+        and r.get("max_positions") != -1 else None  # -1: no position limit (XLNetConfig's relative positions)
     task_head = _task_head(r, flags) if kind == "encoder" else None
     if kind == "encoder":
         r.mark("type_vocab_size", "pooler_fc_size", "pooler_num_attention_heads", "pooler_num_fc_layers",
                "pooler_size_per_head", "pooler_type")
 
     # every key: consumed, irrelevant, or unmodelled
-    top_consumed = set(r.consumed) if text_raw is raw else set()
+    top_consumed = set(r.consumed) if text_raw is raw else set(wrapper_r.consumed)
+    nested_unmodelled: list[str] = []
     if vision is not None:
         top_consumed.add("vision_config")
-    unmodelled = keyrules.unmodelled(raw, top_consumed)
+        top_consumed |= vision_top_consumed
+    for sub in r.nested:  # sub-configs read key by key (DBRX): their own keys are accounted for below
+        if isinstance(text_raw.get(sub), dict) and text_raw is raw:
+            top_consumed.add(sub)
+            inner = {k.split(".", 1)[1] for k in r.consumed if k.startswith(sub + ".")}
+            nested_unmodelled += keyrules.unmodelled(text_raw[sub], inner, f"{sub}.")
+    unmodelled = keyrules.unmodelled(raw, top_consumed) + nested_unmodelled
     if text_raw is not raw:
-        unmodelled += keyrules.unmodelled(raw["text_config"], r.consumed, "text_config.")
-        unmodelled = [k for k in unmodelled if k != "text_config"]
+        key = src["text_key"]
+        unmodelled += keyrules.unmodelled(raw[key], r.consumed, f"{key}.")
+        unmodelled = [k for k in unmodelled if k != key]
     if vision is not None and vision_cfg:
         unmodelled += keyrules.unmodelled(vision_cfg, vision_consumed, "vision_config.")
 
@@ -302,24 +487,28 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         guesses=guesses, unmodelled_keys=unmodelled,
         structure_verified=cfg is not None and (model_type in VERIFIED),
         kind=kind, hidden_size=hidden, vocab_size=d["vocab"], max_positions=max_positions,
-        tie_word_embeddings=bool(tie), norm=flags["norm"], final_norm=bool(flags["final_norm"]),
+        tie_word_embeddings=bool(tie), norm=norm, final_norm=final_norm,
         embedding_norm=bool(flags["embedding_norm"]), learned_positions=learned_pos, token_types=token_types,
-        lm_head_bias=bool(flags["lm_head_bias"]), layers=layers, encoder_layers=encoder_layers,
+        embedding_size=embedding_size if embedding_size != hidden else None,
+        lm_head_bias=lm_head_bias, layers=layers, encoder_layers=encoder_layers,
         task_head=task_head, mtp=mtp, vision=vision, vision_note=vision_note,
         quantization=parse_quantization(raw.get("quantization_config"), quant_sidecar),
         custom_code=isinstance(raw.get("auto_map"), dict),
         auto_map=raw.get("auto_map") if isinstance(raw.get("auto_map"), dict) else {},
         dtype=str(dtype).replace("torch.", "") if dtype else None,
         ssm_state_fp32=text_raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32")
-        or raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32"), rope=rope_type)
+        or raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32"), rope=rope_type, extra_params=model_extra)
 
 
 def _prevalidate(text_raw: dict[str, Any], where: str) -> None:
     """Check the obvious dimensions on the raw keys first, so errors name the file's own key."""
     r = Reader(text_raw, None, where)
+    r.key_aliases = dict(family_flags(str(text_raw.get("model_type") or ""))["key_aliases"])
     for key in ("hidden_size", "num_layers", "num_heads", "vocab_size"):
         # transformers would silently fill library defaults (e.g. hidden_size 4096): a config without
         # its core dimensions is broken, not a default model
+        if key == "num_heads" and family_flags(str(text_raw.get("model_type") or ""))["attention_free"]:
+            continue  # Mamba, RWKV, xLSTM: no attention heads
         if r.get(key) is None and not (key == "num_layers" and (
                 isinstance(text_raw.get("block_configs"), list)
                 or any(isinstance(text_raw.get(k), (list, str)) and text_raw.get(k)
@@ -339,6 +528,7 @@ def _prevalidate(text_raw: dict[str, Any], where: str) -> None:
                 break
     hidden, heads = r.get("hidden_size"), r.get("num_heads")
     if isinstance(hidden, int) and isinstance(heads, int) and r.get("head_dim") is None and heads and hidden % heads \
-            and not r.get("kv_lora_rank"):
+            and not r.get("kv_lora_rank") \
+            and family_flags(str(text_raw.get("model_type") or ""))["head_dim_rule"] != "floor":
         raise ConfigError(f"{where}: hidden size {hidden} is not divisible by {heads} attention heads and no head_dim "
                           "is given")

@@ -25,9 +25,10 @@ ALIASES: dict[str, list[str]] = {
     "max_positions": ["max_position_embeddings", "n_positions", "max_seq_len", "max_sequence_length", "seq_length",
                       "n_ctx"],
     "num_experts": ["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"],
-    "top_k": ["num_experts_per_tok", "experts_per_token", "num_experts_per_token", "moe_top_k"],
+    "top_k": ["num_experts_per_tok", "experts_per_token", "num_experts_per_token", "moe_top_k", "moe_k", "moe_topk"],
     "expert_intermediate": ["moe_intermediate_size", "expert_intermediate_size", "moe_ffn_hidden_size"],
-    "shared_intermediate": ["shared_expert_intermediate_size", "moe_shared_expert_intermediate_size"],
+    "shared_intermediate": ["shared_expert_intermediate_size", "moe_shared_expert_intermediate_size",
+                            "shared_intermediate_size"],
     "num_shared_experts": ["n_shared_experts", "num_shared_experts", "moe_num_shared_experts"],
     "sliding_window": ["sliding_window", "window_size", "attention_window"],
     "chunk_size": ["attention_chunk_size"],
@@ -40,6 +41,9 @@ ALIASES: dict[str, list[str]] = {
     "mamba_d_state": ["ssm_state_size", "mamba_d_state", "state_size"],
     "mamba_conv_kernel": ["conv_kernel", "mamba_d_conv", "conv_kernel_size"],
     "mamba_expand": ["expand", "mamba_expand"],
+    "mamba_conv_bias": ["use_conv_bias", "mamba_conv_bias"],
+    "mamba_dt_rank": ["mamba_dt_rank", "time_step_rank"],  # Mamba (1): x_proj / dt_proj rank
+    "first_k_dense_replace": ["first_k_dense_replace", "num_dense_layers"],  # leading dense layers (afmoe, lfm2_moe)
     # gated delta-net (qwen3_next)
     "gdn_num_k_heads": ["linear_num_key_heads"],
     "gdn_num_v_heads": ["linear_num_value_heads"],
@@ -73,7 +77,7 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "mlp_bias": "mlp_bias",
     "qk_norm": "none",             # "none", "head" (weight of head_dim), "full" (weight of heads*head_dim)
     "attn_output_gate": False,     # q_proj also emits a per-channel output gate (doubles q width)
-    "sinks": False,                # learned attention-sink logit per head
+    "sinks": False,                # learned attention-sink logit per head ("sliding": on sliding layers only)
     "router_bias": False,
     "expert_bias": False,
     "shared_expert_gate": False,   # scalar sigmoid gate on the shared expert (1 x hidden)
@@ -88,16 +92,102 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "all_sliding_if_window": True,  # no layer_types but sliding_window set -> every layer slides
     "tied_default": False,         # tie_word_embeddings when the key is absent (raw-key fallback only)
     "mlp_width_rule": None,        # how the MLP width follows from intermediate_size ("lfm2": Lfm2MLP's adjustment)
+    "head_dim_rule": None,         # "floor": no head_dim -> hidden // heads even when it does not divide (glm4_moe)
+    "mtp_layout": "deepseek_v3",   # what a checkpoint's MTP layer stores (kinds/mtp.py)
+    "mtp_copies": False,           # MTP layers store their own embed_tokens / shared_head.head copies
+    "shared_expert_bias": False,   # the shared experts' MLP has biases (a key or a constant; DeepSeek-V2 mlp_bias)
+    "shared_expert_rule": None,    # "one_expert": one shared MLP of the expert width whatever n_shared_experts says
+    "layer_kind_aliases": None,    # {layer type: registered kind} where a family gives a shared name its own meaning
+    "dsa_variant": None,           # "mistral_large4": DSA without Q-LoRA, with KV sharing and NoPE layers
+    "moe_by_hook": False,          # the family hook (assemble.FAMILY_HOOKS) builds the MoE block, not the loop
     "neutral_keys": (),            # keys this family's modeling code reads that change no parameter or cache shape
     "base_pooler": True,           # encoders: the bare model class has a pooler (BertModel does, DistilBertModel not)
+    # group: MoE and hybrids
+    "mamba_d_inner": "heads",      # Mamba2 inner width: "heads" (mamba_num_heads * mamba_head_dim, NemotronH) or
+                                   # "expand" (int(expand * hidden), Bamba / Mamba2 / Zamba2 / GraniteMoeHybrid)
+    "mamba_d_inner_key": None,     # config key that overrides the inner width when set (FalconH1: mamba_d_ssm)
+    "mamba_key_names": {},         # canonical Mamba key -> this family's key (Mamba2Config: num_heads, head_dim)
+    "layer_kind": None,            # every layer's kind when the config names none (mamba2: "mamba"); None: attention
+    "ffn": True,                   # False: blocks are mixer-only, no MLP (Mamba, Mamba2)
+    "attention_free": False,       # no attention layers: num_attention_heads is not needed (Mamba, RWKV, xLSTM)
+    "mamba_inner_norms": False,    # Mamba (1) mixer has RMSNorm weights on dt, B and C (Jamba)
+    "moe_switch": None,            # config key that turns the MoE block on; false -> dense MLPs (Doge: is_moe)
+    "nested_configs": (),          # sub-config dicts whose keys the reader also searches (DBRX: attn_config, ...)
+    # group: llama-like variants
+    "v_head_dim_key": None,        # config key of the value head size when it differs from head_dim (MiMo v_head_dim)
+    "sliding_kv_mult": None,       # sliding-attention layers have this many times the KV heads (MiMo-V2-Flash: 2)
+    "kind_keys": {},               # layer kind -> keys only its layers read: shape nothing when no layer is of it
+    "qk_norm_switch": None,        # config key that turns the qk_norm above on (None: always on; Cohere use_qk_norm)
+    "post_norm_switch": None,      # config key whose truth adds post-attention and post-MLP norms (2 more a block)
+    "block_extra_params": (),      # small per-block tensors outside the specs: (component, factor, ...) whose
+                                   # product is the count; a factor is an int or a layer dimension: "hidden",
+                                   # "head_dim", "heads", "kv_heads" (0 off attention), "intermediate" (the dense
+                                   # MLP width, 0 for MoE), "moe" (1 on MoE blocks), "key:NAME" (a config value)
+    # group: encoder-style causal LMs and seq2seq decoders
+    "causal_lm_head": "mlm",       # an encoder's *ForCausalLM head: "mlm" (BertLMPredictionHead: dense + LayerNorm
+                                   # transform, decoder tied to the embedding, bias) or "bias" (decoder + bias only,
+                                   # BertGenerationOnlyLMHead)
+    "causal_lm_pooler": False,     # an encoder's *ForCausalLM keeps the pooler (BigBirdForCausalLM)
+    "embedding_size_key": None,    # config key of a factorized embedding width (ELECTRA / RoFormer embedding_size):
+                                   # tables, embedding norm and the LM head transform are that wide, embeddings_project
+                                   # (a linear with bias) maps it to hidden when it differs
+    "key_aliases": {},             # canonical name -> this family's own keys, looked up first (Reader.key_aliases)
+    "seq2seq": False,              # BART-style seq2seq: *ForCausalLM is the decoder alone (self + cross attention,
+                                   # decoder_* keys); any other class adds the encoder (encoder_* keys, own positions)
+    "position_offset": 0,          # learned position rows beyond max_positions (BartLearnedPositionalEmbedding: 2)
+    "causal_lm_tied": True,        # a seq2seq *ForCausalLM ties lm_head to the embedding when tie_word_embeddings
+                                   # (BigBirdPegasusForCausalLM declares no tied weights: False)
+    "off_keys": (),                # (switch key, keys): the keys shape nothing while the switch is false or absent
+                                   # (MVP use_prompt: prompt_length, prompt_mid_dim)
+    # group: classic decoders
+    "intermediate_default": None,  # MLP width when the config gives none (n_inner: null, or no key at all): an int
+                                   # multiple of hidden (GPT2MLP, BloomMLP: 4) or a config key holding the multiple
+                                   # (GPT-NeoX-Japanese intermediate_multiple_size, MPT expansion_ratio)
+    "norm_bias": True,             # the "layernorm" norms have a bias (a bool or a key; "!key" negates): False gives
+                                   # weight-only LayerNorms (MPT, ModernBERT norm_bias false)
+    "multi_query": None,           # config key whose truth means one KV head, else every head has its own K/V
+                                   # (GPTBigCode multi_query; num_key_value_heads is then not read by the model)
+    "layer_types_key": None,       # config key listing each layer's kind when there is no layer_types (GPT-Neo
+                                   # attention_layers: "global" / "local")
+    "single_norm_switch": None,    # config key whose truth leaves one norm a block (StableLM use_parallel_residual:
+                                   # attention and MLP share input_layernorm)
+    "first_block_norms": None,     # norms of block 0 when it differs (ModernBERT decoder: layer 0's attn_norm is
+                                   # an Identity)
+    "lm_head_transform": None,     # a dense (hidden x hidden) + norm before the LM head (ModernBertDecoderPrediction
+                                   # Head); the value is its dense bias (a bool or a key); None: no transform
+    "last_block_o_bias": False,    # only the last block's attention output has a bias (GPT-NeoX-Japanese dense_bias)
+    "neutral_when": {},            # key -> the value at which it shapes nothing ("hidden": the hidden size); any other
+                                   # value leaves it unmodelled (OPT word_embed_proj_dim, layer_norm_elementwise_affine)
+    "model_extra_params": (),      # model-level tensors outside the specs, once per model, in block_extra_params'
+                                   # format (component, factor, ...) (XLNet mask_emb: ("embedding", "hidden"))
 }
+
+#: group: encoder-style causal LMs and seq2seq decoders. BertModel's layout (post-norm LayerNorm blocks, biases,
+#: learned positions, token types, an embedding LayerNorm)
+_BERT_LIKE: dict[str, Any] = {
+    "norm": "layernorm", "qkv_bias": True, "o_bias": True, "mlp_gated": False, "mlp_bias": True,
+    "learned_positions": True, "token_types": True, "embedding_norm": True, "final_norm": False, "kind": "encoder",
+    "tied_default": True}
+#: BartDecoder's layout: post-norm LayerNorm blocks of self-attention, cross-attention and an fc1/fc2 MLP, all
+#: with biases; the decoder's sizes are the decoder_* keys; scale_embedding and layerdrop shape nothing
+_SEQ2SEQ: dict[str, Any] = {
+    "norm": "layernorm", "qkv_bias": True, "o_bias": True, "mlp_gated": False, "mlp_bias": True,
+    "learned_positions": True, "norms_per_layer": 3, "final_norm": False, "seq2seq": True, "tied_default": True,
+    "key_aliases": {"num_layers": ["decoder_layers"], "num_heads": ["decoder_attention_heads"],
+                    "intermediate_size": ["decoder_ffn_dim"]},
+    "neutral_keys": ("scale_embedding", "encoder_layerdrop", "decoder_layerdrop")}
+
+#: group: classic decoders. GPT-2's block layout: LayerNorm (weight + bias), biases on q/k/v/o, an up/down MLP with
+#: biases
+_CLASSIC: dict[str, Any] = {"norm": "layernorm", "qkv_bias": True, "o_bias": True, "mlp_gated": False,
+                            "mlp_bias": True}
 
 FAMILIES: dict[str, dict[str, Any]] = {
     "llama": {},
     "mistral": {},
     "mixtral": {},
     "qwen2": {"qkv_bias": True, "o_bias": False},
-    "qwen2_moe": {"qkv_bias": True, "o_bias": False, "shared_expert_gate": True},
+    "qwen2_moe": {"qkv_bias": "qkv_bias", "o_bias": False, "shared_expert_gate": True},  # Qwen2MoeAttention: config.qkv_bias
     "qwen2_5_vl_text": {"qkv_bias": True, "o_bias": False},
     "qwen2_vl_text": {"qkv_bias": True, "o_bias": False},
     "qwen3": {"qk_norm": "head"},
@@ -107,16 +197,42 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "gemma": {},
     "gemma2": {"norms_per_layer": 4},
     "gemma3_text": {"norms_per_layer": 4, "qk_norm": "head"},
-    "phi3": {},
+    "vaultgemma": {},  # VaultGemmaDecoderLayer: input_layernorm and pre_feedforward_layernorm only
+    # Gemma3nTextConfig / Gemma4TextConfig: per-layer inputs, AltUp, Laurel, KV sharing, per-layer attention and the
+    # MoE block come from the family hooks (kinds/gemma.py, assemble.FAMILY_HOOKS)
+    "gemma3n_text": {"norms_per_layer": 4, "qk_norm": "head"},
+    "gemma4_text": {"norms_per_layer": 4, "qk_norm": "head", "moe_by_hook": True},
+    "gemma4_unified_text": {"norms_per_layer": 4, "qk_norm": "head"},  # Gemma 4 attention and MLP, no PLE or MoE
+    "phi3": {"neutral_keys": ("original_max_position_embeddings",)},  # LongRoPE's base length
     "phi": {"norm": "layernorm", "norms_per_layer": 1, "qkv_bias": True, "o_bias": True, "mlp_gated": False,
             "mlp_bias": True, "lm_head_bias": True, "qk_norm": "qk_layernorm"},
     "gpt2": {"norm": "layernorm", "qkv_bias": True, "o_bias": True, "mlp_gated": False, "mlp_bias": True,
-             "learned_positions": True, "tied_default": True},
+             "learned_positions": True, "tied_default": True, "intermediate_default": 4},
     "falcon": {"norm": "layernorm", "qkv_bias": "bias", "o_bias": "bias", "mlp_gated": False, "mlp_bias": "bias",
-               "norms_per_layer": "falcon", "tied_default": True},
-    "deepseek_v3": {},
-    "deepseek_v2": {},
-    "kimi_k2": {},
+               "norms_per_layer": "falcon", "tied_default": True, "intermediate_default": 4},
+    # DeepSeek / GLM MoE family (transformers 5.x modeling files of the same names). MLA projections:
+    # q_a_proj and kv_a_proj_with_mqa take attention_bias (qkv_bias), o_proj too; q_proj / q_b_proj / kv_b_proj
+    # never. mtp_copies: the checkpoint's MTP layers store embed_tokens and shared_head.head (kinds/mtp.py).
+    "deepseek_v3": {"mtp_copies": True},
+    # DeepseekV2MLP takes mlp_bias, the shared experts' MLP included
+    "deepseek_v2": {"shared_expert_bias": "mlp_bias"},
+    "kimi_k2": {"mtp_copies": True},
+    # DeepSeek-V3.2 / GLM-5 (DSA): their configs carry mlp_bias, their MLPs have no bias
+    "deepseek_v32": {"mlp_bias": False, "neutral_keys": ("mlp_bias",), "mtp_copies": True},
+    "glm_moe_dsa": {"mlp_bias": False, "neutral_keys": ("mlp_bias",), "mtp_copies": True},
+    "glm4_moe_lite": {"mtp_copies": True},
+    "mistral4": {},
+    # Mistral Large 4's text model: DSA without Q-LoRA, KV sharing, NoPE layers (kinds/attention._mistral_large4)
+    "mistral_large4_text": {"dsa_variant": "mistral_large4"},
+    # Glm4MoeAttention: q/k/v take attention_bias, o_proj none; q_norm/k_norm (head_dim) when use_qk_norm;
+    # head_dim = getattr(config, "head_dim", hidden // heads) (floor division)
+    "glm4_moe": {"o_bias": False, "qk_norm": "head", "qk_norm_switch": "use_qk_norm", "head_dim_rule": "floor",
+                 "mtp_copies": True},
+    # DeepSeek-V4 (kinds/deepseek.py): sliding_attention is its own shared-KV window attention; one shared
+    # expert of moe_intermediate_size with mlp_bias; no attention biases (attention_bias is not read)
+    "deepseek_v4": {"layer_kind_aliases": {"sliding_attention": "deepseek_v4_sliding_attention"},
+                    "shared_expert_rule": "one_expert", "shared_expert_bias": "mlp_bias", "mtp_layout": "deepseek_v4",
+                    "qkv_bias": False, "o_bias": False, "neutral_keys": ("attention_bias", "hc_sinkhorn_iters")},
     "gpt_oss": {"sinks": True, "router_bias": True, "expert_bias": True},
     # use_qk_norm: Llama4TextL2Norm has no weight
     "llama4_text": {"dense_intermediate_key": "intermediate_size_mlp", "shared_experts_as_intermediate": True,
@@ -138,6 +254,244 @@ FAMILIES: dict[str, dict[str, Any]] = {
                    "neutral_keys": ("sinusoidal_pos_embds",)},
     "t5": {"qkv_bias": False, "o_bias": False, "mlp_bias": False, "mlp_gated": "t5", "kind": "encoder-decoder",
            "tied_default": True},
+    # group: MoE and hybrids
+    "olmoe": {"qk_norm": "full"},  # OlmoeAttention: q_norm / k_norm over heads*head_dim
+    # PhimoeDecoderLayer: LayerNorm (weight + bias); lm_head takes lm_head_bias
+    "phimoe": {"norm": "layernorm", "lm_head_bias": "lm_head_bias"},
+    # OlmoHybridAttention: full-width q/k norms; OlmoHybridGatedDeltaNet has Qwen3-Next's parameter count
+    "olmo_hybrid": {"qk_norm": "full", "linear_attention": "gated_deltanet"},
+    # Mamba2 hybrids: inner width expand * hidden; mamba_chunk_size is the SSD scan's chunk
+    "bamba": {"mamba_d_inner": "expand", "linear_attention": "mamba2", "neutral_keys": ("mamba_chunk_size",)},
+    "granitemoehybrid": {"mamba_d_inner": "expand", "linear_attention": "mamba2",
+                         "neutral_keys": ("mamba_chunk_size",)},
+    # Mamba2ForCausalLM: every block is norm + Mamba2Mixer; num_heads / head_dim are the SSM heads
+    "mamba2": {"mamba_d_inner": "expand", "layer_kind": "mamba", "ffn": False, "norms_per_layer": 1,
+               "mamba_key_names": {"mamba_num_heads": "num_heads", "mamba_head_dim": "head_dim"},
+               "attention_free": True, "linear_attention": "mamba2", "neutral_keys": ("chunk_size",)},
+    # MambaForCausalLM / FalconMambaForCausalLM: norm + MambaMixer of intermediate_size channels (FalconMamba's
+    # dt/B/C norms have no weights)
+    "mamba": {"linear_attention": "mamba1", "mamba_d_inner": "intermediate", "ffn": False, "norms_per_layer": 1,
+              "attention_free": True},
+    "falcon_mamba": {"linear_attention": "mamba1", "mamba_d_inner": "intermediate", "ffn": False,
+                     "norms_per_layer": 1, "attention_free": True},
+    # JambaMambaMixer: mamba_expand * hidden channels, RMSNorm weights on dt / B / C
+    "jamba": {"linear_attention": "mamba1", "mamba_d_inner": "expand", "mamba_inner_norms": True},
+    # AfmoeAttention: gate_proj output gate, q/k RMSNorm(head_dim); 4 norms a layer; the router's expert_bias
+    # (num_experts) is a parameter
+    "afmoe": {"qk_norm": "head", "attn_output_gate": True, "norms_per_layer": 4, "router_bias": True},
+    # Ernie4_5_Moe: use_bias on q/k/v/o, the MLPs and lm_head; moe_statics.e_score_correction_bias per expert
+    "ernie4_5_moe": {"qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias",
+                     "shared_expert_bias": "use_bias", "lm_head_bias": "use_bias", "router_bias": True,
+                     "neutral_keys": ("moe_norm_min",)},  # moe_norm_min: the routing weights' epsilon
+    # Lfm2Moe: LFM2's conv / attention layers; expert_bias is a buffer (use_expert_bias shapes no parameter)
+    "lfm2_moe": {"qk_norm": "head", "neutral_keys": ("use_expert_bias",)},
+    # HunYuanMoEV1: query_layernorm / key_layernorm (head_dim); a shared_mlp of intermediate_size beside the experts
+    "hunyuan_v1_moe": {"qk_norm": "head", "shared_experts_as_intermediate": True},
+    # DogeDecoderLayer: 2 RMSNorms + input_residual + post_attention_residual vectors; A / dt_proj by the hook;
+    # DogeCDMoE (is_moe true) is not modelled: is_moe then stays unconsumed
+    "doge": {"qk_norm": "head", "norms_per_layer": 4, "moe_switch": "is_moe"},
+    # DbrxBlock: fused Wqkv and out_proj without biases, weight-only norms, every FFN an MoE of gated experts
+    # (w1 / v1 / w2); dimensions in attn_config / ffn_config (kv_n_heads is the config class's num_key_value_heads)
+    "dbrx": {"nested_configs": ("ffn_config", "attn_config"), "qkv_bias": False, "o_bias": False, "mlp_bias": False,
+             "key_aliases": {"num_kv_heads": ["kv_n_heads"]},  # DbrxAttention: attn_config.kv_n_heads
+             "neutral_keys": ("num_key_value_heads", "attn_config.clip_qkv", "ffn_config.ffn_act_fn",
+                              "ffn_config.moe_normalize_expert_weights", "ffn_config.hidden_size")},
+    # group: llama-like variants
+    # OlmoLayerNorm has no parameters (no norm weights anywhere); Olmo2/3 and FlexOlmo: q/k norms over heads*head_dim
+    "olmo": {"norms_per_layer": 0, "final_norm": False},
+    "olmo3": {"qk_norm": "full"},
+    "flex_olmo": {"qk_norm": "full"},
+    # CohereDecoderLayer: one CohereLayerNorm (weight only) before parallel attention and MLP; use_qk_norm adds
+    # LayerNorms of (heads, head_dim) and (kv_heads, head_dim)
+    "cohere": {"norms_per_layer": 1, "qk_norm": "full", "qk_norm_switch": "use_qk_norm"},
+    "cohere2": {"norms_per_layer": 1},
+    "cohere_compass_text": {"norms_per_layer": 1},
+    "cohere2_moe": {"norms_per_layer": 1, "dense_intermediate_key": "prefix_dense_intermediate_size",
+                    "neutral_keys": ("expert_selection_fn", "prefix_dense_sliding_window_pattern",
+                                     "shared_expert_combination_strategy")},
+    # GlmAttention: q/k/v take attention_bias, o_proj none; Glm4 adds post-attention and post-MLP norms
+    "glm": {"o_bias": False},
+    "glm4": {"o_bias": False, "norms_per_layer": 4},
+    "seed_oss": {"o_bias": "attention_out_bias"},
+    # q/k RMSNorm(head_dim): Exaone4 and Kolibri1 with post-norms (4 a layer)
+    "exaone4": {"qk_norm": "head"},
+    "exaone_moe": {"qk_norm": "head"},
+    "hunyuan_v1_dense": {"qk_norm": "head"},
+    "mellum": {"qk_norm": "head"},
+    "hy_v3": {"qk_norm": "head", "neutral_keys": ("enable_moe_fp32_combine",)},
+    "kolibri1": {"qk_norm": "head", "norms_per_layer": 4},
+    "dots1": {"qk_norm": "head"},
+    "minimax_m2": {"qk_norm": "full"},
+    # SarvamMoE runs Glm4MoeForCausalLM
+    "sarvam_moe": {"o_bias": False, "qk_norm": "head", "qk_norm_switch": "use_qk_norm", "head_dim_rule": "floor",
+                   "mtp_copies": True},
+    # HyperCLOVAX: use_post_norm adds post_norm1 / post_norm2
+    "hyperclovax": {"post_norm_switch": "use_post_norm"},
+    # ArceeMLP: up/down (relu2); NanoChat: up/down, parameter-free RMSNorm everywhere (no norm weights)
+    "arcee": {"mlp_gated": False},
+    "nanochat": {"mlp_gated": False, "norms_per_layer": 0, "final_norm": False},
+    # Apertus: up/down MLP with XIELU (alpha_p, alpha_n parameters), q/k RMSNorm(head_dim)
+    "apertus": {"mlp_gated": False, "qk_norm": "head", "block_extra_params": (("mlp", 2),)},
+    "apertus1p5_text": {"mlp_gated": False, "qk_norm": "head", "block_extra_params": (("mlp", 2),)},
+    # learned attention sinks per head
+    "granite_swa": {"sinks": True},
+    "granitemoe_swa": {"sinks": True},
+    "flint": {"sinks": True, "qk_norm": "head"},
+    # DiffLlamaAttention: lambda_q1 / lambda_k1 / lambda_q2 / lambda_k2 of head_dim
+    "diffllama": {"block_extra_params": (("attention", 4, "head_dim"),)},
+    # Ernie4_5: use_bias on q/k/v/o and the MLP (lm_head none)
+    "ernie4_5": {"qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias"},
+    # MiniCPM3: scale_emb / scale_depth / dim_model_base are scalar multipliers of activations
+    "minicpm3": {"neutral_keys": ("dim_model_base", "scale_depth", "scale_emb")},
+    # Qwen3.5 (Qwen3-Next layout): gated attention (q_proj doubled), q/k RMSNorm(head_dim), gated delta-net layers
+    "qwen3_5_text": {"qk_norm": "head", "attn_output_gate": True, "linear_attention": "gated_deltanet"},
+    "qwen3_5_moe_text": {"qk_norm": "head", "attn_output_gate": True, "shared_expert_gate": True,
+                         "linear_attention": "gated_deltanet"},
+    "lara_mini": {"qk_norm": "head", "linear_attention": "gated_deltanet"},
+    # Lfm3: LFM2's conv / attention layers with q/k RMSNorm(head_dim); use_attention_gate adds g_proj (hidden ->
+    # heads) on attention layers; use_sandwich_norm adds post_operator_norm / post_ffn_norm
+    "lfm3": {"qk_norm": "head", "post_norm_switch": "use_sandwich_norm",
+             "block_extra_params": (("attention", "key:use_attention_gate", "hidden", "heads"),)},
+    # BeamAttention: gate_proj (hidden -> heads*head_dim) output gate plus gate_bias per head; 4 norms a layer
+    "beam": {"qk_norm": "head", "attn_output_gate": True, "norms_per_layer": 4,
+             "block_extra_params": (("attention", "heads"),)},
+    # AXK1: DeepSeek-V3 layout; the MoE block ends with its own post_mlp_layernorm
+    "axk1": {"block_extra_params": (("norms", "moe", "hidden"),)},
+    # MiMoV2FlashAttention: v_head_dim values; sliding layers: twice the KV heads and sinks; attention_value_scale
+    # is a scalar
+    "mimo_v2_flash": {"v_head_dim_key": "v_head_dim", "sliding_kv_mult": 2, "sinks": "sliding"},
+    # MiniMaxM3VL text: q/k RMSNorm(head_dim), dense layers of dense_intermediate_size; "minimax_m3_sparse" layers
+    # (an indexer, read as plain attention with a guess) are the only readers of the index_* keys
+    "minimax_m3_vl_text": {"qk_norm": "head", "dense_intermediate_key": "dense_intermediate_size",
+                           "kind_keys": {"minimax_m3_sparse": ("index_block_size", "index_head_dim",
+                                                               "index_local_blocks", "index_n_heads",
+                                                               "index_topk_blocks")}},
+    # group: encoder-style causal LMs and seq2seq decoders
+    # BERT-like encoders (kind "encoder", as bert): their *ForCausalLM is the encoder stack (a causal mask when
+    # is_decoder) without pooler plus the MLM-style head (TaskHead.mlm_head); vLLM serves these families only for
+    # pooling, so the sheet gives them no decoder serving regimes
+    "roberta": dict(_BERT_LIKE),
+    "camembert": dict(_BERT_LIKE),
+    "xlm-roberta": dict(_BERT_LIKE),
+    "data2vec-text": dict(_BERT_LIKE),
+    "ernie": dict(_BERT_LIKE),  # use_task_id: task_type_embeddings (kinds/encoders.py)
+    "roc_bert": dict(_BERT_LIKE),  # pronunciation / shape embeddings, map_inputs_layer (kinds/encoders.py)
+    "xmod": dict(_BERT_LIKE),  # per-language adapters after each block (kinds/encoders.py)
+    # BertGenerationEncoder / Decoder: no token types, no pooler; the head is the tied decoder and its bias
+    "bert-generation": {**_BERT_LIKE, "token_types": False, "causal_lm_head": "bias", "base_pooler": False},
+    # BigBird: use_bias on q/k/v; BigBirdForCausalLM keeps the pooler; the block-sparse settings shape nothing
+    "big_bird": {**_BERT_LIKE, "qkv_bias": "use_bias", "causal_lm_pooler": True,
+                 "neutral_keys": ("attention_type", "block_size", "num_random_blocks", "rescale_embeddings")},
+    # ELECTRA: factorized embeddings (embedding_size) projected to hidden; the generator head maps back to it
+    "electra": {**_BERT_LIKE, "embedding_size_key": "embedding_size"},
+    # RoFormer: rotary attention with a sinusoidal table (max_positions x head size) stored as a parameter
+    # (kinds/encoders.py) instead of learned positions; rotary_value changes no shape
+    "roformer": {**_BERT_LIKE, "learned_positions": False, "embedding_size_key": "embedding_size",
+                 "neutral_keys": ("rotary_value",)},
+    # pre-norm BERT-likes: a norm before attention and before the MLP, one after the stack
+    "megatron-bert": {**_BERT_LIKE, "embedding_norm": False, "final_norm": True},
+    "xlm-roberta-xl": {**_BERT_LIKE, "embedding_norm": False, "final_norm": True},
+    "roberta-prelayernorm": {**_BERT_LIKE, "final_norm": True},
+    # BART-style seq2seq (kind "decoder" for *ForCausalLM: the decoder with its cross-attention blocks; any other
+    # class is "encoder-decoder"); learned positions with BartLearnedPositionalEmbedding's offset of 2 where used;
+    # Marian / Pegasus store their sinusoidal table as a parameter of max_positions rows
+    "bart": {**_SEQ2SEQ, "embedding_norm": True, "position_offset": 2},
+    "mbart": {**_SEQ2SEQ, "embedding_norm": True, "final_norm": True, "position_offset": 2},
+    "plbart": {**_SEQ2SEQ, "embedding_norm": True, "position_offset": 2},
+    "mvp": {**_SEQ2SEQ, "embedding_norm": True, "position_offset": 2,
+            "off_keys": (("use_prompt", ("prompt_length", "prompt_mid_dim")),)},  # MvpPrompt: not modelled
+    "bigbird_pegasus": {**_SEQ2SEQ, "embedding_norm": True, "qkv_bias": "use_bias", "o_bias": "use_bias",
+                        "causal_lm_tied": False,
+                        "neutral_keys": _SEQ2SEQ["neutral_keys"] + ("attention_type", "block_size",
+                                                                    "num_random_blocks")},
+    "pegasus": {**_SEQ2SEQ, "final_norm": True},
+    # MarianDecoder: its own vocabulary (decoder_vocab_size, default vocab_size) for embed_tokens and lm_head
+    "marian": {**_SEQ2SEQ, "key_aliases": {**_SEQ2SEQ["key_aliases"], "vocab_size": ["decoder_vocab_size",
+                                                                                      "vocab_size"]}},
+    "blenderbot": {**_SEQ2SEQ, "final_norm": True},
+    "blenderbot-small": {**_SEQ2SEQ, "embedding_norm": True},
+    # group: classic decoders (kinds/classic.py). ALiBi / rotary / sinusoidal positions hold no parameters.
+    # BloomModel: word_embeddings_layernorm, fused query_key_value, dense_h_to_4h of 4*hidden
+    "bloom": {**_CLASSIC, "embedding_norm": True, "intermediate_default": 4, "tied_default": True},
+    # GPT-J / CodeGen: one ln_1 before parallel attention and MLP, q/k/v/out_proj without bias, lm_head bias;
+    # n_ctx is n_positions under its old name
+    "gptj": {**_CLASSIC, "norms_per_layer": 1, "qkv_bias": False, "o_bias": False, "lm_head_bias": True,
+             "intermediate_default": 4, "neutral_keys": ("n_ctx",)},
+    "codegen": {**_CLASSIC, "norms_per_layer": 1, "qkv_bias": False, "o_bias": False, "lm_head_bias": True,
+                "intermediate_default": 4, "neutral_keys": ("n_ctx",)},
+    # CTRL: sinusoidal positions (a buffer), ffn of dff; the tied lm_head has a bias
+    "ctrl": {**_CLASSIC, "dense_intermediate_key": "dff", "lm_head_bias": True, "tied_default": True},
+    # GPTBigCode: GPT-2 with one K/V head under multi_query (c_attn h -> h + 2 * head_dim)
+    "gpt_bigcode": {**_CLASSIC, "learned_positions": True, "intermediate_default": 4, "multi_query": "multi_query",
+                    "tied_default": True},
+    # GPT-Neo: q/k/v without bias, out_proj with; attention_layers (derived from attention_types) alternates
+    # global and local (window_size) attention
+    "gpt_neo": {**_CLASSIC, "qkv_bias": False, "learned_positions": True, "intermediate_default": 4,
+                "layer_types_key": "attention_layers", "neutral_keys": ("attention_types",), "tied_default": True},
+    # GPT-NeoX: attention_bias on query_key_value and dense; use_parallel_residual keeps both norms
+    "gpt_neox": {**_CLASSIC, "qkv_bias": "attention_bias", "o_bias": "attention_bias"},
+    # GPT-NeoX-Japanese: no biases but the last layer's attention dense_bias; MLP of intermediate_multiple_size * h
+    "gpt_neox_japanese": {**_CLASSIC, "qkv_bias": False, "o_bias": False, "mlp_bias": False,
+                          "intermediate_default": "intermediate_multiple_size", "last_block_o_bias": True},
+    # MptModel (transformers): no biases and bias-free LayerNorms whatever no_bias says, no position table
+    # (learned_pos_emb is not read), an MLP of 4 * hidden (expansion_ratio, 4 in MPT checkpoints); attn_config holds
+    # attention switches (alibi, clip_qkv, softmax_scale) that shape nothing
+    "mpt": {**_CLASSIC, "norm_bias": False, "qkv_bias": False, "o_bias": False, "mlp_bias": False,
+            "intermediate_default": "expansion_ratio", "tied_default": True,
+            "neutral_keys": ("no_bias", "learned_pos_emb", "attn_config", "norm_type", "embedding_fraction",
+                             "logit_scale", "init_device")},
+    # OpenAI GPT: post-norm blocks (ln_1 after attention, ln_2 after the MLP), no final norm
+    "openai-gpt": {**_CLASSIC, "learned_positions": True, "intermediate_default": 4, "final_norm": False,
+                   "tied_default": True},
+    # OPT: enable_bias on every linear; OPTLearnedPositionalEmbedding has 2 extra rows; the final norm exists with
+    # do_layer_norm_before; word_embed_proj_dim != hidden (project_in / project_out) is not modelled
+    "opt": {**_CLASSIC, "qkv_bias": "enable_bias", "o_bias": "enable_bias", "mlp_bias": "enable_bias",
+            "learned_positions": True, "position_offset": 2, "final_norm": "do_layer_norm_before",
+            "tied_default": True,
+            "neutral_when": {"word_embed_proj_dim": "hidden", "layer_norm_elementwise_affine": True}},
+    # XGLM: sinusoidal positions (a buffer); attention_heads is its head count
+    "xglm": {**_CLASSIC, "key_aliases": {"num_heads": ["attention_heads"]}, "neutral_keys": ("scale_embedding",),
+             "tied_default": True},
+    # BioGPT: learned positions with OPT's offset of 2
+    "biogpt": {**_CLASSIC, "learned_positions": True, "position_offset": 2, "neutral_keys": ("scale_embedding",),
+               "tied_default": True},
+    # Persimmon: q_layernorm / k_layernorm (LayerNorm of head_dim, with bias) when qk_layernorm
+    "persimmon": {**_CLASSIC, "qk_norm": "qk_layernorm"},
+    # Starcoder2: use_bias on every linear
+    "starcoder2": {**_CLASSIC, "qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias"},
+    # StableLM: LayerNorms, SwiGLU without bias, use_qkv_bias on q/k/v; qk_layernorm adds bias-free per-head
+    # LayerNorms (heads x head_dim, kv_heads x head_dim); use_parallel_residual drops post_attention_layernorm
+    "stablelm": {"norm": "layernorm", "qkv_bias": "use_qkv_bias", "o_bias": False, "mlp_bias": False,
+                 "qk_norm": "full", "qk_norm_switch": "qk_layernorm", "single_norm_switch": "use_parallel_residual"},
+    # BitNet: attn_sub_norm (hidden) before o_proj, ffn_sub_norm (intermediate) before down_proj
+    "bitnet": {"block_extra_params": (("norms", "hidden"), ("norms", "intermediate"))},
+    # Nemotron (-4 / Minitron): LayerNorm1P (weight + bias), up/down relu2 MLP
+    "nemotron": {"norm": "layernorm", "mlp_gated": False},
+    # Jais2: LayerNorms, up/down MLP with mlp_bias
+    "jais2": {"norm": "layernorm", "mlp_gated": False},
+    # ModernBERT decoder: norm_bias LayerNorms, Wi (h -> 2 * intermediate, a GLU), layer 0 without attn_norm, the
+    # prediction head (dense with classifier_bias + norm) before the tied decoder with decoder_bias;
+    # sliding_window is derived from local_attention
+    "modernbert-decoder": {"norm": "layernorm", "norm_bias": "norm_bias", "embedding_norm": True,
+                           "first_block_norms": 1, "lm_head_transform": "classifier_bias",
+                           "lm_head_bias": "decoder_bias", "tied_default": True, "neutral_keys": ("local_attention",)},
+    # XLM (XLMWithLMHeadModel): post-norm blocks, learned positions, layer_norm_emb, FFN of 4 * emb_dim, the tied
+    # pred_layer.proj with bias; lang_embeddings (n_langs > 1 with use_lang_emb) are not modelled; start_n_top /
+    # end_n_top / lang_id are for the QA heads and inputs
+    "xlm": {**_CLASSIC, "key_aliases": {"hidden_size": ["emb_dim"]}, "learned_positions": True,
+            "embedding_norm": True, "final_norm": False, "intermediate_default": 4, "lm_head_bias": True,
+            "tied_default": True, "neutral_when": {"n_langs": 1},
+            "neutral_keys": ("use_lang_emb", "start_n_top", "end_n_top", "lang_id", "sinusoidal_embeddings")},
+    # XLNet: two-stream relative attention q / k / v / o / r (hidden x heads*d_head, no bias), r_r / r_s / r_w biases
+    # and seg_embed (2 x heads x d_head) a layer, post-norm LayerNorms, mask_emb, the tied lm_loss with bias;
+    # mem_len / reuse_len / clamp_len shape no parameter
+    "xlnet": {**_CLASSIC, "qkv_bias": False, "o_bias": False, "final_norm": False, "lm_head_bias": True,
+              "tied_default": True, "key_aliases": {"head_dim": ["d_head"]}, "dense_intermediate_key": "d_inner",
+              "block_extra_params": (("attention", "hidden", "heads", "head_dim"), ("attention", 5, "heads",
+                                                                                    "head_dim")),
+              "model_extra_params": (("embedding", "hidden"),),
+              "neutral_keys": ("mem_len", "reuse_len", "clamp_len", "bi_data", "same_length", "untie_r", "attn_type",
+                               "start_n_top", "end_n_top")},
 }
 
 #: ``architectures[0]`` class names that identify a family when ``model_type`` is unknown to
@@ -145,6 +499,11 @@ FAMILIES: dict[str, dict[str, Any]] = {
 ARCHITECTURE_HINTS: dict[str, str] = {
     "DeepseekV3ForCausalLM": "deepseek_v3",
     "DeepseekV2ForCausalLM": "deepseek_v2",
+    "DeepseekV32ForCausalLM": "deepseek_v32",
+    "DeepseekV4ForCausalLM": "deepseek_v4",
+    "Glm4MoeForCausalLM": "glm4_moe",
+    "Glm4MoeLiteForCausalLM": "glm4_moe_lite",
+    "GlmMoeDsaForCausalLM": "glm_moe_dsa",
     "LlamaForCausalLM": "llama",
     "MistralForCausalLM": "mistral",
     "MixtralForCausalLM": "mixtral",
@@ -165,10 +524,74 @@ ARCHITECTURE_HINTS: dict[str, str] = {
 VERIFIED: frozenset[str] = frozenset({
     "bert", "deepseek_v3", "falcon", "gpt2", "gpt_oss", "llama", "llama4", "mixtral", "nemotron_h", "phi", "qwen2",
     "qwen2_5_vl", "qwen3", "qwen3_moe", "qwen3_next", "t5",
+    # DeepSeek / GLM MoE families (also tests/data/deepseek_oracle.json, tests/test_deepseek_family.py)
+    "deepseek_v2", "deepseek_v32", "deepseek_v4", "glm4_moe", "glm4_moe_lite", "glm_moe_dsa", "mistral4",
+    "mistral_large4",
+    # Gemma text families (also tests/data/gemma_oracle.json, tests/test_gemma_family.py)
+    "gemma", "gemma2", "gemma3", "gemma3_text", "gemma3n_text", "gemma4_text", "gemma4_unified_text", "vaultgemma",
 })
+VERIFIED = VERIFIED | frozenset({  # group: classic decoders (kinds/classic.py)
+    "biogpt", "bitnet", "bloom", "codegen", "ctrl", "gpt_bigcode", "gpt_neo", "gpt_neox", "gpt_neox_japanese", "gptj",
+    "jais2", "modernbert-decoder", "mpt", "nemotron", "openai-gpt", "opt", "persimmon", "stablelm", "starcoder2",
+    "xglm", "xlm", "xlnet"})
+VERIFIED = VERIFIED | frozenset({"olmoe", "phimoe", "olmo_hybrid", "bamba", "mamba2", "granitemoehybrid",
+                                  "mamba", "falcon_mamba", "jamba", "afmoe", "ernie4_5_moe",
+                                  "lfm2_moe", "hunyuan_v1_moe", "doge", "dbrx",
+                                  "aria_text"})  # group: MoE and hybrids (aria_text: the moe_topk alias)
+VERIFIED = VERIFIED | frozenset({  # group: encoder-style causal LMs and seq2seq decoders
+    "bert-generation", "big_bird", "camembert", "data2vec-text", "electra", "ernie", "megatron-bert", "roberta",
+    "roberta-prelayernorm", "roc_bert", "roformer", "xlm-roberta", "xlm-roberta-xl", "xmod",
+    "bart", "bigbird_pegasus", "blenderbot", "blenderbot-small", "marian", "mbart", "mvp", "pegasus", "plbart"})
+VERIFIED = VERIFIED | frozenset({  # group: vision towers (also tests/data/vision_oracle.json, test_vision_towers.py)
+    "deepseek_vl", "idefics3", "internvl", "kimi_k25", "lfm2_vl", "lighton_ocr", "llava", "llava_next", "qwen2_vl",
+    "llava_next_video", "llava_onevision", "mistral3", "paddleocr_vl", "paligemma", "shieldgemma2", "smolvlm",
+    "video_llama_3", "vipllava"})
+VERIFIED = VERIFIED | frozenset({  # group: llama-like variants
+    "apertus", "apertus1p5_text", "arcee", "cohere", "cohere2", "cohere2_moe", "cohere_compass_text", "cwm",
+    "diffllama", "dots1", "ernie4_5", "exaone", "exaone4", "exaone_moe", "flex_olmo", "flint", "glm", "glm4",
+    "granite", "granite_swa", "granitemoe", "granitemoe_swa", "granitemoeshared", "helium", "hunyuan_v1_dense",
+    "hy_v3", "hyperclovax", "internlm3", "iquestcoder", "kolibri1", "lfm2", "llama4_text", "mellum", "minicpm3",
+    "minimax_m2", "ministral", "ministral3", "mistral", "nanochat", "olmo", "olmo2", "olmo3", "phi3", "qwen2_moe",
+    "sarvam_mla", "sarvam_moe", "seed_oss", "smollm3", "solar_open", "youtu",
+    "aya_vision", "cohere2_vision", "hyperclovax_vision_v2",  # their text models are cohere2 / hyperclovax
+    "qwen3_5_text", "qwen3_5_moe_text", "qwen3_5", "qwen3_5_moe", "lara_mini", "lfm3", "beam", "axk1",
+    "mimo_v2_flash", "minimax_m3_vl_text", "minimax_m3_vl", "gemma4_assistant", "gemma4_unified_assistant"})
+
+#: top-level ``model_type`` of a wrapper -> its own modules around the text model, as ``block_extra_params``
+#: entries read on the top-level config (``"key:NAME"`` factors; ``hidden`` is the text model's width).
+#: Gemma4Assistant (a draft model fed the backbone's hidden states): pre_projection (2*backbone -> hidden),
+#: post_projection (hidden -> backbone), the masked embedder's centroids when use_ordered_embeddings.
+WRAPPER_MODULES: dict[str, tuple] = {
+    "gemma4_assistant": (("embedding", 2, "key:backbone_hidden_size", "hidden"),
+                         ("lm_head", "hidden", "key:backbone_hidden_size"),
+                         ("lm_head", "key:use_ordered_embeddings", "hidden", "key:num_centroids"),
+                         ("lm_head", 0, "key:centroid_intermediate_top_k")),  # read, shapes nothing
+}
+WRAPPER_MODULES["gemma4_unified_assistant"] = WRAPPER_MODULES["gemma4_assistant"]
 
 #: ``model_type`` values ``score`` refuses, with the reason (one place; the oracle sweep skips them too)
 REFUSED: dict[str, str] = {}
+REFUSED.update({  # group: encoder-style causal LMs and seq2seq decoders: text decoders conditioned on a non-text encoder
+    "whisper": "speech recognition: the decoder needs audio encoder states; not a text-serving model",
+    "trocr": "OCR text decoder: its cross-attention needs an image encoder's states; not a text-serving model",
+    "vision-encoder-decoder": "image-to-text (OCR, captioning): the text decoder needs image encoder states; not a "
+                              "text-serving model",
+    "pp_formulanet": "formula OCR: the text decoder needs image encoder states; not a text-serving model",
+    "florence2": "image-to-text vision model (DaViT image encoder, BART-style encoder-decoder): it needs an image; "
+                 "not a text-serving model",
+    "kosmos-2.5": "document-image OCR / reading model: it needs an image; not a text-serving model",
+})
+REFUSED.update({  # skipped by the oracle sweep for the same reasons (tests/data/meta_oracle_sweep.json "skipped")
+    "diffusion_gemma": "a block-diffusion language model (denoising sampler), not autoregressive decoding",
+    "diffusion_gemma_text": "a block-diffusion language model (denoising sampler), not autoregressive decoding",
+    "musicgen": "text-to-music: generates audio codec tokens, not text",
+    "musicgen_melody": "text-to-music: generates audio codec tokens, not text",
+    "pi0": "a vision-language-action policy: generates robot actions, not text",
+})
+REFUSED.update({  # group: classic decoders
+    "moshi": "speech-to-speech dialogue model: its text stream is decoded together with Mimi audio codec tokens by "
+             "a depth decoder; not a text-serving model",
+})
 
 
 def family_flags(family: str) -> dict[str, Any]:

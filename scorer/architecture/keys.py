@@ -16,7 +16,8 @@ from typing import Any
 
 #: keys the normalizer reads outside the alias reader (structure, provenance, sub-configs)
 STRUCTURAL = frozenset({
-    "model_type", "architectures", "auto_map", "text_config", "quantization_config",
+    "model_type", "architectures", "auto_map", "text_config", "llm_config", "language_config",
+    "language_model_config", "quantization_config",
     "block_configs", "is_encoder_decoder", "id2label", "label2id", "num_labels", "mamba_ssm_cache_dtype",
     "torch_dtype", "dtype", "tie_word_embeddings",
 })
@@ -44,6 +45,7 @@ IRRELEVANT = frozenset({
     "scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn", "scale_attn_weights", "summary_activation",
     "summary_first_dropout", "summary_proj_to_labels", "summary_type", "summary_use_proj", "initial_context_length",
     "apply_residual_connection_post_layernorm", "is_gated_act", "tokens_per_second", "max_window_layers_rotary",
+    "layerdrop",
 })
 
 #: name fragments of shape-neutral settings

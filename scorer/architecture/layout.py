@@ -36,6 +36,8 @@ def depth(r: Reader) -> int:
 def layer_kinds(r: Reader, n: int, flags: dict[str, Any], sliding: int | None, chunk: int | None) -> list[str]:
     """Per-layer kind strings following transformers' ``layer_types`` vocabulary."""
     types = r.get("layer_types")
+    if types is None and flags.get("layer_types_key"):
+        types = r.get(flags["layer_types_key"])  # the family's own per-layer list (GPT-Neo attention_layers)
     if types is None and r.cfg is not None:
         types = getattr(r.cfg, "layers_block_type", None)
         if types is not None:
@@ -50,7 +52,8 @@ def layer_kinds(r: Reader, n: int, flags: dict[str, Any], sliding: int | None, c
     if pattern is not None and (not isinstance(pattern, str) or len(pattern) != n):
         raise ConfigError(f"{r.where}: hybrid_override_pattern must be a string of {n} characters (one per layer)")
     if isinstance(pattern, str):
-        return [PATTERN_KINDS.get(ch, "full_attention") for ch in pattern[:n]]
+        # an unknown character becomes an unknown layer type: read_mixer reads it as attention, with a guess
+        return [PATTERN_KINDS.get(ch, f"pattern character {ch!r}") for ch in pattern[:n]]
     every = r.get("sliding_window_pattern")
     if sliding and isinstance(every, int) and not isinstance(every, bool) and every > 1:
         # Gemma-3 style alternation: every Nth layer is global, the others slide
@@ -59,7 +62,7 @@ def layer_kinds(r: Reader, n: int, flags: dict[str, Any], sliding: int | None, c
         return ["chunked_attention"] * n
     if sliding and flags["all_sliding_if_window"] and r.get("use_sliding_window") is not False:
         return ["sliding_attention"] * n
-    return ["full_attention"] * n
+    return [flags.get("layer_kind") or "full_attention"] * n  # the family's one kind (mamba2: "mamba")
 
 
 def _int_list(val: Any, name: str, r: Reader) -> list[int]:
@@ -74,6 +77,10 @@ def moe_layers(r: Reader, n: int, num_experts: int | None, kinds: list[str]) -> 
         return set()
     if "moe" in kinds or "mlp" in kinds:  # block-per-layer hybrids say it per layer
         return {i for i, k in enumerate(kinds) if k == "moe"}
+    counts = r.get("layers_num_experts")  # JambaConfig: num_experts on MoE layers, 1 elsewhere
+    if isinstance(counts, (list, tuple)) and len(counts) == n:
+        r.mark("expert_layer_period", "expert_layer_offset")  # the config class wrote the per-layer list from them
+        return {i for i, c in enumerate(_int_list(counts, "layers_num_experts", r)) if c > 1}
     per_layer = r.get("mlp_layer_types")
     if isinstance(per_layer, (list, tuple)) and len(per_layer) == n:
         r.mark("first_k_dense_replace", "moe_layer_freq")  # the config class wrote the per-layer list from them
@@ -88,6 +95,12 @@ def moe_layers(r: Reader, n: int, num_experts: int | None, kinds: list[str]) -> 
             raise ConfigError(f"{r.where}: moe_layer_freq lists {len(flags01)} layers, the model has {n}")
         first_dense = r.get("first_k_dense_replace") or 0
         return {i for i, f in enumerate(flags01) if f and i >= int(first_dense)}
+    start = r.get("moe_layer_start_index")
+    if start is not None:  # Ernie 4.5: (i + 1) % moe_layer_interval == 0 and start <= i <= end
+        step = check_int(r.get("moe_layer_interval") or 1, "moe_layer_interval", r.where)
+        end = r.get("moe_layer_end_index")
+        end = n - 1 if end is None or end < 0 else int(end)
+        return {i for i in range(n) if (i + 1) % step == 0 and int(start) <= i <= end}
     first_dense = r.get("first_k_dense_replace")
     if first_dense is not None:
         step = check_int(freq or 1, "moe_layer_freq", r.where)
@@ -110,7 +123,10 @@ def norms_per_layer(r: Reader, flags: dict[str, Any]) -> int:
         if r.get("new_decoder_architecture"):
             return 2 if r.get("num_ln_in_parallel_attn") in (None, 2) else 1
         return 1 if r.get("parallel_attn", True) else 2
-    return int(spec)
+    extra = 2 if flags.get("post_norm_switch") and r.flag(flags["post_norm_switch"]) else 0  # post-attn / post-MLP
+    if flags.get("single_norm_switch") and r.flag(flags["single_norm_switch"]):
+        return 1  # parallel attention and MLP on one input norm (StableLM use_parallel_residual)
+    return int(spec) + extra
 
 
 def falcon_kv(r: Reader, heads: int) -> int:

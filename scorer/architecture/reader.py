@@ -32,6 +32,12 @@ class Reader:
         self.cfg = cfg
         self.where = where
         self.consumed: set[str] = consumed if consumed is not None else set()
+        #: sub-config keys searched after the top level (family flag ``nested_configs``, DBRX's attn_config /
+        #: ffn_config); a key found there is recorded as ``"<sub>.<name>"``
+        self.nested: tuple[str, ...] = ()
+        #: canonical name -> this family's own keys, searched before ALIASES (family flag ``key_aliases``: a
+        #: seq2seq decoder's decoder_layers / decoder_attention_heads / decoder_ffn_dim)
+        self.key_aliases: dict[str, list[str]] = {}
         amap = getattr(type(cfg), "attribute_map", None) if cfg is not None else None
         amap = amap if isinstance(amap, dict) else {}
         # attribute_map maps a key name to the attribute holding it; either name may be the raw key
@@ -57,7 +63,7 @@ class Reader:
         return self.get(key) is not None
 
     def get(self, key: str, default: Any = None) -> Any:
-        names = ALIASES.get(key, [key])
+        names = self.key_aliases.get(key) or ALIASES.get(key, [key])
         if self.cfg is not None:
             for name in names:
                 try:
@@ -75,13 +81,23 @@ class Reader:
             if name in self.raw and self.raw[name] is not None:
                 self.consumed.add(name)
                 return self.raw[name]
+        for sub in self.nested:
+            obj = getattr(self.cfg, sub, None) if self.cfg is not None else None
+            raw_sub = self.raw.get(sub) if isinstance(self.raw.get(sub), dict) else {}
+            for name in names:
+                val = getattr(obj, name, None) if obj is not None and not isinstance(obj, dict) else None
+                val = raw_sub.get(name) if val is None else val
+                if val is not None:
+                    self.consumed.add(f"{sub}.{name}")
+                    return val
         return default
 
     def key_name(self, key: str) -> str:
-        for name in ALIASES.get(key, [key]):
+        names = self.key_aliases.get(key) or ALIASES.get(key, [key])
+        for name in names:
             if name in self.raw:
                 return name
-        return ALIASES.get(key, [key])[0]
+        return names[0]
 
     def int(self, key: str, default: int | None = None, required: bool = True, minimum: int = 1) -> int | None:
         val = self.get(key)
@@ -92,9 +108,13 @@ class Reader:
         return check_int(val, self.key_name(key), self.where, minimum=minimum, limit=LIMITS.get(key, DEFAULT_LIMIT))
 
     def flag(self, spec: Any, default: bool = False) -> bool:
-        """Resolve a family flag: a bool constant, or a config key whose value is read."""
+        """Resolve a family flag: a bool constant, or a config key whose value is read ("!key": its negation,
+        e.g. MPT's ``!no_bias``; an absent key still gives ``default``)."""
         if isinstance(spec, bool):
             return spec
+        if isinstance(spec, str) and spec.startswith("!"):
+            val = self.get(spec[1:])
+            return (not val) if val is not None else default
         if isinstance(spec, str):
             val = self.get(spec)
             return bool(val) if val is not None else default

@@ -27,8 +27,10 @@ class AttentionSpec(BaseModel):
     qk_norm_bias: bool = False
     output_gate: bool = False
     sinks: bool = False
-    kv_shared: bool = Field(False, description="reuses an earlier layer's keys and values (gemma-3n KV sharing): "
-                                               "no KV cache of its own")
+    kv_shared: bool = Field(False, description="reuses an earlier layer's keys and values (gemma-3n / Gemma 4 KV "
+                                               "sharing): no KV cache, k/v projections or k norm of its own")
+    k_eq_v: bool = Field(False, description="values come from the key projection (Gemma 4 attention_k_eq_v): no "
+                                            "v_proj; the cache still holds K and V (V is normalized, K rotated)")
     relative_bias_buckets: int = Field(0, description="T5 relative-position bias table rows (first layer only)")
 
 
@@ -41,6 +43,11 @@ class IndexerSpec(BaseModel):
     head_dim: int
     top_k: int = Field(description="tokens each query attends to (index_topk)")
     q_lora_rank: int
+    shared: bool = Field(False, description="reuses the previous full layer's top-k selection (GLM-5 "
+                                            "indexer_types 'shared'): no indexer weights and no indexer key cache")
+    input_norm: bool = Field(False, description="queries from the hidden state through a LayerNorm (q_input_norm) "
+                                                "and a per-head softmax scaling (Mistral Large 4); q_lora_rank is "
+                                                "then the hidden size")
 
 
 class MLASpec(BaseModel):
@@ -58,6 +65,11 @@ class MLASpec(BaseModel):
     qkv_bias: bool = False
     o_bias: bool = False
     indexer: IndexerSpec | None = Field(None, description="DeepSeek sparse attention indexer, if any")
+    kv_shared: bool = Field(False, description="attends an earlier layer's latent cache (Mistral Large 4 "
+                                               "kv_source_layers): no kv_a_proj_with_mqa / kv_a_layernorm, no latent "
+                                               "cache of its own")
+    softmax_scaling: bool = Field(False, description="per-head log-position query scaling (scale and bias per "
+                                                     "head, Mistral Large 4)")
 
     @property
     def head_dim(self) -> int:
@@ -66,6 +78,55 @@ class MLASpec(BaseModel):
     @property
     def num_kv_heads(self) -> int:  # the latent is one shared "head"
         return 1
+
+
+class CompressedAttentionSpec(BaseModel):
+    """DeepSeek-V4 attention (transformers ``DeepseekV4Attention``): shared-KV multi-query attention (one
+    ``head_dim`` head read as both key and value) over a sliding window of the last ``window`` tokens, plus, on
+    compressed layers, a compressor that folds every ``compress_rate`` tokens into one cached entry:
+
+    * ``sliding`` (``sliding_attention``): the window only;
+    * ``csa`` (``compressed_sparse_attention``, rate m = 4 by default): overlapping windows compressed to one
+      ``head_dim`` entry per m tokens, of which a lightning ``indexer`` (its own compressor at ``index_head_dim``)
+      picks ``index_topk`` entries per query;
+    * ``hca`` (``heavily_compressed_attention``, rate m' = 128): one entry per m' tokens, all of them attended.
+
+    Queries go through a low-rank ``q_a_proj`` / ``q_b_proj``; the output through a grouped low-rank projection
+    (``o_groups`` blocks of heads*head_dim/o_groups -> ``o_lora_rank``, then o_groups*o_lora_rank -> hidden); a
+    learned sink logit per head."""
+
+    kind: Literal["compressed_attention"] = "compressed_attention"
+    compression: Literal["sliding", "csa", "hca"]
+    compress_rate: int = Field(0, description="source tokens per compressed entry (0: sliding window only)")
+    window: int = Field(description="sliding window of uncompressed keys every layer keeps (sliding_window)")
+    num_heads: int
+    head_dim: int
+    rope_head_dim: int
+    q_lora_rank: int
+    o_groups: int
+    o_lora_rank: int
+    indexer: IndexerSpec | None = Field(None, description="CSA's lightning indexer (top_k = compressed entries "
+                                                          "per query)")
+
+    @property
+    def num_kv_heads(self) -> int:  # shared-KV MQA: one head, keys = values
+        return 1
+
+    @property
+    def v_head_dim(self) -> int:
+        return self.head_dim
+
+    @property
+    def sinks(self) -> bool:
+        return True
+
+    @property
+    def span(self) -> str:
+        return "sliding" if self.compression == "sliding" else "full"
+
+    @property
+    def label(self) -> str:
+        return {"sliding": "swa", "csa": "csa", "hca": "hca"}[self.compression]
 
 
 class Mamba2Spec(BaseModel):
@@ -88,6 +149,38 @@ class Mamba2Spec(BaseModel):
     @property
     def in_proj_width(self) -> int:
         return 2 * self.d_inner + 2 * self.n_groups * self.d_state + self.n_heads
+
+
+class Mamba1Spec(BaseModel):
+    """Mamba (selective SSM, transformers ``MambaMixer`` / ``FalconMambaMixer`` / ``JambaMambaMixer`` /
+    ``ZambaMambaMixer``): in_proj hidden -> 2*d_inner, depthwise conv over d_inner channels, x_proj d_inner ->
+    dt_rank + 2*d_state, dt_proj dt_rank -> d_inner (bias), A_log (d_inner x d_state), D, out_proj. Per-sequence
+    state (transformers ``MambaCache``): the conv window, d_inner x (conv_kernel - 1), and the SSM state,
+    d_inner x d_state."""
+
+    kind: Literal["mamba1"] = "mamba1"
+    d_inner: int
+    d_state: int
+    conv_kernel: int
+    dt_rank: int
+    conv_bias: bool = True
+    proj_bias: bool = False
+    inner_norms: bool = Field(False, description="RMSNorm weights on dt (dt_rank), B and C (d_state) (Jamba)")
+
+    @property
+    def state_elements(self) -> int:
+        return self.d_inner * (self.conv_kernel - 1) + self.d_inner * self.d_state
+
+    @property
+    def scan_elements(self) -> int:
+        """state values updated per token (prefill scan work)"""
+        return self.d_inner * self.d_state
+
+    def projections(self, hidden: int) -> list[tuple[str, int, int, str]]:
+        """(name, in, out, TP shard) of the mixer's matrix multiplies"""
+        return [("in_proj", hidden, 2 * self.d_inner, "column"),
+                ("x_proj", self.d_inner, self.dt_rank + 2 * self.d_state, "row"),
+                ("dt_proj", self.dt_rank, self.d_inner, "column"), ("out_proj", self.d_inner, hidden, "row")]
 
 
 class GatedDeltaNetSpec(BaseModel):
@@ -129,7 +222,8 @@ class LinearMixerSpec(BaseModel):
     kind: Literal["linear"] = "linear"
 
 
-Mixer = Annotated[Union[AttentionSpec, MLASpec, Mamba2Spec, GatedDeltaNetSpec, ShortConvSpec, LinearMixerSpec],
+Mixer = Annotated[Union[AttentionSpec, MLASpec, CompressedAttentionSpec, Mamba2Spec, GatedDeltaNetSpec, ShortConvSpec,
+                        LinearMixerSpec, Mamba1Spec],
                   Field(discriminator="kind")]
 
 
@@ -156,6 +250,8 @@ class MoEMLP(BaseModel):
     latent_size: int | None = Field(None, description="experts work in a latent space of this width (moe_latent_size), "
                                                       "with hidden->latent and latent->hidden projections")
     latent_bias: bool = False
+    zero_experts: int = Field(0, description="identity (zero-compute) experts the router also scores (LongCat "
+                                             "zero_expert_num): router columns, no weights")
 
 
 FFN = Annotated[Union[DenseMLP, MoEMLP], Field(discriminator="kind")]
@@ -173,11 +269,14 @@ class LayerSpec(BaseModel):
 
     @property
     def kind_label(self) -> str:
-        """Short label: full, sliding, chunked, mla, mamba2, gated_deltanet, linear, mlp."""
+        """Short label: full, sliding, chunked, mla, swa/csa/hca (DeepSeek-V4), mamba2, gated_deltanet, linear,
+        mlp."""
         if self.mixer is None:
             return "mlp" if self.ffn is not None else "noop"
         if isinstance(self.mixer, AttentionSpec):
             return self.mixer.span
+        if isinstance(self.mixer, CompressedAttentionSpec):
+            return self.mixer.label
         return self.mixer.kind
 
 
@@ -197,7 +296,11 @@ class MTPSpec(BaseModel):
 
     num_layers: int
     layer: LayerSpec
-    extra_params_per_layer: dict[str, int] = Field(default_factory=dict)
+    extra_params_per_layer: dict[str, int] = Field(default_factory=dict, description="what each MTP layer stores "
+                                                   "beside its decoder block (eh_proj, norms, embedding/head copies)")
+    copies: list[str] = Field(default_factory=list, description="keys of extra_params_per_layer that are copies of "
+                              "the main model's embedding (embed_tokens) or lm_head (shared_head_head): stored in "
+                              "the checkpoint, shared by engines that tie them to the main model's")
     shares_embedding: bool = True
 
 
@@ -223,6 +326,8 @@ class TaskHead(BaseModel):
     pooler: bool = False
     num_labels: int = 0
     mlm_head: bool = False
+    mlm_transform: bool = Field(True, description="the LM head has the dense + LayerNorm transform before its tied "
+                                                  "decoder (BertLMPredictionHead); False: decoder and bias only")
 
 
 class ModelArch(BaseModel):
@@ -247,6 +352,9 @@ class ModelArch(BaseModel):
     embedding_norm: bool = False
     learned_positions: int = 0
     token_types: int = 0
+    embedding_size: int | None = Field(None, description="width of the token / position / token-type tables when "
+                                       "factorized (ELECTRA, RoFormer embedding_size): a linear with bias maps it to "
+                                       "hidden_size; None: hidden_size")
     lm_head_bias: bool = False
     layers: list[LayerSpec]
     encoder_layers: list[LayerSpec] = Field(default_factory=list)
@@ -275,12 +383,13 @@ class ModelArch(BaseModel):
         return self.structure_verified and not self.guesses and not self.unmodelled_keys
 
     def attention_layers(self) -> list[LayerSpec]:
-        return [lay for lay in self.layers if isinstance(lay.mixer, (AttentionSpec, MLASpec))]
+        return [lay for lay in self.layers
+                if isinstance(lay.mixer, (AttentionSpec, MLASpec, CompressedAttentionSpec))]
 
     @property
     def is_moe(self) -> bool:
         return any(isinstance(lay.ffn, MoEMLP) for lay in self.layers)
 
-    def first_attention(self) -> AttentionSpec | MLASpec | None:
+    def first_attention(self) -> AttentionSpec | MLASpec | CompressedAttentionSpec | None:
         att = self.attention_layers()
         return att[0].mixer if att else None  # type: ignore[return-value]

@@ -15,7 +15,8 @@ needs only its structure flags in :mod:`scorer.architecture.families` and a row 
 Modules: :mod:`.attention` (softmax attention with its per-layer-kind overrides, MLA, DeepSeek
 sparse attention), :mod:`.recurrent` (Mamba2, gated delta-net, short convolution), :mod:`.ffn`
 (dense MLP, MoE, latent MoE), :mod:`.nas` (DeciLM/Nemotron-NAS block lists), :mod:`.vision`
-(vision towers), :mod:`.mtp` (multi-token-prediction modules).
+(vision towers), :mod:`.mtp` (multi-token-prediction modules), :mod:`.deepseek` (DeepSeek-V4's sliding,
+compressed sparse and heavily compressed attention, hyper-connections).
 """
 
 from __future__ import annotations
@@ -66,17 +67,39 @@ def mixer(*names: str) -> Callable[[MixerReader], MixerReader]:
     return deco
 
 
+#: name fragments that say which known kind an unknown layer type most resembles (first match wins)
+RESEMBLES = (("sliding", "sliding_attention"), ("local", "sliding_attention"), ("swa", "sliding_attention"),
+             ("chunk", "chunked_attention"), ("mamba", "mamba"), ("ssm", "mamba"), ("linear", "linear_attention"),
+             ("delta", "linear_attention"), ("recurrent", "linear_attention"), ("conv", "conv"),
+             ("attention", "full_attention"), ("attn", "full_attention"))
+
+
 def read_mixer(ctx: LayerContext, index: int, kind: str) -> Any:
     """The spec of layer ``index`` whose type is ``kind``.
 
+    A layer type no reader knows (a model newer than deploysheet) is read as the known kind its name
+    resembles (:data:`RESEMBLES`; plain softmax attention otherwise), and the guess is recorded in
+    ``ctx.extra["guesses"]`` once per kind, so the sheet labels its counts estimated.
+
     Raises:
-        ConfigError: no reader knows ``kind`` (the message names the kind and the layer).
+        ConfigError: ``kind`` is not a string.
     """
+    if not isinstance(kind, str):
+        raise ConfigError(f"{ctx.where}: layer type at layer {index} must be a string")
+    kind = (ctx.flags.get("layer_kind_aliases") or {}).get(kind, kind)  # a family's own meaning of a shared name
     reader = MIXERS.get(kind)
     if reader is None:
-        known = ", ".join(sorted(MIXERS))
-        raise ConfigError(f"{ctx.where}: unsupported layer type {kind!r} at layer {index} (known: {known})"[:300])
+        lowered = kind.lower()
+        stand_in = next((known for frag, known in RESEMBLES if frag in lowered), "full_attention")
+        guessed = ctx.extra.setdefault("guessed_kinds", {})
+        if kind not in guessed:
+            guessed[kind] = stand_in
+            ctx.extra.setdefault("guesses", []).append(
+                f"layer type {kind!r} is unknown to deploysheet; read as {stand_in} (its parameters and cache are "
+                "estimated)")
+        reader = MIXERS[stand_in]
+        kind = stand_in
     return reader(ctx, index, kind)
 
 
-from . import attention, recurrent  # noqa: E402,F401  (registration)
+from . import attention, deepseek, recurrent  # noqa: E402,F401  (registration)

@@ -47,8 +47,14 @@ def dense_mlp(r: Reader, flags: dict[str, Any], intermediate: int) -> DenseMLP:
 
 def moe_mlp(r: Reader, flags: dict[str, Any], hidden: int, num_experts: int, dense_intermediate: int) -> MoEMLP:
     """Routed experts (+ shared experts, router); a ``moe_latent_size`` puts the experts in a latent
-    space with a down projection before and an up projection after (NemotronH ``NemotronHMoE``)."""
-    top_k = r.int("top_k", default=1)
+    space with a down projection before and an up projection after (NemotronH ``NemotronHMoE``).
+
+    Family flags: ``shared_expert_bias`` (a key or constant: the shared MLP's linears have biases, e.g.
+    DeepSeek-V2's ``mlp_bias``), ``shared_expert_rule`` (``"one_expert"``: one shared MLP of the expert width,
+    DeepSeek-V4)."""
+    top_k = r.int("top_k", required=False)
+    if top_k is None:  # no routing width given (DeepseekV2Config's default None): every expert counted active
+        top_k = num_experts
     if top_k > num_experts:
         raise ConfigError(f"{r.where}: {r.key_name('top_k')} = {top_k} exceeds the {num_experts} experts")
     expert_i = r.int("expert_intermediate", required=False) or r.int("intermediate_size")
@@ -57,10 +63,14 @@ def moe_mlp(r: Reader, flags: dict[str, Any], hidden: int, num_experts: int, den
     n_shared = r.int("num_shared_experts", required=False, minimum=0)
     gated = flags["mlp_gated"] is True
     act = activation(r)
-    if shared_i:
-        shared = DenseMLP(intermediate=shared_i, gated=gated, activation=act)
+    shared_bias = r.flag(flags.get("shared_expert_bias", False))
+    if flags.get("shared_expert_rule") == "one_expert":
+        # DeepSeek-V4: one DeepseekV4MLP of moe_intermediate_size whatever n_shared_experts says
+        shared = DenseMLP(intermediate=expert_i, gated=gated, bias=shared_bias, activation=act)
+    elif shared_i:
+        shared = DenseMLP(intermediate=shared_i, gated=gated, bias=shared_bias, activation=act)
     elif n_shared:
-        shared = DenseMLP(intermediate=n_shared * expert_i, gated=gated, activation=act)
+        shared = DenseMLP(intermediate=n_shared * expert_i, gated=gated, bias=shared_bias, activation=act)
     elif flags.get("shared_experts_as_intermediate"):
         shared = DenseMLP(intermediate=r.int("intermediate_size"), gated=gated, activation=act)
     latent = r.int("moe_latent_size", required=False)

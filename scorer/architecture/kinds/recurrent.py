@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from ..specs import GatedDeltaNetSpec, Mamba2Spec, ShortConvSpec
+from ..specs import GatedDeltaNetSpec, Mamba1Spec, Mamba2Spec, ShortConvSpec
 from . import LayerContext, mixer
 
 
 def mamba2(ctx: LayerContext) -> Mamba2Spec:
     """Mamba2 mixer (transformers ``NemotronHMamba2Mixer`` / ``Mamba2Mixer`` layout)."""
     r, hidden = ctx.r, ctx.hidden
-    n_heads = r.int("mamba_num_heads", required=False)
-    head_dim = r.int("mamba_head_dim", required=False)
-    if n_heads and head_dim:
+    names = ctx.flags.get("mamba_key_names") or {}  # a family's own names of the Mamba2 keys (mamba2: num_heads)
+    n_heads = r.int(names.get("mamba_num_heads", "mamba_num_heads"), required=False)
+    head_dim = r.int(names.get("mamba_head_dim", "mamba_head_dim"), required=False)
+    d_ssm = r.int(ctx.flags["mamba_d_inner_key"], required=False) if ctx.flags.get("mamba_d_inner_key") else None
+    if d_ssm:  # FalconH1Mixer: mamba_d_ssm overrides expand * hidden
+        d_inner = d_ssm
+        r.mark(names.get("mamba_expand", "mamba_expand"), "mamba_expand", "expand")
+    elif ctx.flags["mamba_d_inner"] == "expand" and n_heads and head_dim:
+        # BambaMixer / Mamba2Mixer / Zamba2MambaMixer / GraniteMoeHybridMambaLayer: intermediate_size =
+        # int(expand * hidden), whatever mamba_n_heads * mamba_d_head says
+        d_inner = int(r.get("mamba_expand", 2) * hidden)
+    elif n_heads and head_dim:
         d_inner = n_heads * head_dim
     else:
         expand = r.int("mamba_expand", default=2)
@@ -21,7 +30,7 @@ def mamba2(ctx: LayerContext) -> Mamba2Spec:
     return Mamba2Spec(
         d_inner=d_inner, n_heads=n_heads, head_dim=head_dim, n_groups=r.int("mamba_n_groups", default=1),
         d_state=r.int("mamba_d_state", default=128), conv_kernel=r.int("mamba_conv_kernel", default=4),
-        conv_bias=bool(r.get("use_conv_bias", True)),
+        conv_bias=bool(r.get("mamba_conv_bias", True)),
         proj_bias=bool(r.get("mamba_proj_bias", r.get("use_bias", False))))
 
 
@@ -33,10 +42,30 @@ def gated_deltanet(ctx: LayerContext) -> GatedDeltaNetSpec:
                              conv_kernel=r.int("gdn_conv_kernel", default=4))
 
 
+def mamba1(ctx: LayerContext) -> Mamba1Spec:
+    """Mamba selective SSM (transformers ``MambaMixer``; FalconMamba's dt/B/C norms have no weights, Jamba's
+    ``JambaMambaMixer`` has RMSNorm weights on them: family flag ``mamba_inner_norms``). Inner width:
+    ``intermediate_size`` (MambaConfig) or ``mamba_expand * hidden`` (Jamba, Zamba), by ``mamba_d_inner``."""
+    r, hidden = ctx.r, ctx.hidden
+    if ctx.flags["mamba_d_inner"] == "intermediate":
+        d_inner = r.int("intermediate_size")
+        r.mark("expand")  # MambaConfig derives intermediate_size from it
+    else:
+        d_inner = r.int("mamba_expand", default=2) * hidden
+    return Mamba1Spec(d_inner=d_inner, d_state=r.int("mamba_d_state", default=16),
+                      conv_kernel=r.int("mamba_conv_kernel", default=4), dt_rank=r.int("mamba_dt_rank"),
+                      conv_bias=bool(r.get("mamba_conv_bias", True)),
+                      proj_bias=bool(r.get("mamba_proj_bias", r.get("use_bias", False))),
+                      inner_norms=bool(ctx.flags["mamba_inner_norms"]))
+
+
 @mixer("linear_attention", "mamba", "mamba2", "hybrid")
-def linear_mixer(ctx: LayerContext, index: int, kind: str) -> Mamba2Spec | GatedDeltaNetSpec:
-    """``linear_attention`` means Mamba2 or gated delta-net, by the family (or by the keys present)."""
+def linear_mixer(ctx: LayerContext, index: int, kind: str) -> Mamba2Spec | GatedDeltaNetSpec | Mamba1Spec:
+    """``linear_attention`` means Mamba2, Mamba (``mamba1``) or gated delta-net, by the family (or by the keys
+    present)."""
     which = ctx.flags["linear_attention"] or ("mamba2" if ctx.r.has("mamba_d_state") else "gated_deltanet")
+    if which == "mamba1":
+        return mamba1(ctx)
     return mamba2(ctx) if which == "mamba2" else gated_deltanet(ctx)
 
 
