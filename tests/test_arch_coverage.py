@@ -276,3 +276,14 @@ def test_special_float_tags_of_transformers_5_configs_are_decoded():
     assert raw["time_step_limit"][1] == {"__float__": "Infinity"}
     arch = normalize(raw)
     assert [lay.kind_label for lay in arch.layers] == ["mamba2", "full", "mamba2", "mlp"]
+
+
+def test_relative_position_bert_and_cross_attention_are_not_silently_exact():
+    """BERT with position_embedding_type relative_key has a distance table; add_cross_attention adds
+    blocks: neither is modelled, so both must be named rather than counted as plain BERT."""
+    base = {"model_type": "bert", "architectures": ["BertModel"], "hidden_size": 256, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "intermediate_size": 1024, "vocab_size": 1000,
+            "max_position_embeddings": 128, "position_embedding_type": "absolute", "add_cross_attention": False}
+    assert normalize(base).unmodelled_keys == []
+    assert "position_embedding_type" in normalize(dict(base, position_embedding_type="relative_key")).unmodelled_keys
+    assert "add_cross_attention" in normalize(dict(base, add_cross_attention=True)).unmodelled_keys

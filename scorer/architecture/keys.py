@@ -26,7 +26,7 @@ STRUCTURAL = frozenset({
 IRRELEVANT = frozenset({
     "_name_or_path", "transformers_version", "use_cache", "initializer_range", "initializer_factor",
     "problem_type", "tokenizer_class", "prefix", "task_specific_params", "finetuning_task",
-    "chunk_size_feed_forward", "is_decoder", "add_cross_attention", "cross_attention_hidden_size",
+    "chunk_size_feed_forward", "is_decoder", "cross_attention_hidden_size",
     "tie_encoder_decoder", "torchscript", "pruned_heads", "use_bfloat16", "bad_words_ids",
     "begin_suppress_tokens", "suppress_tokens", "max_length", "min_length", "do_sample", "early_stopping",
     "num_beams", "num_beam_groups", "diversity_penalty", "temperature", "top_k", "top_p", "typical_p",
@@ -38,7 +38,7 @@ IRRELEVANT = frozenset({
     "time_step_max", "time_step_floor", "time_step_rank", "residual_in_fp32", "rescale_prenorm_residual",
     "norm_topk_prob", "topk_method", "scoring_func", "n_group", "topk_group", "ep_size", "aux_loss_alpha",
     "seq_aux", "moe_shared_expert_overlap", "use_mamba_kernels", "bidirectional",
-    "position_embedding_type", "classifier_dropout", "layer_norm_type", "normalization_type", "query_pre_attn_scalar",
+    "classifier_dropout", "layer_norm_type", "normalization_type", "query_pre_attn_scalar",
     "swiglu_limit", "use_qk_norm_in_fp32", "attention_dropout", "routed_scaling_factor", "swa_layers_rotary",
     "use_sliding_window", "attn_logit_softcapping", "final_logit_softcapping", "pad_vocab_size_multiple",
     "router_dtype", "moe_router_dtype", "use_bidirectional_attention",
@@ -62,7 +62,17 @@ SHAPE_WORDS = ("size", "dim", "num", "rank", "latent", "expert", "layer", "head"
                "qk", "kv", "mtp", "nextn", "config")
 
 
-def is_irrelevant(name: str) -> bool:
+#: keys that change no shape only at these values (BERT's relative_key positions add a distance table;
+#: add_cross_attention adds cross-attention blocks)
+IRRELEVANT_AT = {
+    "position_embedding_type": ("absolute", "rope", "rotary", None),
+    "add_cross_attention": (False, None),
+}
+
+
+def is_irrelevant(name: str, value: Any = None) -> bool:
+    if name in IRRELEVANT_AT:
+        return value in IRRELEVANT_AT[name]
     return name in IRRELEVANT or bool(IRRELEVANT_PATTERN.search(name))
 
 
@@ -82,8 +92,8 @@ def unmodelled(raw: dict[str, Any], consumed: set[str], prefix: str = "") -> lis
     """Keys of ``raw`` that may change shapes and that nothing consumed, sorted, each with ``prefix``."""
     out = []
     for name, value in raw.items():
-        if not isinstance(name, str) or name in consumed or name in STRUCTURAL or is_irrelevant(name):
+        if not isinstance(name, str) or name in consumed or name in STRUCTURAL or is_irrelevant(name, value):
             continue
-        if may_change_shapes(name, value):
+        if may_change_shapes(name, value) or name in IRRELEVANT_AT:
             out.append(prefix + name)
     return sorted(out)

@@ -32,6 +32,8 @@ def mtp_module(r: Reader, layers: list[LayerSpec], hidden: int, vocab: int,
     flags = flags or {}
     n_mtp = r.get("mtp_layers")
     if not (isinstance(n_mtp, int) and not isinstance(n_mtp, bool) and n_mtp > 0 and layers):
+        # no MTP module: the keys that would shape one (NemotronH's mtp_layers_block_type, ...) shape nothing
+        r.mark(*(k for k in r.raw if isinstance(k, str) and k.startswith(("mtp_", "nextn_"))))
         return None
     last = layers[-1].model_copy(update={"index": len(layers)})
     h = hidden
