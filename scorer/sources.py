@@ -28,6 +28,7 @@ import random
 import re
 import stat
 import struct
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Literal, TypeVar
@@ -149,6 +150,11 @@ def parse_json_bytes(data: bytes, name: str, cap: int = MAX_CONFIG_BYTES, what: 
                             "invalid_json") from None
     except RecursionError:
         raise BadInputError(f"{name} is not usable JSON: nesting too deep", "invalid_json") from None
+    except ValueError as exc:  # an integer literal over Python's int_max_str_digits (4,300 digits)
+        if "integer string conversion" not in str(exc):
+            raise
+        raise BadInputError(f"{name} is not usable JSON: an integer literal with more than "
+                            f"{sys.get_int_max_str_digits():,} digits", "invalid_json") from None
     if not isinstance(obj, dict):
         raise BadInputError(f"{name} must hold a JSON object, found {type(obj).__name__}", "invalid_json")
     try:  # "\ud800" escapes decode to lone surrogates that no output can encode

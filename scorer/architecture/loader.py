@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+import warnings
 from typing import Any
 
 from ..errors import ConfigError
@@ -123,8 +124,12 @@ def with_transformers(model_type: str | None, raw: dict[str, Any], before: Any) 
                 if model_type not in mapping:
                     return None
                 before()
-                top = instantiate(mapping, model_type, raw)
-                cfg = top.get_text_config(decoder=True) if hasattr(top, "get_text_config") else top
+                with warnings.catch_warnings():
+                    # transformers' deprecation notices (e.g. a FutureWarning for rope_scaling) are not ours to
+                    # print: stderr holds one line, an error, or nothing
+                    warnings.simplefilter("ignore")
+                    top = instantiate(mapping, model_type, raw)
+                    cfg = top.get_text_config(decoder=True) if hasattr(top, "get_text_config") else top
                 return top, cfg
             except (ImportError, AttributeError):
                 if not stubs:
