@@ -590,6 +590,10 @@ def cmd_predict(args) -> int:
            "expected_error_pct": expected_errors(cal, gpu.id, args.framework),
            "calibration": cal.path + (f" (fitted {cal.fit_date})" if cal.fit_date else " (uncalibrated)")}
     notes = error_caveats(cal, gpu.id, args.framework)
+    if not arch.exact:
+        from .sheet import estimate_reasons
+        notes.append("parameter counts are estimated (" + "; ".join(estimate_reasons(arch)) + "): weights, KV "
+                     "cache and latencies inherit that uncertainty")
     if stored:
         notes.append(f"weight memory from the checkpoint's stored bytes ({stored / 2 ** 30:,.2f} GiB, safetensors "
                      "headers), not the config-derived estimate")

@@ -376,8 +376,11 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     opts = opts.model_copy(update={"precision": prec.id})
     config_params = count_params(arch)
     ck = analyze(raw.checkpoint, arch, config_params) if raw.checkpoint is not None else None
-    params = SheetParams(**config_params.model_dump(), checkpoint=ck, exact=arch.exact,
-                         unmodelled_keys=arch.unmodelled_keys, estimate_reasons=estimate_reasons(arch))
+    reasons = estimate_reasons(arch)
+    if ck is not None and not ck.matches:  # the weights themselves say the config-derived counts are off
+        reasons.append(f"the checkpoint stores {ck.delta_pct:+.2f}% against the config-derived count (rule C1)")
+    params = SheetParams(**config_params.model_dump(), checkpoint=ck, exact=arch.exact and not (
+        ck is not None and not ck.matches), unmodelled_keys=arch.unmodelled_keys, estimate_reasons=reasons)
     stored = stored_weight_bytes(ck, prec.id)
     gemms = inventory(arch)
     contexts = tuple(sorted({min(c, arch.max_positions) if arch.max_positions else c for c in (4096, 32768, 131072)}))

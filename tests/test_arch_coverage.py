@@ -287,3 +287,17 @@ def test_relative_position_bert_and_cross_attention_are_not_silently_exact():
     assert normalize(base).unmodelled_keys == []
     assert "position_embedding_type" in normalize(dict(base, position_embedding_type="relative_key")).unmodelled_keys
     assert "add_cross_attention" in normalize(dict(base, add_cross_attention=True)).unmodelled_keys
+
+
+def test_predict_says_when_counts_are_estimated(write_config):
+    cfg = {"model_type": "zz-new-arch", "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 16,
+           "num_attention_heads": 16, "num_key_value_heads": 4, "vocab_size": 32000, "head_dim": 128,
+           "tie_word_embeddings": False}
+    res = run_cli("predict", str(write_config(cfg)), "--isl", "1024", "--osl", "128", "--concurrency", "8")
+    assert res.returncode == 0, res.stderr
+    notes = json.loads(res.stdout)["notes"]
+    assert any(n.startswith("parameter counts are estimated") for n in notes)
+    llama = json.loads((Path(__file__).parent.parent / "data" / "examples" / "llama-3.1-8b" / "config.json").read_text())
+    res = run_cli("predict", str(write_config(llama, "exact.json")), "--isl", "1024", "--osl", "128",
+                  "--concurrency", "8")
+    assert not any("estimated" in n for n in json.loads(res.stdout)["notes"])

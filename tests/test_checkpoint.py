@@ -116,6 +116,9 @@ def test_widened_config_is_a_finding_naming_components(tmp_path, capsys):
     assert ck["differs"] == {"mlp": -(3 * 2 * 128 * (384 - 256))}
     [f] = c1(sheet)
     assert f["severity"] == "HARD"  # an MLP shape differs: engines refuse to load these weights
+    # the weights contradict the config: its counts are not exact, and the sheet says why
+    assert sheet["params"]["exact"] is False
+    assert any("checkpoint stores" in r for r in sheet["params"]["estimate_reasons"])
     assert "mlp" in f["message"] and str(d) in f["message"] and f"{stored:,}" in f["message"]
     assert ck["bytes"] == data == 2 * stored
     bf16 = next(w for w in sheet["weights"] if w["precision"] == "bf16")
