@@ -367,6 +367,10 @@ class CostModel:
         if self.arch.tie_word_embeddings:
             gemm_params -= self.arch.vocab_size * self.arch.hidden_size  # lm_head shares the embedding table
         emb = self.params.by_component["embedding"]
+        from .gemms import shared_weight_factor
+        share = shared_weight_factor(self.arch, self.params.total, emb, self.gemms)
+        if share < 1.0:  # weights shared by several layers are stored once
+            total, full, gemm_params = total * share, full * share, gemm_params * share
         rest = max(0, self.params.total - gemm_params - emb)
         emb_full = 0.0 if self.arch.tie_word_embeddings else emb * 2.0
         per_gpu = total / pp + emb_full / tp + rest * 2.0

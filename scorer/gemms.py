@@ -210,6 +210,8 @@ def _layer(layer: LayerSpec, h: int, prefix: str = "") -> list[Gemm]:
     elif isinstance(m, LinearMixerSpec):
         out.append(Gemm(name=f"{prefix}attn.linear", component="recurrent", k=h, n=h, count=1, active=1,
                         shard="replicated"))
+    if layer.side_mixer is not None:  # a block's second mixer (FalconH1, Zamba): its own GEMMs
+        out += _layer(LayerSpec(index=layer.index, mixer=layer.side_mixer, num_norms=0), h, prefix)
     if layer.cross_attention is not None:
         out += _attn(f"{prefix}cross_attn", layer.cross_attention, h)
     f = layer.ffn
@@ -285,3 +287,21 @@ def vision_inventory(arch: ModelArch) -> list[Gemm]:
 def flops_per_token(gemms: list[Gemm]) -> float:
     """Dense GEMM FLOPs per token (2 * K * N per active matrix), excluding attention scores."""
     return 2.0 * sum(g.k * g.n * g.active for g in gemms)
+
+
+def shared_weight_factor(arch: ModelArch, total_params: int, embedding_params: int, gemms: list[Gemm]) -> float:
+    """Fraction of the inventory's GEMM weights that are stored (1.0 for almost every model).
+
+    The inventory lists a GEMM once per layer that runs it, so a block whose weights are shared by several
+    layers (Zamba's shared transformer block) appears more often than the checkpoint stores it. When the
+    GEMMs add up to more than the model's parameters outside the embedding table, the stored share is
+    (total - embedding) / GEMM parameters: an approximation (norms and convolutions count as GEMM weights)
+    used to scale weight memory; FLOPs keep every execution.
+    """
+    gemm_params = sum(g.k * g.n * g.count for g in gemms)
+    if arch.tie_word_embeddings and arch.kind != "encoder":
+        gemm_params -= arch.vocab_size * arch.hidden_size  # the lm_head GEMM is the embedding table
+    eligible = total_params - embedding_params
+    if gemm_params <= 0 or gemm_params <= eligible:
+        return 1.0
+    return max(0.0, eligible) / gemm_params

@@ -155,13 +155,13 @@ def mixer_groups(arch: ModelArch) -> list[tuple[object, int]]:
     if hit is not None and hit[0] is arch:
         return hit[1]
     groups: dict[tuple, list] = {}
-    for lay in arch.layers:
-        if lay.mixer is not None:
-            key = (type(lay.mixer).__name__, *lay.mixer.__dict__.values())
+    for m in (x for lay in arch.layers for x in (lay.mixer, lay.side_mixer)):  # side_mixer: a block's second mixer
+        if m is not None:
+            key = (type(m).__name__, *m.__dict__.values())
             if key in groups:
                 groups[key][1] += 1
             else:
-                groups[key] = [lay.mixer, 1]
+                groups[key] = [m, 1]
     out = [(m, n) for m, n in groups.values()]
     if len(_GROUPS) > 256:
         _GROUPS.clear()
@@ -220,8 +220,7 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
     kinds: dict[tuple, KVLayerKind] = {}
     slope = all_layers = fixed = 0
     notes = []
-    for lay in arch.layers:
-        m = lay.mixer
+    for m in (x for lay in arch.layers for x in (lay.mixer, lay.side_mixer)):  # side_mixer: a block's second mixer
         if m is None or m.kind == "linear":
             continue
         per_tok = _layer_bytes(m, b)

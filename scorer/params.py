@@ -102,6 +102,8 @@ def compressed_attention_params(a: CompressedAttentionSpec, hidden: int) -> int:
 
 def recurrent_params(m: Mamba2Spec | GatedDeltaNetSpec | ShortConvSpec | LinearMixerSpec, hidden: int) -> int:
     """Parameters of one recurrent / linear-attention / convolution mixer."""
+    if hasattr(m, "param_count"):  # other kinds count their own (LightningAttentionSpec, ...)
+        return m.param_count(hidden)
     if isinstance(m, LinearMixerSpec):
         return hidden * hidden
     if isinstance(m, ShortConvSpec):  # Lfm2ShortConv: in_proj (h -> 3c), depthwise conv (c x kernel), out_proj
@@ -121,8 +123,8 @@ def recurrent_params(m: Mamba2Spec | GatedDeltaNetSpec | ShortConvSpec | LinearM
         n = hidden * m.in_proj_width + (m.in_proj_width if m.proj_bias else 0)
         n += m.conv_dim * m.conv_kernel + (m.conv_dim if m.conv_bias else 0)
         n += 3 * m.n_heads  # dt_bias, A_log, D
-        n += m.d_inner  # gated RMSNorm
-        n += m.d_inner * hidden + (hidden if m.proj_bias else 0)
+        n += m.d_inner if m.gated_norm else 0  # gated RMSNorm
+        n += m.d_inner * hidden + (hidden if (m.proj_bias if m.out_bias is None else m.out_bias) else 0)
         return n
     n = hidden * (2 * m.key_dim + 2 * m.value_dim)  # in_proj_qkvz
     n += hidden * 2 * m.num_v_heads  # in_proj_ba
@@ -174,6 +176,10 @@ def layer_params(layer: LayerSpec, hidden: int, norm_width: int) -> dict[str, in
         out["attention"] += attention_params(layer.mixer, hidden)
     elif layer.mixer is not None:
         out["recurrent"] += recurrent_params(layer.mixer, hidden)
+    if isinstance(layer.side_mixer, (AttentionSpec, MLASpec, CompressedAttentionSpec)):
+        out["attention"] += attention_params(layer.side_mixer, hidden)
+    elif layer.side_mixer is not None:
+        out["recurrent"] += recurrent_params(layer.side_mixer, hidden)
     if layer.cross_attention is not None:
         out["attention"] += attention_params(layer.cross_attention, hidden)
     if isinstance(layer.ffn, DenseMLP):

@@ -109,7 +109,7 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
             out.append(finding(rid, f"{name} = {value:,} is not a multiple of 128 (largest power-of-two factor "
                                     f"{value & -value}){extra}"))
     low = sorted({(g.name, g.efficiency) for g in fit.gemms if g.tp == 1 and g.efficiency < 0.9
-                  and g.component != "router"}, key=lambda x: x[1])
+                  and g.component != "router"}, key=lambda x: (x[1], x[0]))  # ties by name: no set order
     if low:
         worst = ", ".join(f"{n} {e:.2f}" for n, e in low[:3])
         out.append(finding("G4", f"tile x wave efficiency below 0.90 at M=8192 on {fit.gpu}: {worst}"))

@@ -229,7 +229,9 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
                    ck: CheckpointCounts | None = None) -> list[WeightMemory]:
     """Weight memory per precision from the config; the checkpoint's stored bytes at the precision it is stored at."""
     out = []
-    gemm_q = sum(g.params for g in gemms if g.quantizable)
+    from .gemms import shared_weight_factor
+    gemm_q = sum(g.params for g in gemms if g.quantizable) * shared_weight_factor(
+        arch, params.total, params.by_component["embedding"], gemms)
     rest = params.total - gemm_q
     if arch.tie_word_embeddings:
         rest = params.total - gemm_q  # lm_head GEMM is the embedding table: counted once in params.total

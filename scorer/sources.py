@@ -246,6 +246,9 @@ def tensors_from_header(meta: Any, fname: str, data_len: int | None = None) -> l
         if bits is not None and nbytes != -(-numel * bits // 8):
             raise CheckpointUnreadable(f"{where} is {dtype} {shape} but its data_offsets span {nbytes:,} bytes "
                                        f"(expected {-(-numel * bits // 8):,})")
+        if bits is None and numel > 8 * nbytes:  # no dtype stores an element in under one bit
+            raise CheckpointUnreadable(f"{where} is {str(dtype)[:20]} {str(shape)[:80]}: more elements than its "
+                                       f"{nbytes:,} bytes can hold")
         if data_len is not None and offs[1] > data_len:
             raise CheckpointUnreadable(f"{fname} is truncated: tensor {str(name)[:80]!r} ends at byte {offs[1]:,} of "
                                        f"the data, the file holds {data_len:,}")

@@ -301,3 +301,15 @@ def test_predict_says_when_counts_are_estimated(write_config):
     res = run_cli("predict", str(write_config(llama, "exact.json")), "--isl", "1024", "--osl", "128",
                   "--concurrency", "8")
     assert not any("estimated" in n for n in json.loads(res.stdout)["notes"])
+
+
+def test_shared_blocks_are_stored_once_in_weight_memory(write_config):
+    """Zamba2 runs one shared attention block in many layers: the inventory lists its GEMMs per use, the
+    checkpoint stores them once. FP8 weights must then be about half the BF16 ones (1 vs 2 bytes), not less."""
+    from transformers import Zamba2Config
+    cfg = json.loads(Zamba2Config().to_json_string(use_diff=False))
+    cfg["architectures"] = ["Zamba2ForCausalLM"]
+    res = run_cli("score", str(write_config(cfg)), "--format", "json")
+    assert res.returncode == 0, res.stderr
+    w = {x["precision"]: x["bytes"] for x in json.loads(res.stdout)["weights"]}
+    assert 0.5 <= w["fp8"] / w["bf16"] <= 0.53

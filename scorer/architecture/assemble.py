@@ -20,18 +20,29 @@ from . import keys as keyrules
 from .families import (ALIASES, ARCHITECTURE_HINTS, FAMILIES, REFUSED, VERIFIED, WRAPPER_MODULES, family_flags)
 from .kinds import FFN_ONLY_KINDS, LayerContext, read_mixer
 from .kinds import classic, deepseek, encoders, gemma, hybrid
+from .kinds import hybrids2
 from .kinds.ffn import dense_mlp, moe_mlp
 from .kinds.mtp import mtp_module
 from .kinds.nas import nas_layers
 from .kinds.vision import read_tower
+from .kinds.vision.audio import read_audio, read_top_tower, with_audio
 from .layout import depth, falcon_kv, layer_kinds, moe_layers, norms_per_layer, per_layer_values
 from .loader import with_transformers
 from .quantization import parse_quantization
-from .reader import LIMITS, Reader, check_int
+from .reader import LIMITS, Reader, _short, check_int
 from .specs import AttentionSpec, DenseMLP, LayerSpec, MLASpec, ModelArch, MoEMLP, ShortConvSpec, TaskHead
 
 #: where a multimodal wrapper keeps its language model's config (first present wins)
-TEXT_CONFIG_KEYS = ("text_config", "llm_config", "language_config", "language_model_config")
+TEXT_CONFIG_KEYS = ("text_config", "llm_config", "language_config", "language_model_config",
+                    "thinker_config.text_config")  # group: audio and omni: an omni model's thinker (dotted: nested)
+
+
+def _sub_config(raw: dict[str, Any], key: str) -> Any:
+    """``raw[key]``, following a dotted key into nested sub-configs (``thinker_config.text_config``)."""
+    val: Any = raw
+    for part in key.split("."):
+        val = val.get(part) if isinstance(val, dict) else None
+    return val
 
 
 @dataclass(frozen=True)
@@ -63,6 +74,14 @@ FAMILY_HOOKS: dict[str, FamilyHook] = {
     "ernie": FamilyHook(finish=encoders.ernie_finish),
     "roc_bert": FamilyHook(finish=encoders.roc_bert_finish),
     "xmod": FamilyHook(finish=encoders.xmod_finish),
+    # group: hybrids round 2 (kinds/hybrids2.py)
+    "falcon_h1": FamilyHook(finish=hybrids2.falcon_h1_finish),
+    "zamba": FamilyHook(finish=hybrids2.zamba_finish),
+    "zamba2": FamilyHook(finish=hybrids2.zamba2_finish),
+    "jetmoe": FamilyHook(finish=hybrids2.jetmoe_finish),
+    "laguna": FamilyHook(finish=hybrids2.laguna_finish),
+    "recurrent_gemma": FamilyHook(finish=hybrids2.recurrent_gemma_finish),
+    "xlstm": FamilyHook(finish=hybrids2.xlstm_finish),
 }
 
 
@@ -100,7 +119,8 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
 
 
 def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
-    arch = (r.raw.get("architectures") or [""])[0] or ""
+    listed = r.raw.get("architectures")
+    arch = next((a for a in listed if isinstance(a, str)), "") if isinstance(listed, list) else ""
     if arch.endswith("ForSequenceClassification") or arch.endswith("ForTokenClassification"):
         labels = r.raw.get("id2label")
         n = len(labels) if isinstance(labels, dict) and labels else int(r.raw.get("num_labels") or 2)
@@ -123,18 +143,24 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"{where}: model_type must be a string, got {model_type!r}"[:200])
     if model_type in REFUSED:
         raise ConfigError(f"model_type {model_type!r} is not supported: {REFUSED[model_type]}")
-    archs = [a for a in (raw.get("architectures") or []) if isinstance(a, str)]
+    arch_list = raw.get("architectures")
+    if arch_list is not None and (not isinstance(arch_list, list) or not all(isinstance(a, str) for a in arch_list)):
+        raise ConfigError(f"{where}: architectures must be a list of class names (strings), got "
+                          f"{_short(arch_list)}")
+    archs = list(arch_list or [])
     guesses: list[str] = []
 
     # Multimodal wrappers: score the language model found in text_config (or top-level keys).
     text_raw = raw
-    text_key = next((k for k in TEXT_CONFIG_KEYS if isinstance(raw.get(k), dict)), None)
+    text_key = next((k for k in TEXT_CONFIG_KEYS if isinstance(_sub_config(raw, k), dict)), None)
     if text_key is not None:
-        text_raw = dict(raw[text_key])
+        text_raw = dict(_sub_config(raw, text_key))
         for key in ("tie_word_embeddings", "torch_dtype", "quantization_config"):
             if key in raw and key not in text_raw:
                 text_raw[key] = raw[key]
         where = f"config.{text_key}"
+        if text_raw.get("model_type") is not None and not isinstance(text_raw["model_type"], str):
+            raise ConfigError(f"{where}: model_type must be a string, got {_short(text_raw['model_type'])}")
 
     cfg = None
     top = None
@@ -205,13 +231,15 @@ def _dims(r: Reader, family: str, flags: dict[str, Any], guesses: list[str]) -> 
             "sliding": sliding, "chunk": chunk}
 
 
-def block_extra_params(r: Reader, flags: dict[str, Any], hidden: int, mixer: Any, ffn: Any) -> dict[str, int]:
+def block_extra_params(r: Reader, flags: dict[str, Any], hidden: int, mixer: Any, ffn: Any,
+                       index: int | None = None) -> dict[str, int]:
     """The family's small per-block tensors (flag ``block_extra_params``: ``(component, factor, ...)``), e.g.
     DiffLlama's four ``lambda`` vectors of head_dim, a per-head output gate ``hidden x heads``.
 
     A factor is an int, a layer dimension (``hidden``, ``head_dim``, ``heads`` and ``kv_heads`` of an attention
     mixer, else 0; ``intermediate``: the dense MLP width, else 0; ``moe``: 1 on an MoE block, else 0) or
-    ``"key:NAME"``: the config key's value (a bool as 1 / 0), read through the reader."""
+    ``"key:NAME"``: the config key's value (a bool as 1 / 0), read through the reader; ``"in:NAME"``: 1 when the
+    block's ``index`` is in the list-valued key NAME, else 0 (Mllama cross_attention_layers)."""
     is_attn = isinstance(mixer, (AttentionSpec, MLASpec))
     dims = {"hidden": hidden, "head_dim": mixer.head_dim if is_attn else 0,
             "heads": mixer.num_heads if is_attn else 0, "kv_heads": mixer.num_kv_heads if is_attn else 0,
@@ -224,6 +252,9 @@ def block_extra_params(r: Reader, flags: dict[str, Any], hidden: int, mixer: Any
                 n *= f
             elif f.startswith("key:"):
                 n *= int(r.get(f[4:]) or 0)
+            elif f.startswith("in:"):
+                listed = r.get(f[3:]) or ()
+                n *= int(index is not None and isinstance(listed, (list, tuple)) and index in listed)
             else:
                 n *= dims[f]
         if n:
@@ -292,7 +323,7 @@ def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: 
                     raise ConfigError(f"{where}: missing intermediate_size (dense MLP width)")
                 ffn = dense_mlp(r, flags, width)
         layers.append(LayerSpec(index=i, mixer=mixer, ffn=ffn, num_norms=norms,
-                                extra_params=block_extra_params(r, flags, hidden, mixer, ffn)))
+                                extra_params=block_extra_params(r, flags, hidden, mixer, ffn, index=i)))
     if not any(isinstance(lay.mixer, AttentionSpec) for lay in layers):
         # no softmax-attention layer (all-Mamba Bamba, Mamba2): the attention bias keys shape nothing
         r.mark(*(k for k in (flags["qkv_bias"], flags["o_bias"]) if isinstance(k, str)))
@@ -330,14 +361,28 @@ _FLOAT_TAGS = {"Infinity": float("inf"), "-Infinity": float("-inf"), "NaN": floa
 
 def decode_special_floats(obj: Any) -> Any:
     """transformers (5.x) writes non-finite floats into config.json as ``{"__float__": "Infinity"}``
-    (``PreTrainedConfig._encode_special_floats``) and decodes them when it reads the file; so do we."""
-    if isinstance(obj, dict):
-        if len(obj) == 1 and isinstance(obj.get("__float__"), str) and obj["__float__"] in _FLOAT_TAGS:
-            return _FLOAT_TAGS[obj["__float__"]]
-        return {k: decode_special_floats(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [decode_special_floats(v) for v in obj]
-    return obj
+    (``PreTrainedConfig._encode_special_floats``) and decodes them when it reads the file; so do we.
+
+    Iterative (an explicit stack, new containers, the input untouched): a hostile file may nest lists
+    hundreds deep, which a recursive walk would turn into a RecursionError."""
+    holder = [obj]
+    stack: list[tuple[Any, Any]] = [(holder, 0)]
+    while stack:
+        parent, key = stack.pop()
+        val = parent[key]
+        if isinstance(val, dict):
+            if len(val) == 1 and isinstance(val.get("__float__"), str) and val["__float__"] in _FLOAT_TAGS:
+                parent[key] = _FLOAT_TAGS[val["__float__"]]
+                continue
+            new: Any = dict(val)
+            stack.extend((new, k) for k in new)
+        elif isinstance(val, list):
+            new = list(val)
+            stack.extend((new, i) for i in range(len(new)))
+        else:
+            continue
+        parent[key] = new
+    return holder[0]
 
 
 def _seq2seq_encoder(r: Reader, flags: dict[str, Any], d: dict[str, Any]) -> tuple[list[LayerSpec], dict[str, int]]:
@@ -422,6 +467,10 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     tie = r.get("tie_word_embeddings")
     if cfg is not None and isinstance(raw.get("tie_word_embeddings"), bool):
         tie = raw["tie_word_embeddings"]
+    parent = _sub_config(raw, src["text_key"].rsplit(".", 1)[0]) if "." in (src["text_key"] or "") else None
+    if isinstance(parent, dict) and isinstance(parent.get("tie_word_embeddings"), bool) \
+            and not isinstance(raw.get("tie_word_embeddings"), bool):
+        tie = parent["tie_word_embeddings"]  # an omni thinker's lm_head follows thinker_config's tie_word_embeddings
     if tie is None:
         tie = bool(flags["tied_default"])
         guesses.append(f"tie_word_embeddings absent: assumed {tie}")
@@ -444,6 +493,19 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
             vision_note = "vision_config present; its parameter count is not derived for this family"
     elif any("ConditionalGeneration" in a or "VL" in a for a in archs) and isinstance(raw.get("text_config"), dict):
         vision_note = "multimodal model whose vision_config is absent from config.json: tower not counted"
+    vision_read = vision is not None  # group: audio and omni: the audio tower joins params.vision (kinds/vision/audio.py)
+    audio_cfg = raw.get("audio_config") if isinstance(raw.get("audio_config"), dict) else None
+    audio_consumed: set[str] = set()
+    audio = None
+    if audio_cfg:
+        audio = read_audio(model_type, family, audio_cfg, getattr(src["top"], "audio_config", None), raw, src["top"],
+                           hidden, audio_consumed, vision_top_consumed)
+        if audio is not None:
+            vision = with_audio(vision, audio)
+            if not vision_cfg:
+                vision_note = None  # an audio-input model: its tower is the audio tower, counted
+    if vision is None and not vision_cfg:  # a tower described by top-level keys (Fuyu's patch projection)
+        vision = read_top_tower(model_type, raw, src["top"], hidden, vision_top_consumed)
 
     learned_pos = r.int("max_positions") + int(flags["position_offset"]) if flags["learned_positions"] else 0
     embedding_size = r.int(flags["embedding_size_key"]) if flags["embedding_size_key"] else None
@@ -456,6 +518,9 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     rope_type = None
     if isinstance(rope, dict):
         rope_type = rope.get("rope_type") or rope.get("type")
+        if rope_type is not None and not isinstance(rope_type, str):
+            raise ConfigError(f"{where}: rope_scaling / rope_parameters rope_type must be a string, got "
+                              f"{_short(rope_type)}")
     max_positions = r.int("max_positions", required=False) if kind != "encoder-decoder" \
         and r.get("max_positions") != -1 else None  # -1: no position limit (XLNetConfig's relative positions)
     task_head = _task_head(r, flags) if kind == "encoder" else None
@@ -466,9 +531,12 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     # every key: consumed, irrelevant, or unmodelled
     top_consumed = set(r.consumed) if text_raw is raw else set(wrapper_r.consumed)
     nested_unmodelled: list[str] = []
-    if vision is not None:
+    if vision_read:
         top_consumed.add("vision_config")
+    if vision is not None:
         top_consumed |= vision_top_consumed
+    if audio is not None:
+        top_consumed.add("audio_config")
     for sub in r.nested:  # sub-configs read key by key (DBRX): their own keys are accounted for below
         if isinstance(text_raw.get(sub), dict) and text_raw is raw:
             top_consumed.add(sub)
@@ -477,10 +545,12 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     unmodelled = keyrules.unmodelled(raw, top_consumed) + nested_unmodelled
     if text_raw is not raw:
         key = src["text_key"]
-        unmodelled += keyrules.unmodelled(raw[key], r.consumed, f"{key}.")
+        unmodelled += keyrules.unmodelled(_sub_config(raw, key), r.consumed, f"{key}.")
         unmodelled = [k for k in unmodelled if k != key]
-    if vision is not None and vision_cfg:
+    if vision_read and vision_cfg:
         unmodelled += keyrules.unmodelled(vision_cfg, vision_consumed, "vision_config.")
+    if audio is not None and audio_cfg:
+        unmodelled += keyrules.unmodelled(audio_cfg, audio_consumed, "audio_config.")
 
     return ModelArch(
         model_type=model_type or "unknown", family=family, architectures=archs, config_class=src["config_class"],
@@ -520,7 +590,8 @@ def _prevalidate(text_raw: dict[str, Any], where: str) -> None:
         for name in ALIASES.get(key, [key]):
             if name in text_raw and text_raw[name] is not None:
                 val = text_raw[name]
-                if isinstance(val, list) and key == "intermediate_size":  # per-layer widths (gemma-3n)
+                # per-layer widths (gemma-3n); per-modality expert groups (flag expert_groups, Ernie 4.5 VL)
+                if isinstance(val, list) and key in ("intermediate_size", "expert_intermediate"):
                     for i, v in enumerate(val):
                         check_int(v, f"{name}[{i}]", where, limit=LIMITS.get(key))
                 else:

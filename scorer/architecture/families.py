@@ -160,6 +160,9 @@ DEFAULT_FAMILY: dict[str, Any] = {
                                    # value leaves it unmodelled (OPT word_embed_proj_dim, layer_norm_elementwise_affine)
     "model_extra_params": (),      # model-level tensors outside the specs, once per model, in block_extra_params'
                                    # format (component, factor, ...) (XLNet mask_emb: ("embedding", "hidden"))
+    # group: multimodal round 2
+    "expert_groups": False,        # a list expert width is one expert group per modality (Ernie 4.5 VL text /
+                                   # vision experts): counted as experts of the summed width (kinds/ffn.moe_mlp)
 }
 
 #: group: encoder-style causal LMs and seq2seq decoders. BertModel's layout (post-norm LayerNorm blocks, biases,
@@ -492,7 +495,95 @@ FAMILIES: dict[str, dict[str, Any]] = {
               "model_extra_params": (("embedding", "hidden"),),
               "neutral_keys": ("mem_len", "reuse_len", "clamp_len", "bi_data", "same_length", "untie_r", "attn_type",
                                "start_n_top", "end_n_top")},
+    # group: multimodal round 2 (text models of VLMs)
+    # Qwen3-VL / HunYuan-VL text: q/k RMSNorm(head_dim)
+    "qwen3_vl_text": {"qk_norm": "head"},
+    "qwen3_vl_moe_text": {"qk_norm": "head"},
+    "hunyuan_vl_text": {"qk_norm": "head"},
+    # Glm4vTextAttention: q/k/v always with bias, o_proj none; post_self_attn / post_mlp norms (4 a layer)
+    "glm4v_text": {"qkv_bias": True, "o_bias": False, "norms_per_layer": 4, "neutral_keys": ("attention_bias",)},
+    # GlmOcrText: no attention biases; 4 norms a layer
+    "glm_ocr_text": {"qkv_bias": False, "o_bias": False, "norms_per_layer": 4, "neutral_keys": ("attention_bias",)},
+    # Glm4vMoeTextAttention: q/k/v take attention_bias, o_proj none, head_dim floors hidden // heads; no q/k norms
+    "glm4v_moe_text": {"o_bias": False, "head_dim_rule": "floor"},
+    # MllamaTextModel: embed_tokens has vocab_size + 8 rows; cross_attention_layers are MllamaCrossAttentionDecoderLayer
+    # (q/k/v/o of the self-attention's shape plus q_norm / k_norm of head_dim and two scalar tanh gates)
+    "mllama_text_model": {"model_extra_params": (("embedding", 8, "hidden"),),
+                          "block_extra_params": (("attention", "in:cross_attention_layers", 2, "head_dim"),
+                                                 ("attention", "in:cross_attention_layers", 2))},
+    # Step3p5 (Step3p7's text model): q/k RMSNorm(head_dim), g_proj (hidden -> heads) head gate, one shared expert
+    # of share_expert_dim; sliding layers take num_sliding_attention_heads through per_layer_config (not modelled:
+    # the keys stay unmodelled when a sliding layer exists)
+    "step3p5": {"qk_norm": "head", "block_extra_params": (("attention", "hidden", "heads"),),
+                "key_aliases": {"shared_intermediate": ["share_expert_dim"]},
+                "kind_keys": {"sliding_attention": ("num_sliding_attention_heads", "per_layer_config")}},
+    # AriaTextMoELayer: the shared experts' MLP (AriaSharedExpertsMLP) takes mlp_bias
+    "aria_text": {"shared_expert_bias": "mlp_bias"},
+    # Ernie4_5_VLMoeTextModel: Ernie 4.5 MoE's layout with text_moe and vision_moe expert groups (moe_intermediate_size
+    # [text, vision]), each with its gate and moe_statics.e_score_correction_bias; shared experts of the text width
+    "ernie4_5_vl_moe_text": {"qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias",
+                             "shared_expert_bias": "use_bias", "lm_head_bias": "use_bias", "router_bias": True,
+                             "expert_groups": True, "neutral_keys": ("moe_norm_min",),
+                             "block_extra_params": (("router", "moe", "hidden", "key:moe_num_experts"),
+                                                    ("router", "moe", "key:moe_num_experts"))},
+    # Molmo2TextModel: embed_tokens has vocab_size + additional_vocab_size rows; q/k RMSNorm(head_dim) (qk_norm_type
+    # "qwen3"; "olmo" is full-width, left unmodelled); norm_after moves the same norms after the sublayers
+    "molmo2_text": {"qk_norm": "head", "model_extra_params": (("embedding", "key:additional_vocab_size", "hidden"),),
+                    "neutral_when": {"qk_norm_type": "qwen3"}, "neutral_keys": ("norm_after",)},
+    # group: hybrids round 2 (kinds/hybrids2.py)
+    # FalconH1: attention beside a Mamba2 (mamba_d_ssm overrides expand * hidden) in every layer, then the MLP
+    "falcon_h1": {"linear_attention": "mamba2", "mamba_d_inner": "expand", "mamba_d_inner_key": "mamba_d_ssm"},
+    # Zamba: Mamba (1) layers of one norm; "hybrid" layers add the shared attention block (hook)
+    "zamba": {"linear_attention": "mamba1", "ffn": False, "norms_per_layer": 1},
+    # Zamba2: Mamba2 layers (n_mamba_heads x mamba_headdim, mamba_ngroups); "hybrid" layers add a shared block (hook)
+    "zamba2": {"linear_attention": "mamba2", "ffn": False, "norms_per_layer": 1, "mamba_d_inner": "expand",
+               "key_aliases": {"mamba_num_heads": ["n_mamba_heads"], "mamba_head_dim": ["mamba_headdim"],
+                               "mamba_n_groups": ["mamba_ngroups"]}},
+    # Laguna: q/k RMSNorm(head_dim), e_score_correction_bias on the router; per-layer heads and g_proj (hook)
+    "laguna": {"qk_norm": "head", "router_bias": True},
+    # RWKV (v4): every block time + channel mixing (the rwkv kind), LayerNorms, pre_ln on block 0 (the embedding
+    # norm), ln_out; context_length and rescale_every shape nothing
+    "rwkv": {"layer_kind": "rwkv", "attention_free": True, "ffn": False, "norm": "layernorm", "embedding_norm": True,
+             "neutral_keys": ("context_length", "rescale_every")},
+    # Kimi Linear: linear_attention layers are Kimi delta attention (low-rank gates of head_dim), full layers MLA
+    "kimi_linear": {"layer_kind_aliases": {"linear_attention": "kda"}, "kda_gate_rank": "head_dim",
+                    "neutral_keys": ("moe_renormalize", "num_expert_group")},  # routing only
+    # BailingHybrid: linear_attention layers are Kimi delta attention with full-width f_proj / g_proj
+    # (linear_conv_kernel_dim and layer_types are derived from short_conv_kernel_size and layer_group_size); the
+    # MLA layers' g_proj (hidden -> heads) gates the attention output
+    "bailing_hybrid": {"layer_kind_aliases": {"linear_attention": "kda"},
+                       "block_extra_params": (("attention", "hidden", "heads"),),
+                       "neutral_keys": ("short_conv_kernel_size", "layer_group_size", "kda_safe_gate",
+                                        "moe_renormalize", "num_expert_group")},
+    # RecurrentGemma: linear_attention layers are Griffin RG-LRU blocks, the others local attention of
+    # attention_window_size (layers_block_type derived from block_types); MLP widths and biases in the hook
+    "recurrent_gemma": {"layer_kind_aliases": {"linear_attention": "rg_lru"}, "tied_default": True,
+                        "neutral_keys": ("block_types",)},
+    # xLSTM: num_blocks mLSTM blocks (the mlstm kind; FFN in the hook), RMSNorm weights, out_norm with add_out_norm
+    "xlstm": {"layer_kind": "mlstm", "attention_free": True, "ffn": False, "final_norm": "add_out_norm",
+              "key_aliases": {"num_layers": ["num_blocks", "num_hidden_layers"]}},
+    # MiniMax (-Text-01): linear_attention layers are lightning attention; the alpha / beta factors scale residuals
+    "minimax": {"layer_kind_aliases": {"linear_attention": "lightning_attention"},
+                "neutral_keys": ("full_attn_alpha_factor", "full_attn_beta_factor", "linear_attn_alpha_factor",
+                                 "linear_attn_beta_factor", "mlp_alpha_factor", "mlp_beta_factor")},
 }
+
+FAMILIES.update({  # group: audio and omni: the thinkers' text models
+    # Qwen2.5-Omni thinker text model: Qwen2 attention (q/k/v with bias, o_proj without)
+    "qwen2_5_omni_text": {"qkv_bias": True, "o_bias": False},
+    # Qwen3-Omni-MoE thinker text model: Qwen3-MoE (per-head q/k RMSNorms); head_dim (128) is a class default
+    # that need not divide hidden_size
+    "qwen3_omni_moe_text": {"qk_norm": "head", "head_dim_rule": "floor"},
+    # Kosmos-2 text model: BART-style names, biased q/k/v/out_proj and fc1/fc2, LayerNorms, sinusoidal positions
+    # (a buffer); inner_attn_ln (embed_dim) before out_proj and ffn_layernorm (ffn_dim) before fc2
+    "kosmos_2_text_model": {**_CLASSIC, "key_aliases": {"hidden_size": ["embed_dim"], "num_layers": ["layers"],
+                                                        "num_heads": ["attention_heads"],
+                                                        "intermediate_size": ["ffn_dim"]},
+                            "block_extra_params": (("norms", 2, "hidden"), ("norms", 2, "intermediate")),
+                            "neutral_keys": ("scale_embedding",)},
+    # Chameleon: q_norm / k_norm are LayerNorms over (heads, head_dim) and (kv_heads, head_dim), weight + bias
+    "chameleon": {"block_extra_params": (("norms", 2, "heads", "head_dim"), ("norms", 2, "kv_heads", "head_dim"))},
+})
 
 #: ``architectures[0]`` class names that identify a family when ``model_type`` is unknown to
 #: transformers (e.g. Kimi-K2 ships ``model_type: kimi_k2`` with DeepseekV3ForCausalLM code).
@@ -556,6 +647,17 @@ VERIFIED = VERIFIED | frozenset({  # group: llama-like variants
     "aya_vision", "cohere2_vision", "hyperclovax_vision_v2",  # their text models are cohere2 / hyperclovax
     "qwen3_5_text", "qwen3_5_moe_text", "qwen3_5", "qwen3_5_moe", "lara_mini", "lfm3", "beam", "axk1",
     "mimo_v2_flash", "minimax_m3_vl_text", "minimax_m3_vl", "gemma4_assistant", "gemma4_unified_assistant"})
+VERIFIED = VERIFIED | frozenset({  # group: audio and omni (audio towers: kinds/vision/audio.py)
+    "qwen2_audio", "voxtral", "blip-2", "instructblip", "instructblipvideo", "fuyu",
+    "qwen2_5_omni_thinker", "qwen3_omni_moe_thinker", "gemma4", "gemma4_unified", "phi4_multimodal", "kosmos-2"})
+VERIFIED = VERIFIED | frozenset({  # group: multimodal round 2
+    "qwen3_vl", "qwen3_vl_moe", "cosmos3_omni", "hunyuan_vl", "mllama", "glm4v", "glm46v", "glm4v_moe", "glmga",
+    "glm_ocr", "exaone4_5", "step3p7", "video_llava", "qianfan_ocr", "minicpmv4_6", "minicpmv4_7", "minicpm_ocr",
+    "aria", "idefics2", "granite4_vision", "got_ocr2", "deepseek_vl_hybrid", "ovis2", "molmo2", "granite_docling",
+    "ernie4_5_vl_moe", "lfm3_vl", "deepseek_ocr2"})
+VERIFIED = VERIFIED | frozenset({"falcon_h1", "zamba", "zamba2", "jetmoe", "laguna",
+                                  "minimax", "rwkv", "kimi_linear", "bailing_hybrid",
+                                  "recurrent_gemma", "xlstm"})  # group: hybrids round 2 (kinds/hybrids2.py)
 
 #: top-level ``model_type`` of a wrapper -> its own modules around the text model, as ``block_extra_params``
 #: entries read on the top-level config (``"key:NAME"`` factors; ``hidden`` is the text model's width).
@@ -591,6 +693,29 @@ REFUSED.update({  # skipped by the oracle sweep for the same reasons (tests/data
 REFUSED.update({  # group: classic decoders
     "moshi": "speech-to-speech dialogue model: its text stream is decoded together with Mimi audio codec tokens by "
              "a depth decoder; not a text-serving model",
+})
+_ASR = "the decoder needs audio encoder states; not a text-serving model"
+_IMG = "the text decoder needs image encoder states; not a text-serving model"
+REFUSED.update({  # group: audio and omni: speech recognition / transcription and image-to-text (OCR, captioning)
+    "qwen3_asr": "speech recognition (Qwen3-ASR): " + _ASR,
+    "glmasr": "speech recognition (GLM-ASR): " + _ASR,
+    "fun_asr_nano": "speech recognition (Fun-ASR-Nano): " + _ASR,
+    "granite_speech": "speech recognition and speech translation (Granite Speech): " + _ASR,
+    "granite_speech_plus": "speech recognition and speech translation (Granite Speech Plus): " + _ASR,
+    "moss_transcribe_diarize": "speech transcription with speaker diarization: " + _ASR,
+    "omniasr": "speech recognition (Omnilingual ASR): " + _ASR,
+    "vibevoice_asr": "speech recognition (VibeVoice-ASR): " + _ASR,
+    "voxtral_realtime": "streaming speech transcription (Voxtral Realtime): " + _ASR,
+    "kyutai_speech_to_text": "speech-to-text (Kyutai STT, Mimi codec tokens in): " + _ASR,
+    "nemo_speechlm": "speech transcription (Nemotron Transcribe SpeechLM): " + _ASR,
+    "pix2struct": "image-to-text (screenshot parsing, captioning): " + _IMG,
+    "pp_chart2table": "chart-to-table OCR (GOT-OCR2 layout): it needs an image; not a text-serving model",
+    "unlimited_ocr": "document OCR: it needs an image; not a text-serving model",
+    "udop": "document-image understanding (T5 over text, layout and image patches): it needs a document image; "
+            "not a text-serving model",
+    "blip": "image captioning (BLIP): " + _IMG,
+    "git": "image captioning / visual QA (GIT): the text decoder is trained on image encoder states; not a "
+           "text-serving model",
 })
 
 

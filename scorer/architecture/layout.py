@@ -78,11 +78,16 @@ def moe_layers(r: Reader, n: int, num_experts: int | None, kinds: list[str]) -> 
     if "moe" in kinds or "mlp" in kinds:  # block-per-layer hybrids say it per layer
         return {i for i, k in enumerate(kinds) if k == "moe"}
     counts = r.get("layers_num_experts")  # JambaConfig: num_experts on MoE layers, 1 elsewhere
-    if isinstance(counts, (list, tuple)) and len(counts) == n:
+    if isinstance(counts, (list, tuple)) and len(counts) != n:
+        raise ConfigError(f"{r.where}: layers_num_experts lists {len(counts)} layers, the model has {n}")
+    if isinstance(counts, (list, tuple)):
         r.mark("expert_layer_period", "expert_layer_offset")  # the config class wrote the per-layer list from them
         return {i for i, c in enumerate(_int_list(counts, "layers_num_experts", r)) if c > 1}
     per_layer = r.get("mlp_layer_types")
-    if isinstance(per_layer, (list, tuple)) and len(per_layer) == n:
+    if per_layer is not None and (not isinstance(per_layer, (list, tuple)) or len(per_layer) != n
+                                  or not all(isinstance(t, str) for t in per_layer)):
+        raise ConfigError(f"{r.where}: mlp_layer_types must be a list of {n} strings (one per layer)")
+    if per_layer is not None:
         r.mark("first_k_dense_replace", "moe_layer_freq")  # the config class wrote the per-layer list from them
         return {i for i, t in enumerate(per_layer) if str(t) in ("sparse", "moe", "hash_moe")}
     listed = r.get("moe_layers")
@@ -93,20 +98,24 @@ def moe_layers(r: Reader, n: int, num_experts: int | None, kinds: list[str]) -> 
         flags01 = _int_list(freq, "moe_layer_freq", r)
         if len(flags01) != n:
             raise ConfigError(f"{r.where}: moe_layer_freq lists {len(flags01)} layers, the model has {n}")
-        first_dense = r.get("first_k_dense_replace") or 0
-        return {i for i, f in enumerate(flags01) if f and i >= int(first_dense)}
+        first_dense = check_int(r.get("first_k_dense_replace") or 0, "first_k_dense_replace", r.where, minimum=0,
+                                limit=None)
+        return {i for i, f in enumerate(flags01) if f and i >= first_dense}
     start = r.get("moe_layer_start_index")
     if start is not None:  # Ernie 4.5: (i + 1) % moe_layer_interval == 0 and start <= i <= end
         step = check_int(r.get("moe_layer_interval") or 1, "moe_layer_interval", r.where)
+        start = check_int(start, "moe_layer_start_index", r.where, minimum=0, limit=None)
         end = r.get("moe_layer_end_index")
-        end = n - 1 if end is None or end < 0 else int(end)
-        return {i for i in range(n) if (i + 1) % step == 0 and int(start) <= i <= end}
+        end = n - 1 if end is None else check_int(end, "moe_layer_end_index", r.where, minimum=-1, limit=None)
+        end = n - 1 if end < 0 else end
+        return {i for i in range(n) if (i + 1) % step == 0 and start <= i <= end}
     first_dense = r.get("first_k_dense_replace")
     if first_dense is not None:
         step = check_int(freq or 1, "moe_layer_freq", r.where)
-        return {i for i in range(n) if i >= int(first_dense) and i % step == 0}
+        first_dense = check_int(first_dense, "first_k_dense_replace", r.where, minimum=0, limit=None)
+        return {i for i in range(n) if i >= first_dense and i % step == 0}
     step = r.get("decoder_sparse_step")
-    mlp_only = set(r.get("mlp_only_layers") or [])
+    mlp_only = set(_int_list(r.get("mlp_only_layers") or [], "mlp_only_layers", r))
     if step:
         step = check_int(step, "decoder_sparse_step", r.where)
         return {i for i in range(n) if i not in mlp_only and (i + 1) % step == 0}

@@ -93,6 +93,8 @@ def instantiate(mapping: Any, model_type: str, raw: dict[str, Any]) -> Any:
         cause = exc.__cause__ or exc
         msg = str(cause).strip().splitlines()
         text = msg[-1] if msg else type(cause).__name__
+        if len(text) > 300:  # transformers echoes the value: a 100,000-entry list would make a 600 kB line
+            text = text[:297] + "..."
         raise ConfigError(f"config rejected by transformers {cls.__name__}: {text}") from None
 
 
@@ -124,12 +126,19 @@ def with_transformers(model_type: str | None, raw: dict[str, Any], before: Any) 
                 if model_type not in mapping:
                     return None
                 before()
-                with warnings.catch_warnings():
-                    # transformers' deprecation notices (e.g. a FutureWarning for rope_scaling) are not ours to
-                    # print: stderr holds one line, an error, or nothing
-                    warnings.simplefilter("ignore")
-                    top = instantiate(mapping, model_type, raw)
-                    cfg = top.get_text_config(decoder=True) if hasattr(top, "get_text_config") else top
+                tlogger = logging.getLogger("transformers")
+                level = tlogger.level
+                try:
+                    with warnings.catch_warnings():
+                        # transformers' deprecation notices (a FutureWarning for rope_scaling) and its error logs
+                        # ("Can't set layers_num_experts with value ... for JambaConfig {<40 lines>}" before it
+                        # raises) are not ours to print: stderr holds one line, an error, or nothing
+                        warnings.simplefilter("ignore")
+                        tlogger.setLevel(logging.CRITICAL)
+                        top = instantiate(mapping, model_type, raw)
+                        cfg = top.get_text_config(decoder=True) if hasattr(top, "get_text_config") else top
+                finally:
+                    tlogger.setLevel(level)
                 return top, cfg
             except (ImportError, AttributeError):
                 if not stubs:

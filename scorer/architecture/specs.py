@@ -141,6 +141,9 @@ class Mamba2Spec(BaseModel):
     conv_kernel: int
     conv_bias: bool = True
     proj_bias: bool = False
+    gated_norm: bool = Field(True, description="the gated RMSNorm over d_inner has a weight (FalconH1 mamba_rms_norm)")
+    out_bias: bool | None = Field(None, description="out_proj bias when it differs from proj_bias (FalconH1 "
+                                                    "projectors_bias); None: proj_bias")
 
     @property
     def conv_dim(self) -> int:
@@ -222,8 +225,178 @@ class LinearMixerSpec(BaseModel):
     kind: Literal["linear"] = "linear"
 
 
+class LightningAttentionSpec(BaseModel):
+    """MiniMax lightning attention (transformers ``MiniMaxLightningAttention``): qkv_proj hidden -> 3*H*D,
+    output_gate hidden -> H*D, an RMSNorm of H*D, out_proj H*D -> hidden, no biases. Per-sequence state: the
+    decayed key-value sum ``attn_weights_inter`` (batch, heads, head_dim, head_dim), MiniMaxCache.linear_cache."""
+
+    kind: Literal["lightning_attention"] = "lightning_attention"
+    num_heads: int
+    head_dim: int
+
+    @property
+    def state_elements(self) -> int:
+        return self.num_heads * self.head_dim * self.head_dim
+
+    @property
+    def scan_elements(self) -> int:
+        """state values updated per token (prefill scan work)"""
+        return self.num_heads * self.head_dim * self.head_dim
+
+    def projections(self, hidden: int) -> list[tuple[str, int, int, str]]:
+        """(name, in, out, TP shard) of the mixer's matrix multiplies"""
+        w = self.num_heads * self.head_dim
+        return [("qkv_proj", hidden, 3 * w, "column"), ("output_gate", hidden, w, "column"),
+                ("out_proj", w, hidden, "row")]
+
+    def param_count(self, hidden: int) -> int:
+        w = self.num_heads * self.head_dim
+        return hidden * 3 * w + hidden * w + w + w * hidden
+
+
+class RwkvSpec(BaseModel):
+    """RWKV (v4) block (transformers ``RwkvSelfAttention`` + ``RwkvFeedForward``): time mixing (key / value /
+    receptance hidden -> attention_hidden, output back, time_decay, time_first, three time_mix vectors) and channel
+    mixing (key hidden -> intermediate, value back, receptance hidden x hidden, two time_mix vectors), no biases.
+    Per-sequence state (``RwkvModel.forward``): five (batch, hidden_size) slices a layer (two token shifts, the
+    num / den / max of the WKV recurrence)."""
+
+    kind: Literal["rwkv"] = "rwkv"
+    hidden: int
+    attention_hidden: int
+    intermediate: int
+
+    @property
+    def state_elements(self) -> int:
+        return 5 * self.hidden
+
+    @property
+    def scan_elements(self) -> int:
+        """state values updated per token (prefill scan work)"""
+        return 3 * self.attention_hidden
+
+    def projections(self, hidden: int) -> list[tuple[str, int, int, str]]:
+        """(name, in, out, TP shard) of the block's matrix multiplies"""
+        a, i = self.attention_hidden, self.intermediate
+        return [("key", hidden, a, "column"), ("value", hidden, a, "column"), ("receptance", hidden, a, "column"),
+                ("output", a, hidden, "row"), ("ffn_key", hidden, i, "column"), ("ffn_value", i, hidden, "row"),
+                ("ffn_receptance", hidden, hidden, "replicated")]
+
+    def param_count(self, hidden: int) -> int:
+        a, i = self.attention_hidden, self.intermediate
+        return 3 * hidden * a + a * hidden + 2 * a + 3 * hidden + 2 * hidden * i + hidden * hidden + 2 * hidden
+
+
+class KDASpec(BaseModel):
+    """Kimi delta attention (transformers ``KimiDeltaAttention``, ``BailingHybrid`` linear layers): q / k / v
+    hidden -> H*D, one depthwise conv over the 3*H*D channels (no bias), a forget gate (dt_bias H*D, A_log H, the
+    projection hidden -> H*D, low-rank through D when ``gate_rank``), b_proj hidden -> H, an output gate like the
+    forget gate's projection, o_norm over D, o_proj H*D -> hidden; no biases. Per-sequence state: the conv window
+    (3*H*D x (conv_kernel - 1), ``cache.update_conv_state``) and the recurrent state (heads, D, D)."""
+
+    kind: Literal["kda"] = "kda"
+    num_heads: int
+    head_dim: int
+    conv_kernel: int
+    gate_rank: int = Field(0, description="f_a/f_b and g_a/g_b low-rank gate projections of this rank (Kimi "
+                                          "Linear: head_dim); 0: one hidden -> H*D projection each (Bailing)")
+
+    @property
+    def state_elements(self) -> int:
+        w = self.num_heads * self.head_dim
+        return 3 * w * (self.conv_kernel - 1) + self.num_heads * self.head_dim * self.head_dim
+
+    @property
+    def scan_elements(self) -> int:
+        """state values updated per token (prefill scan work)"""
+        return self.num_heads * self.head_dim * self.head_dim
+
+    def projections(self, hidden: int) -> list[tuple[str, int, int, str]]:
+        """(name, in, out, TP shard) of the mixer's matrix multiplies"""
+        w, r = self.num_heads * self.head_dim, self.gate_rank
+        out = [("qkv_proj", hidden, 3 * w, "column"), ("b_proj", hidden, self.num_heads, "column")]
+        if r:
+            out += [("f_a_proj", hidden, r, "replicated"), ("f_b_proj", r, w, "column"),
+                    ("g_a_proj", hidden, r, "replicated"), ("g_b_proj", r, w, "column")]
+        else:
+            out += [("f_proj", hidden, w, "column"), ("g_proj", hidden, w, "column")]
+        return out + [("o_proj", w, hidden, "row")]
+
+    def param_count(self, hidden: int) -> int:
+        w, r, h = self.num_heads * self.head_dim, self.gate_rank, self.num_heads
+        gate = hidden * r + r * w if r else hidden * w
+        return 3 * hidden * w + 3 * w * self.conv_kernel + w + h + 2 * gate + hidden * h + self.head_dim + w * hidden
+
+
+class RGLRUSpec(BaseModel):
+    """Griffin recurrent block (transformers ``RecurrentGemmaRecurrentBlock``): linear_y / linear_x hidden -> width
+    and linear_out back (all with bias), a depthwise conv of conv_kernel taps (bias), and the RG-LRU
+    (``RecurrentGemmaRglru``: recurrent_param of width, block-diagonal input / recurrent gates of heads x
+    (width/heads)^2 with biases). Per-sequence state: conv1d_state (width x (conv_kernel - 1)) and the
+    recurrent_states (width)."""
+
+    kind: Literal["rg_lru"] = "rg_lru"
+    width: int
+    heads: int
+    conv_kernel: int
+
+    @property
+    def state_elements(self) -> int:
+        return self.width * (self.conv_kernel - 1) + self.width
+
+    @property
+    def scan_elements(self) -> int:
+        """state values updated per token (prefill scan work)"""
+        return self.width
+
+    def projections(self, hidden: int) -> list[tuple[str, int, int, str]]:
+        """(name, in, out, TP shard) of the mixer's matrix multiplies"""
+        return [("linear_y", hidden, self.width, "column"), ("linear_x", hidden, self.width, "column"),
+                ("linear_out", self.width, hidden, "row")]
+
+    def param_count(self, hidden: int) -> int:
+        w, k = self.width, self.conv_kernel
+        gates = 2 * (w * (w // self.heads) + w)
+        return 2 * (hidden * w + w) + w * hidden + hidden + w * k + w + w + gates
+
+
+class MLSTMSpec(BaseModel):
+    """xLSTM mLSTM layer (transformers ``xLSTMLayer``, weight_mode single or fused: the same counts): q / k hidden
+    -> qk_dim, v and the output gate hidden -> v_dim, input and forget gates hidden -> heads (with bias), a
+    per-head norm of v_dim, out_proj v_dim -> hidden; ``bias`` (use_bias) on the projections and the norm.
+    Per-sequence state (``xLSTMCache.rnn_state``): C (heads, qk_head_dim, v_head_dim), n (heads, qk_head_dim) and
+    m (heads, 1)."""
+
+    kind: Literal["mlstm"] = "mlstm"
+    num_heads: int
+    qk_dim: int
+    v_dim: int
+    bias: bool = False
+
+    @property
+    def state_elements(self) -> int:
+        return self.qk_dim * (self.v_dim // self.num_heads) + self.qk_dim + self.num_heads
+
+    @property
+    def scan_elements(self) -> int:
+        """state values updated per token (prefill scan work)"""
+        return self.qk_dim * (self.v_dim // self.num_heads)
+
+    def projections(self, hidden: int) -> list[tuple[str, int, int, str]]:
+        """(name, in, out, TP shard) of the mixer's matrix multiplies"""
+        return [("qkv_ogate", hidden, 2 * self.qk_dim + 2 * self.v_dim, "column"),
+                ("if_gates", hidden, 2 * self.num_heads, "column"), ("out_proj", self.v_dim, hidden, "row")]
+
+    def param_count(self, hidden: int) -> int:
+        qk, v, h = self.qk_dim, self.v_dim, self.num_heads
+        n = hidden * (2 * qk + 2 * v) + 2 * (hidden * h + h) + v + v * hidden
+        if self.bias:
+            n += 2 * qk + 2 * v + v + hidden
+        return n
+
+
 Mixer = Annotated[Union[AttentionSpec, MLASpec, CompressedAttentionSpec, Mamba2Spec, GatedDeltaNetSpec, ShortConvSpec,
-                        LinearMixerSpec, Mamba1Spec],
+                        LinearMixerSpec, Mamba1Spec, LightningAttentionSpec, RwkvSpec, KDASpec, RGLRUSpec, MLSTMSpec],
                   Field(discriminator="kind")]
 
 
@@ -260,6 +433,9 @@ FFN = Annotated[Union[DenseMLP, MoEMLP], Field(discriminator="kind")]
 class LayerSpec(BaseModel):
     index: int
     mixer: Mixer | None = None
+    side_mixer: Mixer | None = Field(None, description="a second mixer of the same block (FalconH1's Mamba2 beside "
+                                     "its attention, a Zamba hybrid layer's Mamba under the shared attention): its "
+                                     "parameters, GEMMs and state count like the mixer's")
     cross_attention: AttentionSpec | None = None
     ffn: FFN | None = None
     num_norms: int = Field(2, description="hidden-size norms in the block (pre-attention, pre-MLP, ...)")

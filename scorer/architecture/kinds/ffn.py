@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ConfigError
-from ..reader import Reader
+from ..reader import Reader, check_int
 from ..specs import DenseMLP, MoEMLP
 
 
@@ -57,7 +57,16 @@ def moe_mlp(r: Reader, flags: dict[str, Any], hidden: int, num_experts: int, den
         top_k = num_experts
     if top_k > num_experts:
         raise ConfigError(f"{r.where}: {r.key_name('top_k')} = {top_k} exceeds the {num_experts} experts")
-    expert_i = r.int("expert_intermediate", required=False) or r.int("intermediate_size")
+    raw_ei = r.get("expert_intermediate")
+    if flags.get("expert_groups") and isinstance(raw_ei, (list, tuple)) and raw_ei:
+        # flag expert_groups: a list of expert widths is one group of num_experts experts per modality, each with
+        # its own router (Ernie 4.5 VL text / vision experts); counted as experts of the summed width (the
+        # groups' parameters, active at top_k / num_experts like the oracle), the shared experts of the first width
+        widths = [check_int(v, f"{r.key_name('expert_intermediate')}[{i}]", r.where) for i, v in enumerate(raw_ei)]
+        expert_i, group_i = sum(widths), widths[0]
+    else:
+        expert_i = r.int("expert_intermediate", required=False) or r.int("intermediate_size")
+        group_i = expert_i
     shared = None
     shared_i = r.int("shared_intermediate", required=False, minimum=0)
     n_shared = r.int("num_shared_experts", required=False, minimum=0)
@@ -70,7 +79,7 @@ def moe_mlp(r: Reader, flags: dict[str, Any], hidden: int, num_experts: int, den
     elif shared_i:
         shared = DenseMLP(intermediate=shared_i, gated=gated, bias=shared_bias, activation=act)
     elif n_shared:
-        shared = DenseMLP(intermediate=n_shared * expert_i, gated=gated, bias=shared_bias, activation=act)
+        shared = DenseMLP(intermediate=n_shared * group_i, gated=gated, bias=shared_bias, activation=act)
     elif flags.get("shared_experts_as_intermediate"):
         shared = DenseMLP(intermediate=r.int("intermediate_size"), gated=gated, activation=act)
     latent = r.int("moe_latent_size", required=False)

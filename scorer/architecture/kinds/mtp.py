@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..reader import Reader
+from ..reader import LIMITS, Reader, check_int
 from ..specs import LayerSpec, MTPSpec
 from .deepseek import hyper_connection_params
 
@@ -31,7 +31,9 @@ def mtp_module(r: Reader, layers: list[LayerSpec], hidden: int, vocab: int,
     """The next-n layers a config declares (``num_nextn_predict_layers`` and aliases), else None."""
     flags = flags or {}
     n_mtp = r.get("mtp_layers")
-    if not (isinstance(n_mtp, int) and not isinstance(n_mtp, bool) and n_mtp > 0 and layers):
+    if n_mtp is not None and n_mtp is not False:  # a count of modules: 0 (or false) means none
+        n_mtp = check_int(n_mtp, r.key_name("mtp_layers"), r.where, minimum=0, limit=LIMITS["mtp_layers"])
+    if not (n_mtp and layers):
         # no MTP module: the keys that would shape one (NemotronH's mtp_layers_block_type, ...) shape nothing
         r.mark(*(k for k in r.raw if isinstance(k, str) and k.startswith(("mtp_", "nextn_"))))
         return None

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..specs import GatedDeltaNetSpec, Mamba1Spec, Mamba2Spec, ShortConvSpec
+from ..specs import (GatedDeltaNetSpec, KDASpec, LightningAttentionSpec, Mamba1Spec, Mamba2Spec, MLSTMSpec,
+                     RGLRUSpec, RwkvSpec, ShortConvSpec)
 from . import LayerContext, mixer
 
 
@@ -77,3 +78,50 @@ def short_conv(ctx: LayerContext, index: int, kind: str) -> ShortConvSpec:
     r = ctx.r
     return ShortConvSpec(channels=ctx.hidden, kernel=r.int("conv_kernel_cache", default=3),
                          bias=bool(r.get("conv_bias", False)))
+
+
+@mixer("lightning_attention")
+def lightning_attention(ctx: LayerContext, index: int, kind: str) -> LightningAttentionSpec:
+    """MiniMax lightning attention (transformers ``MiniMaxLightningAttention``): the model's heads and head size;
+    block_size is the kernel's tile (no shape)."""
+    ctx.r.mark("block_size")
+    return LightningAttentionSpec(num_heads=ctx.heads, head_dim=ctx.head_dim)
+
+
+@mixer("rwkv")
+def rwkv(ctx: LayerContext, index: int, kind: str) -> RwkvSpec:
+    """An RWKV block: time mixing and channel mixing (RwkvConfig: attention_hidden_size and intermediate_size
+    default to hidden and 4 * hidden)."""
+    r, h = ctx.r, ctx.hidden
+    return RwkvSpec(hidden=h, attention_hidden=r.int("attention_hidden_size", default=h),
+                    intermediate=r.int("intermediate_size", default=4 * h))
+
+
+@mixer("kda")
+def kda(ctx: LayerContext, index: int, kind: str) -> KDASpec:
+    """Kimi delta attention: linear_num_heads x linear_head_dim, linear_conv_kernel_dim taps; the gates' low rank
+    is the head size under the family flag ``kda_gate_rank`` ("head_dim": Kimi Linear), else full-width."""
+    r = ctx.r
+    d = r.int("linear_head_dim")
+    return KDASpec(num_heads=r.int("linear_num_heads"), head_dim=d,
+                   conv_kernel=r.int("gdn_conv_kernel", default=4),
+                   gate_rank=d if ctx.flags.get("kda_gate_rank") == "head_dim" else 0)
+
+
+@mixer("rg_lru")
+def rg_lru(ctx: LayerContext, index: int, kind: str) -> RGLRUSpec:
+    """RecurrentGemma's recurrent block: lru_width (default hidden), the attention heads split the RG-LRU gates,
+    conv1d_width taps."""
+    r = ctx.r
+    return RGLRUSpec(width=r.int("lru_width", default=ctx.hidden), heads=ctx.heads,
+                     conv_kernel=r.int("conv1d_width", default=4))
+
+
+@mixer("mlstm")
+def mlstm(ctx: LayerContext, index: int, kind: str) -> MLSTMSpec:
+    """xLSTM's mLSTM layer: num_heads; qk_dim / v_dim = hidden * qk_dim_factor / v_dim_factor rounded up to a
+    multiple of 64 (xLSTMConfig.qk_dim / v_dim); use_bias."""
+    r, h = ctx.r, ctx.hidden
+    qk = int(((h * float(r.get("qk_dim_factor", 0.5)) + 63) // 64) * 64)  # round_up_to_next_multiple_of
+    v = int(((h * float(r.get("v_dim_factor", 1.0)) + 63) // 64) * 64)
+    return MLSTMSpec(num_heads=r.int("num_heads"), qk_dim=qk, v_dim=v, bias=bool(r.get("use_bias", False)))

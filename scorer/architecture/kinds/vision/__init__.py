@@ -96,3 +96,4 @@ def read_tower(model_type: str | None, family: str, vision_raw: dict[str, Any], 
 
 
 from . import towers  # noqa: E402,F401  (registration)
+from . import audio, qformer  # noqa: E402,F401  (registration; group: audio and omni)

@@ -316,6 +316,50 @@ ENCODERS["gemma4_vision"] = ENCODERS["gemma4"]
 ENCODERS["llama4_vision_model"] = ENCODERS["llama4"]
 ENCODERS["mllama_vision_model"] = ENCODERS["mllama"]
 del _name
+# group: multimodal round 2. GlmOcrVisionModel: RMSNorms, attention_bias on qkv, proj and the SwiGLU MLP
+# (intermediate_size wide), q/k RMSNorm(head_dim), Conv3d with bias, no position table (image_size unread)
+ENCODERS["glm_ocr_vision"] = Encoder("glm_ocr_vision", "GlmOcrVisionModel", norm="rms", depth=("depth",),
+                                     heads=("num_heads",), qkv_bias=("attention_bias", False),
+                                     o_bias=("attention_bias", False), qk_norm="head", mlp_gated=True,
+                                     mlp_bias=("attention_bias", False), temporal="temporal_patch_size",
+                                     no_shape=("image_size",))
+# Exaone4_5 vision model: Qwen2.5-VL's blocks with grouped key/value heads (num_key_value_heads)
+ENCODERS["exaone4_5_vision"] = Encoder(
+    "exaone4_5_vision", "Exaone4_5_VisionModel", norm="rms", depth=("depth",), heads=("num_heads",),
+    kv_heads="num_key_value_heads", mlp_gated=True, patch_bias=False, temporal="temporal_patch_size",
+    no_shape=("fullatt_block_indexes", "window_size", "spatial_patch_size", "tokens_per_second"))
+ENCODERS["qianfan_ocr_vision"] = ENCODERS["internvl_vision"]  # QianfanOCR's vision tower is InternViT
+ENCODERS["idefics2_vision"] = ENCODERS["idefics3_vision"]  # Idefics2VisionTransformer: the same layout
+# GraniteDoclingVisionTransformer: Idefics3's layout; the connector is the tower's (towers.granite_docling)
+ENCODERS["granite_docling_vision"] = ENCODERS["idefics3_vision"]
+# Lfm3VlVisionModel: bias-free Linear patch embedding (temporal_patch_size), embedding_norm, RMSNorm blocks of GQA
+# attention with q/k RMSNorm(head_dim) or (layer_types "conv") a gated 2-D depthwise convolution (towers.lfm3_vl),
+# a bias-free SwiGLU MLP, no final norm
+ENCODERS["lfm3_vl_vision"] = Encoder("lfm3_vl_vision", "Lfm3VlVisionModel", norm="rms", kv_heads="num_key_value_heads",
+                                     qkv_bias=False, o_bias=False, qk_norm="head", mlp_gated=True, mlp_bias=False,
+                                     patch_bias=False, temporal="temporal_patch_size", pre_norm=True)
+# GotOcr2VisionEncoder (SAM ViT-B): fused qkv (qkv_bias), biased proj and lin1/lin2 (mlp_dim), (image/patch)^2
+# absolute positions (use_abs_pos); rel_pos tables and the neck are read by towers.sam_extra
+ENCODERS["got_ocr2_vision"] = Encoder("got_ocr2_vision", "GotOcr2VisionEncoder", inter=("mlp_dim",),
+                                      qkv_bias=("qkv_bias", True), positions=grid, position_flag=("use_abs_pos", True))
+ENCODERS["sam_vision_model"] = ENCODERS["got_ocr2_vision"]  # SamVisionEncoder: the same layout
+ENCODERS["deepseek_ocr2_sam_vision_model"] = ENCODERS["got_ocr2_vision"]
+# Ovis2VisionTransformer: RMSNorms, qkv_bias on q/k/v/out_proj, SwiGLU MLP with mlp_bias, grid positions,
+# embeddings.rms_norm and a final rms_norm; the visual tokenizer head is the tower's (towers.ovis2)
+ENCODERS["ovis2_vision"] = Encoder("ovis2_vision", "Ovis2VisionTransformer", norm="rms", qkv_bias=("qkv_bias", False),
+                                   o_bias=("qkv_bias", False), mlp_gated=True, mlp_bias=("mlp_bias", False),
+                                   positions=grid, pre_norm=True, post_norm=True, no_shape=("tokenize_function",))
+# Molmo2VisionTransformer: LayerNorm blocks, attention_bias on q/k/v/o (head_dim, num_key_value_heads), fc1/fc2,
+# a Linear patch embedding with bias, num_position_embeddings rows, no pre/post norm
+ENCODERS["molmo2_vision"] = Encoder("molmo2_vision", "Molmo2VisionTransformer", head_dim="head_dim",
+                                    kv_heads="num_key_value_heads", qkv_bias=("attention_bias", True),
+                                    o_bias=("attention_bias", True), positions=rows("num_position_embeddings"),
+                                    no_shape=("image_size",))
+# MiniCPMV4_6VisionModel (also MiniCPM-V 4.7 / MiniCPM-OCR): Siglip blocks, (image/patch)^2 positions,
+# post_layernorm; the ViT window merger is read by the tower (kinds/vision/towers.minicpmv)
+for _name in ("minicpmv4_6_vision", "minicpmv4_7_vision", "minicpm_ocr_vision"):
+    ENCODERS[_name] = Encoder(_name, "MiniCPMV4_6VisionModel", positions=grid, post_norm=True,
+                              no_shape=("insert_layer_id",))
 
 
 def encoder_for(vision_type: str | None, default: str) -> Encoder | None:

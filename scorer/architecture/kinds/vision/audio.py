@@ -1,0 +1,315 @@
+"""Audio towers, counted under ``params.vision`` with the vision tower: every non-text tower and projector.
+
+An audio-input chat model (Qwen2-Audio, Voxtral, ...) serves text from text prompts too; its language model
+is read like any other, and the encoder behind ``audio_config`` plus the projector into the text width are
+counted apart by a reader registered per top-level ``model_type`` in :data:`AUDIO_TOWERS`. A reader reads
+``audio_config`` through ``ctx.vr`` (raw keys and transformers' audio config object, each key recorded, so
+the unread shape keys of ``audio_config`` stay listed as unmodelled) and the top-level keys through
+``ctx.tr``; it returns the parameter counts of its modules (elements), or None for a layout it cannot read.
+
+Counts follow transformers 5.24's modeling code (checked on torch's meta device:
+``tests/data/meta_oracle_sweep.json``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ....errors import ConfigError
+from ...reader import Reader
+from ...specs import VisionTower
+from . import TowerContext
+from .encoders import dim, linear, norm
+
+
+@dataclass
+class AudioTower:
+    """An audio encoder and its projector read from ``audio_config``: the encoder's width, module counts."""
+
+    family: str
+    hidden: int
+    extra: dict[str, int] = field(default_factory=dict)
+
+
+AudioReader = Callable[[TowerContext], "AudioTower | None"]
+
+#: top-level model_type -> audio tower reader
+AUDIO_TOWERS: dict[str, AudioReader] = {}
+
+
+def audio_tower(*model_types: str) -> Callable[[AudioReader], AudioReader]:
+    """Register an audio tower reader under each top-level ``model_type`` it answers to."""
+    def deco(fn: AudioReader) -> AudioReader:
+        for name in model_types:
+            if name in AUDIO_TOWERS:  # pragma: no cover - a programming error caught at import
+                raise RuntimeError(f"audio tower {name!r} registered twice")
+            AUDIO_TOWERS[name] = fn
+        return fn
+    return deco
+
+
+def read_audio(model_type: str | None, family: str, audio_raw: dict[str, Any], audio_obj: Any,
+               top_raw: dict[str, Any], top_obj: Any, text_hidden: int, audio_consumed: set[str],
+               top_consumed: set[str]) -> AudioTower | None:
+    """The audio tower of a config, or None when no reader knows it (its audio_config stays unmodelled).
+
+    Raises:
+        ConfigError: an audio dimension is missing, malformed, absurd or inconsistent.
+    """
+    fn = AUDIO_TOWERS.get(model_type or "") or AUDIO_TOWERS.get(family)
+    if fn is None:
+        return None
+    aobj = audio_obj if audio_obj is not None and not isinstance(audio_obj, dict) else None
+    ctx = TowerContext(vr=Reader(audio_raw, aobj, "config.audio_config", audio_consumed),
+                       tr=Reader(top_raw, top_obj, "config", top_consumed), text_hidden=text_hidden,
+                       model_type=model_type or family)
+    return fn(ctx)
+
+
+def with_audio(vision: VisionTower | None, audio: AudioTower) -> VisionTower:
+    """The vision tower with the audio tower's modules added (``audio_`` prefixed), or the audio tower alone."""
+    extra = {(k if k.startswith("audio") else "audio_" + k): v for k, v in audio.extra.items() if v}
+    if vision is None:
+        return VisionTower(family=audio.family, hidden_size=audio.hidden, num_layers=0, layers=[], norm="layernorm",
+                           extra_params=extra)
+    merged = dict(vision.extra_params)
+    for k, v in extra.items():
+        merged[k] = merged.get(k, 0) + v
+    return vision.model_copy(update={"extra_params": merged, "family": f"{vision.family}+{audio.family}"})
+
+
+def whisper_encoder(ar: Reader) -> tuple[int, int]:
+    """(width, parameters) of a Whisper-style audio encoder (Qwen2AudioEncoder, VoxtralEncoder): conv1
+    (num_mel_bins -> d, kernel 3) and conv2 (d -> d, kernel 3) with biases, embed_positions (max_source_positions
+    x d, a frozen parameter), encoder_layers blocks (q / v / out_proj with bias, k_proj without; fc1 / fc2 of
+    encoder_ffn_dim with biases; two LayerNorms), the final layer_norm."""
+    ar.mark("scale_embedding", "vocab_size", "encoder_layerdrop", "layerdrop")  # no parameter shape
+    d = dim(ar, ("d_model", "hidden_size"), limit="hidden_size")
+    n = dim(ar, ("encoder_layers", "num_hidden_layers"), limit="num_layers")
+    heads = dim(ar, ("encoder_attention_heads", "num_attention_heads"), limit="num_heads")
+    if d % heads:
+        raise ConfigError(f"{ar.where}: d_model {d} is not divisible by {heads} attention heads")
+    f = dim(ar, ("encoder_ffn_dim", "intermediate_size"), limit="intermediate_size")
+    mels = dim(ar, "num_mel_bins")
+    pos = dim(ar, "max_source_positions", limit="max_positions")
+    block = 4 * d * d + 3 * d + 2 * norm(d, "layernorm") + linear(d, f) + linear(f, d)
+    stem = (mels * 3 * d + d) + (d * 3 * d + d) + pos * d
+    return d, n * block + stem + norm(d, "layernorm")
+
+
+@audio_tower("qwen2_audio")
+def qwen2_audio(ctx: TowerContext) -> AudioTower | None:
+    """Qwen2AudioEncoder and Qwen2AudioMultiModalProjector (linear d_model -> text hidden, with bias)."""
+    d, enc = whisper_encoder(ctx.vr)
+    return AudioTower("qwen2_audio_encoder", d, {"audio_encoder": enc, "projector": linear(d, ctx.text_hidden)})
+
+
+@audio_tower("voxtral")
+def voxtral(ctx: TowerContext) -> AudioTower | None:
+    """VoxtralEncoder and VoxtralMultiModalProjector: linear_1 (audio intermediate_size -> text hidden) and
+    linear_2 (text hidden -> text hidden), without biases."""
+    d, enc = whisper_encoder(ctx.vr)
+    f = dim(ctx.vr, ("encoder_ffn_dim", "intermediate_size"), limit="intermediate_size")
+    th = ctx.text_hidden
+    ctx.tr.mark("projector_hidden_act", "hidden_size")  # hidden_size: the text model's, copied to the top level
+    return AudioTower("voxtral_encoder", d, {"audio_encoder": enc, "projector": f * th + th * th})
+
+
+# --- towers described by top-level keys (no vision_config) -----------------------------------------
+
+#: top-level model_type -> reader of a tower whose keys sit at the top level (``ctx.vr`` and ``ctx.tr`` both
+#: read the top-level config)
+TOP_LEVEL_TOWERS: dict[str, Callable[[TowerContext], "VisionTower | None"]] = {}
+
+
+def read_top_tower(model_type: str | None, raw: dict[str, Any], top_obj: Any, text_hidden: int,
+                   top_consumed: set[str]) -> VisionTower | None:
+    """The tower of a config that has no vision_config but describes its image input at the top level."""
+    fn = TOP_LEVEL_TOWERS.get(model_type or "")
+    if fn is None:
+        return None
+    r = Reader(raw, top_obj, "config", top_consumed)
+    return fn(TowerContext(vr=r, tr=r, text_hidden=text_hidden, model_type=model_type or ""))
+
+
+def _fuyu(ctx: TowerContext) -> VisionTower | None:
+    """FuyuModel.vision_embed_tokens: one linear (patch_size^2 x num_channels -> text hidden, with bias)."""
+    p = dim(ctx.vr, "patch_size")
+    ch = dim(ctx.vr, "num_channels", default=3)
+    ctx.vr.mark("image_size")  # images are cut into patches of any count: no position table
+    return VisionTower(family="fuyu_patch_linear", hidden_size=ctx.text_hidden, num_layers=0, layers=[],
+                       norm="layernorm", extra_params={"patch_embed": linear(p * p * ch, ctx.text_hidden)})
+
+
+TOP_LEVEL_TOWERS["fuyu"] = _fuyu
+
+
+# --- omni thinkers: the Qwen-VL vision model and their own audio encoders ----------------------------------
+
+def _omni_vision() -> None:
+    """Qwen2.5-Omni's thinker.visual is Qwen2.5-VL's vision model (with its merger), Qwen3-Omni-MoE's is
+    Qwen3-VL's (with the deepstack mergers): the same tower readers, under the thinkers' model types."""
+    import dataclasses
+
+    from . import TOWERS, tower
+    from .encoders import ENCODERS
+    from .towers import qwen2_5_vl, qwen3_vl
+    ENCODERS.setdefault("qwen2_5_omni_vision_encoder", ENCODERS["qwen2_5_vl"])
+    ENCODERS.setdefault("qwen3_omni_moe_vision_encoder", ENCODERS["qwen3_vl"])
+    if "qwen2_5_omni_thinker" not in TOWERS:
+        tower("qwen2_5_omni_thinker")(qwen2_5_vl)
+    if "qwen3_omni_moe_thinker" not in TOWERS:
+        tower("qwen3_omni_moe_thinker")(lambda ctx: qwen3_vl(dataclasses.replace(ctx, model_type="qwen3_vl")))
+
+
+_omni_vision()
+
+
+def _whisper_blocks(ar: Reader, k_bias: bool) -> tuple[int, int]:
+    """(width, parameters) of encoder_layers Whisper-style blocks (k_proj biased or not) and ln_post."""
+    d = dim(ar, "d_model", limit="hidden_size")
+    n = dim(ar, "encoder_layers", limit="num_layers")
+    heads = dim(ar, "encoder_attention_heads", limit="num_heads")
+    if d % heads:
+        raise ConfigError(f"{ar.where}: d_model {d} is not divisible by {heads} attention heads")
+    f = dim(ar, "encoder_ffn_dim", limit="intermediate_size")
+    block = 4 * d * d + (4 if k_bias else 3) * d + 2 * norm(d, "layernorm") + linear(d, f) + linear(f, d)
+    # sinusoidal positions (a buffer) of max_source_positions rows; chunking windows: no parameters
+    ar.mark("max_source_positions", "scale_embedding", "n_window", "n_window_infer", "conv_chunksize")
+    return d, n * block + norm(d, "layernorm")
+
+
+@audio_tower("qwen2_5_omni_thinker")
+def qwen2_5_omni_audio(ctx: TowerContext) -> AudioTower | None:
+    """Qwen2_5OmniAudioEncoder: conv1 (num_mel_bins -> d, kernel 3), conv2 (d -> d, kernel 3), blocks with a
+    bias-free k_proj, ln_post, proj (d -> output_dim) with biases, audio_bos_eos_token (2 x output_dim)."""
+    ctx.tr.mark("position_id_per_seconds", "seconds_per_chunk")  # audio position timing: no parameters
+    ar = ctx.vr
+    d, enc = _whisper_blocks(ar, k_bias=False)
+    mels = dim(ar, "num_mel_bins")
+    out = dim(ar, "output_dim")
+    enc += (mels * 3 * d + d) + (d * 3 * d + d) + linear(d, out) + 2 * out
+    return AudioTower("qwen2_5_omni_audio_encoder", d, {"audio_encoder": enc})
+
+
+@audio_tower("qwen3_omni_moe_thinker")
+def qwen3_omni_audio(ctx: TowerContext) -> AudioTower | None:
+    """Qwen3OmniMoeAudioEncoder: conv2d1 (1 -> downsample_hidden_size, 3x3), conv2d2 / conv2d3 (c -> c, 3x3)
+    with biases, conv_out (c x the mel bins after three stride-2 convs -> d, no bias), blocks with biased q / k /
+    v / out_proj, ln_post, proj1 (d -> d) and proj2 (d -> output_dim) with biases."""
+    ctx.tr.mark("position_id_per_seconds", "seconds_per_chunk")  # audio position timing: no parameters
+    ar = ctx.vr
+    d, enc = _whisper_blocks(ar, k_bias=True)
+    mels = dim(ar, "num_mel_bins")
+    c = dim(ar, "downsample_hidden_size")
+    out = dim(ar, "output_dim")
+    freq = (((mels + 1) // 2 + 1) // 2 + 1) // 2
+    enc += (9 * c + c) + 2 * (c * c * 9 + c) + c * freq * d + linear(d, d) + linear(d, out)
+    return AudioTower("qwen3_omni_moe_audio_encoder", d, {"audio_encoder": enc})
+
+
+@audio_tower("gemma4")
+def gemma4_audio(ctx: TowerContext) -> AudioTower | None:
+    """Gemma4AudioModel (a Conformer) and Gemma4MultimodalEmbedder (embed_audio: output_proj_dims -> text hidden,
+    no bias; its pre-projection RMSNorm has no scale). Bias-free linears throughout (use_clipped_linears adds
+    buffers only). Each of num_hidden_layers blocks: two macaron feed-forwards (h -> 4h -> h, pre / post RMSNorm),
+    attention (q / k / v / post, relative_k_proj, per_dim_scale of head size), the light conv (linear_start h ->
+    2h, depthwise conv of conv_kernel_size, linear_end, two RMSNorms), three RMSNorms. subsample_conv_projection:
+    two 3x3 convs (1 -> c0 -> c1, no bias, weight-only LayerNorms), input_proj_linear (c0 / 4 * c1 -> h);
+    output_proj (h -> output_proj_dims, with bias)."""
+    ar = ctx.vr
+    ar.mark("use_clipped_linears", "attention_chunk_size", "attention_context_left", "attention_context_right",
+            "attention_logit_cap", "attention_invalid_logits_value", "gradient_clipping", "residual_weight")
+    h = dim(ar, "hidden_size")
+    n = dim(ar, "num_hidden_layers", limit="num_layers")
+    heads = dim(ar, "num_attention_heads", limit="num_heads")
+    if h % heads:
+        raise ConfigError(f"{ar.where}: hidden_size {h} is not divisible by {heads} attention heads")
+    k = dim(ar, "conv_kernel_size")
+    ch = ar.get("subsampling_conv_channels")
+    if not isinstance(ch, (list, tuple)) or len(ch) != 2:
+        raise ConfigError(f"{ar.where}: subsampling_conv_channels must be a list of two channel counts, got "
+                          f"{ch!r}"[:200])
+    c0, c1 = (dim(Reader({"c": c}, None, ar.where), "c") for c in ch)
+    out = dim(ar, "output_proj_dims", default=h)
+    block = 2 * (8 * h * h + 2 * h) + (5 * h * h + h // heads) + (3 * h * h + k * h + 2 * h) + 3 * h
+    sub = (9 * c0 + c0) + (9 * c0 * c1 + c1) + (c0 // 4) * c1 * h
+    enc = n * block + sub + linear(h, out)
+    return AudioTower("gemma4_audio", h, {"audio_encoder": enc, "projector": out * ctx.text_hidden})
+
+
+@audio_tower("gemma4_unified")
+def gemma4_unified_audio(ctx: TowerContext) -> AudioTower | None:
+    """Gemma4Unified has no audio encoder: embed_audio (Gemma4UnifiedMultimodalEmbedder) projects raw audio
+    frames of audio_embed_dim (output_proj_dims) samples to the text hidden size (no bias; a scale-free RMSNorm)."""
+    d = dim(ctx.vr, ("audio_embed_dim", "output_proj_dims"))
+    return AudioTower("gemma4_unified_audio", d, {"projector": d * ctx.text_hidden})
+
+
+def _gemma4_unified_vision(ctx: TowerContext) -> VisionTower | None:
+    """Gemma4UnifiedVisionEmbedder (encoder-free): patch_ln1 (LayerNorm over (patch_size * pooling_kernel_size)^2
+    x 3), patch_dense (-> mm_embed_dim, with bias), patch_ln2, pos_embedding (mm_posemb_size x 2 x mm_embed_dim),
+    pos_norm, and its multimodal_embedder (output_proj_dims -> text hidden, no bias; scale-free RMSNorm)."""
+    vr = ctx.vr
+    p = dim(vr, "patch_size") * dim(vr, "pooling_kernel_size", default=1)
+    e = dim(vr, "mm_embed_dim")
+    out = dim(vr, "output_proj_dims", default=e)
+    pdim = p * p * 3
+    embed = norm(pdim, "layernorm") + linear(pdim, e) + 2 * norm(e, "layernorm") + dim(vr, "mm_posemb_size") * 2 * e
+    return VisionTower(family="gemma4_unified_vision", hidden_size=e, num_layers=0, layers=[], norm="layernorm",
+                       extra_params={"patch_embed": embed, "projector": out * ctx.text_hidden})
+
+
+def _register_gemma4_unified() -> None:
+    from . import TOWERS, tower
+    if "gemma4_unified" not in TOWERS:
+        tower("gemma4_unified")(_gemma4_unified_vision)
+
+
+_register_gemma4_unified()
+
+
+@audio_tower("phi4_multimodal")
+def phi4_multimodal_audio(ctx: TowerContext) -> AudioTower | None:
+    """Phi4MultimodalAudioEmbedding: the Conformer Phi4MultimodalAudioModel and, for speech and for vision-speech,
+    up_proj (hidden_size * downsample_rate -> text hidden) and down_proj (text -> text), with biases.
+
+    The encoder (biases throughout): NeMo conv subsampling (Conv2d 1 -> nemo_conv_channels 3x3, then per further
+    stride-2 stage of log2(time_reduction) a depthwise 3x3 and a pointwise 1x1 conv; out: channels x
+    nemo_final_size -> hidden), the relative attention bias table (bias_max_distance buckets, doubled unless
+    bias_symmetric, x heads), num_blocks blocks of: two feed-forwards (LayerNorm, gate_up h -> 2 x
+    intermediate_size, down), q / k / v / o, the conv module (LayerNorm, GLU pointwise conv h -> 2 x
+    ext_pw_out_channel with b1 / b2, depthwise conv of kernel_size (x depthwise_multiplier), pointwise conv ->
+    depthwise_separable_out_channel, ext_pw_conv_1d h -> ext_pw_out_channel), two LayerNorms. The mean-variance
+    input norm holds buffers only."""
+    ar, th = ctx.vr, ctx.text_hidden
+    ar.mark("feature_layer", "left_chunk", "chunk_size", "input_size", "conv_activation", "conv_glu_type",
+            "nemo_activation", "activation")  # which layer feeds, streaming, input features, activations
+    h = dim(ar, "hidden_size")
+    n = dim(ar, "num_blocks", limit="num_layers")
+    heads = dim(ar, "num_attention_heads", limit="num_heads")
+    if h % heads:
+        raise ConfigError(f"{ar.where}: hidden_size {h} is not divisible by {heads} attention heads")
+    i = dim(ar, "intermediate_size")
+    ext = dim(ar, "ext_pw_out_channel")
+    dso = dim(ar, "depthwise_separable_out_channel")
+    dm = dim(ar, "depthwise_multiplier", default=1)
+    k = dim(ar, "kernel_size")
+    c = dim(ar, "nemo_conv_channels")
+    tr_ = dim(ar, "time_reduction")
+    if tr_ & (tr_ - 1):
+        raise ConfigError(f"{ar.where}: time_reduction {tr_} is not a power of two")
+    stages = tr_.bit_length() - 1
+    final = dim(ar, "nemo_final_size")
+    dmax = dim(ar, "bias_max_distance")
+    sym = bool(ar.get("bias_symmetric"))
+    down = dim(ar, "downsample_rate", default=1)
+    ffn = norm(h, "layernorm") + linear(h, 2 * i) + linear(i, h)
+    conv = (norm(h, "layernorm") + linear(h, 2 * ext) + 2 * ext + (h * dm * k + h * dm) + linear(h * dm, dso)
+            + linear(h, ext))
+    block = 2 * ffn + 4 * linear(h, h) + conv + 2 * norm(h, "layernorm")
+    sub = (9 * c + c) + max(stages - 1, 0) * ((9 * c + c) + linear(c, c)) + linear(c * final, h)
+    enc = n * block + sub + dmax * (1 if sym else 2) * heads
+    proj = 2 * (linear(h * down, th) + linear(th, th))
+    return AudioTower("phi4_multimodal_audio", h, {"audio_encoder": enc, "projector": proj})
