@@ -56,15 +56,25 @@ MIXERS: dict[str, MixerReader] = {}
 FFN_ONLY_KINDS = ("mlp", "moe")
 
 
-def mixer(*names: str) -> Callable[[MixerReader], MixerReader]:
-    """Register a mixer reader under each layer-type name it answers to."""
-    def deco(fn: MixerReader) -> MixerReader:
-        for name in names:
-            if name in MIXERS:  # pragma: no cover - a programming error caught at import
-                raise RuntimeError(f"layer kind {name!r} registered twice")
-            MIXERS[name] = fn
-        return fn
-    return deco
+def registrar(table: dict[str, Any], what: str) -> Callable[..., Callable[[Any], Any]]:
+    """A decorator factory: ``@register("a", "b")`` puts the reader in ``table`` under each name it answers to.
+
+    Raises:
+        RuntimeError: a name registered twice (a programming error, caught at import).
+    """
+    def register(*names: str) -> Callable[[Any], Any]:
+        def deco(fn: Any) -> Any:
+            for name in names:
+                if name in table:  # pragma: no cover - a programming error caught at import
+                    raise RuntimeError(f"{what} {name!r} registered twice")
+                table[name] = fn
+            return fn
+        return deco
+    return register
+
+
+#: register a mixer reader under each layer-type name it answers to
+mixer = registrar(MIXERS, "layer kind")
 
 
 #: name fragments that say which known kind an unknown layer type most resembles (first match wins)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...reader import Reader
+from .. import registrar
 from ...specs import VisionTower
 
 
@@ -66,15 +67,27 @@ TowerReader = Callable[[TowerContext], "VisionTower | None"]
 TOWERS: dict[str, TowerReader] = {}
 
 
-def tower(*model_types: str) -> Callable[[TowerReader], TowerReader]:
-    """Register a tower reader under each top-level ``model_type`` it answers to."""
-    def deco(fn: TowerReader) -> TowerReader:
-        for name in model_types:
-            if name in TOWERS:  # pragma: no cover - a programming error caught at import
-                raise RuntimeError(f"vision tower {name!r} registered twice")
-            TOWERS[name] = fn
-        return fn
-    return deco
+#: register a tower reader under each top-level ``model_type`` it answers to
+tower = registrar(TOWERS, "vision tower")
+
+
+def run_tower_reader(table: dict[str, Any], sub_key: str, model_type: str | None, family: str,
+                     sub_raw: dict[str, Any], sub_obj: Any, top_raw: dict[str, Any], top_obj: Any, text_hidden: int,
+                     sub_consumed: set[str], top_consumed: set[str]) -> Any:
+    """Run the reader ``table`` holds for ``model_type`` (else ``family``) over the sub-config at ``sub_key``
+    (``vision_config``, ``audio_config``), recording the keys it consumes; None when no reader knows the type.
+
+    Raises:
+        ConfigError: a tower dimension is missing, malformed, absurd or inconsistent.
+    """
+    fn = table.get(model_type or "") or table.get(family)
+    if fn is None:
+        return None
+    obj = sub_obj if sub_obj is not None and not isinstance(sub_obj, dict) else None
+    ctx = TowerContext(vr=Reader(sub_raw, obj, f"config.{sub_key}", sub_consumed),
+                       tr=Reader(top_raw, top_obj, "config", top_consumed), text_hidden=text_hidden,
+                       model_type=model_type or family)
+    return fn(ctx)
 
 
 def read_tower(model_type: str | None, family: str, vision_raw: dict[str, Any], vision_obj: Any,
@@ -85,14 +98,8 @@ def read_tower(model_type: str | None, family: str, vision_raw: dict[str, Any], 
     Raises:
         ConfigError: a tower dimension is missing, malformed, absurd or inconsistent.
     """
-    fn = TOWERS.get(model_type or "") or TOWERS.get(family)
-    if fn is None:
-        return None
-    vobj = vision_obj if vision_obj is not None and not isinstance(vision_obj, dict) else None
-    ctx = TowerContext(vr=Reader(vision_raw, vobj, "config.vision_config", vision_consumed),
-                       tr=Reader(top_raw, top_obj, "config", top_consumed), text_hidden=text_hidden,
-                       model_type=model_type or family)
-    return fn(ctx)
+    return run_tower_reader(TOWERS, "vision_config", model_type, family, vision_raw, vision_obj, top_raw, top_obj,
+                            text_hidden, vision_consumed, top_consumed)
 
 
 from . import towers  # noqa: E402,F401  (registration)

@@ -19,8 +19,9 @@ from typing import Any, Callable
 from ....errors import ConfigError
 from ...reader import Reader
 from ...specs import VisionTower
-from . import TowerContext
-from .encoders import dim, linear, norm
+from .. import registrar
+from . import TowerContext, run_tower_reader
+from .encoders import dim, linear, norm, width_and_heads
 
 
 @dataclass
@@ -38,15 +39,8 @@ AudioReader = Callable[[TowerContext], "AudioTower | None"]
 AUDIO_TOWERS: dict[str, AudioReader] = {}
 
 
-def audio_tower(*model_types: str) -> Callable[[AudioReader], AudioReader]:
-    """Register an audio tower reader under each top-level ``model_type`` it answers to."""
-    def deco(fn: AudioReader) -> AudioReader:
-        for name in model_types:
-            if name in AUDIO_TOWERS:  # pragma: no cover - a programming error caught at import
-                raise RuntimeError(f"audio tower {name!r} registered twice")
-            AUDIO_TOWERS[name] = fn
-        return fn
-    return deco
+#: register an audio tower reader under each top-level ``model_type`` it answers to
+audio_tower = registrar(AUDIO_TOWERS, "audio tower")
 
 
 def read_audio(model_type: str | None, family: str, audio_raw: dict[str, Any], audio_obj: Any,
@@ -57,14 +51,8 @@ def read_audio(model_type: str | None, family: str, audio_raw: dict[str, Any], a
     Raises:
         ConfigError: an audio dimension is missing, malformed, absurd or inconsistent.
     """
-    fn = AUDIO_TOWERS.get(model_type or "") or AUDIO_TOWERS.get(family)
-    if fn is None:
-        return None
-    aobj = audio_obj if audio_obj is not None and not isinstance(audio_obj, dict) else None
-    ctx = TowerContext(vr=Reader(audio_raw, aobj, "config.audio_config", audio_consumed),
-                       tr=Reader(top_raw, top_obj, "config", top_consumed), text_hidden=text_hidden,
-                       model_type=model_type or family)
-    return fn(ctx)
+    return run_tower_reader(AUDIO_TOWERS, "audio_config", model_type, family, audio_raw, audio_obj, top_raw,
+                            top_obj, text_hidden, audio_consumed, top_consumed)
 
 
 def with_audio(vision: VisionTower | None, audio: AudioTower) -> VisionTower:
@@ -85,11 +73,9 @@ def whisper_encoder(ar: Reader) -> tuple[int, int]:
     x d, a frozen parameter), encoder_layers blocks (q / v / out_proj with bias, k_proj without; fc1 / fc2 of
     encoder_ffn_dim with biases; two LayerNorms), the final layer_norm."""
     ar.mark("scale_embedding", "vocab_size", "encoder_layerdrop", "layerdrop")  # no parameter shape
-    d = dim(ar, ("d_model", "hidden_size"), limit="hidden_size")
+    d, heads = width_and_heads(ar, ("d_model", "hidden_size"), ("encoder_attention_heads", "num_attention_heads"),
+                               "d_model")
     n = dim(ar, ("encoder_layers", "num_hidden_layers"), limit="num_layers")
-    heads = dim(ar, ("encoder_attention_heads", "num_attention_heads"), limit="num_heads")
-    if d % heads:
-        raise ConfigError(f"{ar.where}: d_model {d} is not divisible by {heads} attention heads")
     f = dim(ar, ("encoder_ffn_dim", "intermediate_size"), limit="intermediate_size")
     mels = dim(ar, "num_mel_bins")
     pos = dim(ar, "max_source_positions", limit="max_positions")
@@ -168,11 +154,8 @@ _omni_vision()
 
 def _whisper_blocks(ar: Reader, k_bias: bool) -> tuple[int, int]:
     """(width, parameters) of encoder_layers Whisper-style blocks (k_proj biased or not) and ln_post."""
-    d = dim(ar, "d_model", limit="hidden_size")
+    d, heads = width_and_heads(ar, "d_model", "encoder_attention_heads", "d_model")
     n = dim(ar, "encoder_layers", limit="num_layers")
-    heads = dim(ar, "encoder_attention_heads", limit="num_heads")
-    if d % heads:
-        raise ConfigError(f"{ar.where}: d_model {d} is not divisible by {heads} attention heads")
     f = dim(ar, "encoder_ffn_dim", limit="intermediate_size")
     block = 4 * d * d + (4 if k_bias else 3) * d + 2 * norm(d, "layernorm") + linear(d, f) + linear(f, d)
     # sinusoidal positions (a buffer) of max_source_positions rows; chunking windows: no parameters
@@ -221,11 +204,8 @@ def gemma4_audio(ctx: TowerContext) -> AudioTower | None:
     ar = ctx.vr
     ar.mark("use_clipped_linears", "attention_chunk_size", "attention_context_left", "attention_context_right",
             "attention_logit_cap", "attention_invalid_logits_value", "gradient_clipping", "residual_weight")
-    h = dim(ar, "hidden_size")
+    h, heads = width_and_heads(ar)
     n = dim(ar, "num_hidden_layers", limit="num_layers")
-    heads = dim(ar, "num_attention_heads", limit="num_heads")
-    if h % heads:
-        raise ConfigError(f"{ar.where}: hidden_size {h} is not divisible by {heads} attention heads")
     k = dim(ar, "conv_kernel_size")
     ch = ar.get("subsampling_conv_channels")
     if not isinstance(ch, (list, tuple)) or len(ch) != 2:
@@ -286,11 +266,8 @@ def phi4_multimodal_audio(ctx: TowerContext) -> AudioTower | None:
     ar, th = ctx.vr, ctx.text_hidden
     ar.mark("feature_layer", "left_chunk", "chunk_size", "input_size", "conv_activation", "conv_glu_type",
             "nemo_activation", "activation")  # which layer feeds, streaming, input features, activations
-    h = dim(ar, "hidden_size")
+    h, heads = width_and_heads(ar)
     n = dim(ar, "num_blocks", limit="num_layers")
-    heads = dim(ar, "num_attention_heads", limit="num_heads")
-    if h % heads:
-        raise ConfigError(f"{ar.where}: hidden_size {h} is not divisible by {heads} attention heads")
     i = dim(ar, "intermediate_size")
     ext = dim(ar, "ext_pw_out_channel")
     dso = dim(ar, "depthwise_separable_out_channel")

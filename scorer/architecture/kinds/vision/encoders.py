@@ -50,6 +50,20 @@ def dim(vr: Reader, names: tuple[str, ...] | str, default: int | None = None, li
     return default
 
 
+def width_and_heads(vr: Reader, width: tuple[str, ...] | str = "hidden_size",
+                    heads: tuple[str, ...] | str = "num_attention_heads", label: str = "hidden_size") -> tuple[int, int]:
+    """An encoder's width (elements) and attention heads (count), each read by :func:`dim`.
+
+    Raises:
+        ConfigError: either is missing or malformed, or the width is not divisible by the heads (named ``label``).
+    """
+    w = dim(vr, width, limit="hidden_size")
+    n = dim(vr, heads, limit="num_heads")
+    if w % n:
+        raise ConfigError(f"{vr.where}: {label} {w} is not divisible by {n} attention heads")
+    return w, n
+
+
 def pair(vr: Reader, name: str, default: int | None = None) -> tuple[int, int]:
     """A size that may be an int or a [height, width] list (image_size, patch_size, kernel sizes)."""
     val = vr.get(name)

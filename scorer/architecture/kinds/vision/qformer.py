@@ -9,11 +9,10 @@ language_projection.
 
 from __future__ import annotations
 
-from ....errors import ConfigError
 from ...reader import Reader
 from ...specs import VisionTower
 from . import TowerContext, tower
-from .encoders import ENCODERS, Encoder, dim, flag, grid_cls, linear, norm, read_encoder
+from .encoders import ENCODERS, Encoder, dim, flag, grid_cls, linear, norm, read_encoder, width_and_heads
 
 _BLIP_VISION = Encoder("blip_2_vision", "Blip2VisionModel", positions=grid_cls, cls_token=True, post_norm=True,
                        qkv_bias=("qkv_bias", True))
@@ -27,11 +26,8 @@ def qformer_params(qr: Reader, embeddings: bool) -> int:
     the query FFN (intermediate_query / output_query, LayerNorm) and, with use_qformer_text_input, the text FFN;
     InstructBLIP's Q-Former always has the text FFN and word / position embeddings (its LayerNorm is the
     model's)."""
-    h = dim(qr, "hidden_size")
+    h, heads = width_and_heads(qr)
     n = dim(qr, "num_hidden_layers", limit="num_layers")
-    heads = dim(qr, "num_attention_heads", limit="num_heads")
-    if h % heads:
-        raise ConfigError(f"{qr.where}: hidden_size {h} is not divisible by {heads} attention heads")
     inter = dim(qr, "intermediate_size")
     enc = dim(qr, "encoder_hidden_size")
     freq = dim(qr, "cross_attention_frequency", default=2)
