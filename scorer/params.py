@@ -208,6 +208,8 @@ def count_params(arch: ModelArch) -> ParamCounts:
     e = arch.embedding_size or h  # factorized embeddings (ELECTRA): tables e wide, embeddings_project e -> h
     norm_e = e * (2 if arch.norm == "layernorm" else 1)
     comp["embedding"] = (arch.vocab_size + arch.learned_positions + arch.token_types) * e
+    if arch.input_embedding is not None:  # a token table of its own shape (BLT's local encoder)
+        comp["embedding"] = arch.input_embedding + (arch.learned_positions + arch.token_types) * e
     if e != h:
         comp["embedding"] += e * h + h
     if arch.embedding_norm:
@@ -222,9 +224,11 @@ def count_params(arch: ModelArch) -> ParamCounts:
             if th.num_labels:
                 comp["task_head"] += h * th.num_labels + th.num_labels
             if th.mlm_head:  # transform (dense h -> e, LayerNorm e), bias; the decoder is the tied embedding
-                comp["task_head"] += (h * e + e + norm_e if th.mlm_transform else 0) + arch.vocab_size
+                w = th.head_width or e  # RemBERT: its own output_embedding_size, the decoder untied
+                norm_hw = w * (2 if arch.norm == "layernorm" else 1)
+                comp["task_head"] += (h * w + w + norm_hw if th.mlm_transform else 0) + arch.vocab_size
                 if not arch.tie_word_embeddings:
-                    comp["lm_head"] = arch.vocab_size * e
+                    comp["lm_head"] = arch.vocab_size * w
     elif not arch.tie_word_embeddings:
         comp["lm_head"] = arch.vocab_size * h + (arch.vocab_size if arch.lm_head_bias else 0)
     elif arch.lm_head_bias:

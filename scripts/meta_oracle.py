@@ -734,6 +734,11 @@ def _routed(name: str, shape: tuple, num_experts: int | None) -> bool:
                 return False
             if len(shape) <= 1 and len(below) == 1:
                 return False
+            # a 1-D weight of a fused experts module (no per-expert index below it) that is not one value per
+            # expert is shared by every expert (muse_spark's experts.post_expert_norm.weight, moe_hidden_size wide)
+            if len(shape) <= 1 and not any(x.isdigit() for x in below[:-1]) and not (
+                    num_experts and shape and shape[0] == num_experts):
+                return False
             return True
     return bool(num_experts) and len(shape) == 3 and shape[0] == num_experts and "conv" not in name
 

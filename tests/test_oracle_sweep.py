@@ -42,14 +42,31 @@ def _config(v: dict) -> dict:
     return copy.deepcopy(v["config"])
 
 
+def _longcat_zero_expert_rows(cfg: dict) -> int:
+    """transformers' LongcatFlashExperts allocates ``gate_up_proj`` for routed + zero experts
+    (``torch.empty(self.total_experts, 2 * intermediate, hidden)``, modeling_longcat_flash.py) while ``down_proj``
+    holds the routed ones: the zero ("identity") experts have no weights, and LongCat-Flash's checkpoint stores
+    none (560 B parameters as published, against the meta device's 741 B for the default config). The rows the
+    meta device over-counts: num_layers x zero_expert_num x 2 x expert_ffn_hidden_size x hidden_size."""
+    return (cfg["num_layers"] * (cfg.get("zero_expert_num") or 0) * 2 * cfg["expert_ffn_hidden_size"]
+            * cfg["hidden_size"])
+
+
+#: model_type -> rows the meta device builds that the family's checkpoints do not store (each derived above)
+ORACLE_OVERCOUNT = {"longcat_flash": _longcat_zero_expert_rows}
+
+
 def expected(v: dict) -> dict[str, int]:
     """The oracle's numbers in the normalizer's terms: ``total`` excludes MTP and vision; ``active``
-    removes the routed experts not chosen (routed x (1 - top_k / experts))."""
+    removes the routed experts not chosen (routed x (1 - top_k / experts)); rows in :data:`ORACLE_OVERCOUNT`
+    come off the language model and the routed experts."""
     c = v["counts"]
-    total = c["language_model"] - c.get("mtp", 0)
+    over = ORACLE_OVERCOUNT.get(v["config"].get("model_type"), lambda cfg: 0)(v["config"])
+    total = c["language_model"] - c.get("mtp", 0) - over
+    routed = c.get("routed_experts", 0) - over
     active = total
-    if c.get("routed_experts") and c.get("num_experts") and c.get("top_k"):
-        active = total - round(c["routed_experts"] * (1 - c["top_k"] / c["num_experts"]))
+    if routed and c.get("num_experts") and c.get("top_k"):
+        active = total - round(routed * (1 - c["top_k"] / c["num_experts"]))
     return {"total": total, "vision": c.get("vision", 0), "active": active}
 
 

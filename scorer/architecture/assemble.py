@@ -21,6 +21,10 @@ from .families import (ALIASES, ARCHITECTURE_HINTS, FAMILIES, REFUSED, VERIFIED,
 from .kinds import FFN_ONLY_KINDS, LayerContext, read_mixer
 from .kinds import classic, deepseek, encoders, gemma, hybrid
 from .kinds import hybrids2
+from .kinds import looped  # group: g6
+from .kinds import inkling  # group: g2 (also registers the Inkling vision / audio towers)
+from .kinds import g4  # group: qwen4_exp, glm5_next, dots3_note, cosmos3_edge
+from .kinds import oddities  # group: blt, cpmant, prophetnet, reformer, rembert, t5gemma2
 from .kinds.ffn import dense_mlp, moe_mlp
 from .kinds.mtp import mtp_module
 from .kinds.nas import nas_layers
@@ -82,6 +86,23 @@ FAMILY_HOOKS: dict[str, FamilyHook] = {
     "laguna": FamilyHook(finish=hybrids2.laguna_finish),
     "recurrent_gemma": FamilyHook(finish=hybrids2.recurrent_gemma_finish),
     "xlstm": FamilyHook(finish=hybrids2.xlstm_finish),
+    # group: g6 (kinds/looped.py)
+    "hrm_text": FamilyHook(finish=looped.hrm_text_finish),
+    "dory": FamilyHook(finish=looped.dory_finish),
+    "evolla": FamilyHook(finish=looped.evolla_finish),
+    "idefics": FamilyHook(finish=looped.idefics_finish),
+    # group: g2 (kinds/inkling.py)
+    "inkling_text": FamilyHook(finish=inkling.inkling_finish),
+    "inkling2_text": FamilyHook(finish=inkling.inkling2_finish),
+    "inkling2_loop_text": FamilyHook(finish=inkling.inkling2_finish),
+    "zaya": FamilyHook(finish=inkling.zaya_finish),
+    "qwen4_exp_text": FamilyHook(finish=g4.qwen4_exp_finish),  # group: qwen4_exp ... (kinds/g4.py)
+    "dots3_note_text": FamilyHook(finish=g4.dots3_note_finish),  # group: qwen4_exp ... (kinds/g4.py)
+    "glm5_next_text": FamilyHook(finish=g4.glm5_next_finish),  # group: qwen4_exp ... (kinds/g4.py)
+    # group: blt, cpmant, prophetnet, reformer, rembert, t5gemma2 (kinds/oddities.py)
+    "reformer": FamilyHook(finish=oddities.reformer_finish),
+    "rembert": FamilyHook(finish=oddities.rembert_finish),
+    "blt": FamilyHook(finish=oddities.blt_finish),
 }
 
 
@@ -118,6 +139,11 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
         raise ConfigError(f"config has a malformed value ({type(exc).__name__}: {detail})") from None
 
 
+def _mlm_width(r: Reader, flags: dict[str, Any]) -> int | None:
+    """The MLM head's own width (flag ``mlm_head_width_key``), None when it is the embedding width."""
+    return r.int(flags["mlm_head_width_key"]) if flags["mlm_head_width_key"] else None
+
+
 def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
     listed = r.raw.get("architectures")
     arch = next((a for a in listed if isinstance(a, str)), "") if isinstance(listed, list) else ""
@@ -126,12 +152,12 @@ def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
         n = len(labels) if isinstance(labels, dict) and labels else int(r.raw.get("num_labels") or 2)
         return TaskHead(pooler=arch.endswith("ForSequenceClassification"), num_labels=n)
     if arch.endswith("ForMaskedLM") or arch.endswith("ForPreTraining"):
-        return TaskHead(mlm_head=True)
+        return TaskHead(mlm_head=True, head_width=_mlm_width(r, flags))
     if arch.endswith("ForCausalLM") or arch.endswith("LMHeadModel") or arch == "BertGenerationDecoder":
         # an encoder stack used as a decoder (BertLMHeadModel, RobertaForCausalLM, ...): no pooler (BigBird keeps
         # it), the MLM-style head
         return TaskHead(pooler=bool(flags["causal_lm_pooler"]), mlm_head=True,
-                        mlm_transform=flags["causal_lm_head"] == "mlm")
+                        mlm_transform=flags["causal_lm_head"] == "mlm", head_width=_mlm_width(r, flags))
     return TaskHead(pooler=bool(flags["base_pooler"]))
 
 
@@ -153,6 +179,8 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
     # Multimodal wrappers: score the language model found in text_config (or top-level keys).
     text_raw = raw
     text_key = next((k for k in TEXT_CONFIG_KEYS if isinstance(_sub_config(raw, k), dict)), None)
+    if isinstance(raw.get(oddities.TEXT_KEYS.get(model_type, "")), dict):
+        text_key = oddities.TEXT_KEYS[model_type]  # T5Gemma2: the decoder generates the text
     if text_key is not None:
         text_raw = dict(_sub_config(raw, text_key))
         for key in ("tie_word_embeddings", "torch_dtype", "quantization_config"):
@@ -430,6 +458,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         if kind == "decoder":  # no encoder is built
             r.mark("encoder_layers", "encoder_attention_heads", "encoder_ffn_dim", "share_encoder_decoder_embeddings",
                    "vocab_size")  # Marian's decoder reads decoder_vocab_size when given
+            r.mark(*(n for k in ("encoder_layers", "encoder_attention_heads") for n in r.key_aliases.get(k, ())))
     d = _dims(r, family, flags, guesses)
     hidden = d["hidden"]
 
@@ -438,15 +467,19 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     if isinstance(text_raw.get("block_configs"), list):
         layers = nas_layers(r, flags, hidden, d["heads"], d["head_dim"])
         r.mark("num_hidden_layers")  # the block list is the depth
-    elif kind == "encoder-decoder" and not flags["seq2seq"]:
+    elif kind == "encoder-decoder" and not flags["seq2seq"] and model_type not in oddities.ENCODER_READERS:
         encoder_layers, layers = _encoder_decoder_stacks(r, flags, d)
     else:
         layers = _decoder_stack(r, flags, d, family, guesses)
         hook = FAMILY_HOOKS.get(family)
         if hook is not None and hook.finish is not None:
             layers, model_extra = hook.finish(r, layers, d)
-        if flags["seq2seq"]:  # each decoder block: self-attention, cross-attention of the same shape, MLP
+        if flags["seq2seq"] and r.flag(flags["cross_attention"], default=True):
+            # each decoder block: self-attention, cross-attention of the same shape, MLP
             layers = [lay.model_copy(update={"cross_attention": lay.mixer}) for lay in layers]
+        elif flags["seq2seq"]:  # no cross-attention: no cross-attention norm either (ProphetNetDecoderLayer)
+            layers = [lay.model_copy(update={"num_norms": lay.num_norms - 1}) for lay in layers]
+        if flags["seq2seq"]:
             if kind == "encoder-decoder":
                 encoder_layers, model_extra = _seq2seq_encoder(r, flags, d)
     norm = classic.norm_kind(r, flags)  # a LayerNorm without bias (MPT) counts as weight only
@@ -458,6 +491,13 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         classic_extra[component] = classic_extra.get(component, 0) + n
     model_extra = {**model_extra, **{k: model_extra.get(k, 0) + v for k, v in classic_extra.items()}}
     wrapper_r = Reader(raw, src["top"], "config")  # a wrapper's own modules around its text model (WRAPPER_MODULES)
+    enc_consumed: tuple[set[str], set[str]] | None = None  # T5Gemma2: the encoder's own sub-config (kinds/oddities)
+    if model_type in oddities.ENCODER_READERS and text_raw is not raw:
+        encoder_layers, enc_extra, *consumed = oddities.ENCODER_READERS[model_type](raw, src["top"], d, flags)
+        enc_consumed = (consumed[0], consumed[1])
+        wrapper_r.mark("vocab_size")  # T5Gemma2Config copies the decoder's; the lm_head reads decoder.vocab_size
+        r.mark("max_position_embeddings")  # rotary positions: no table
+        model_extra = {**model_extra, **{k: model_extra.get(k, 0) + v for k, v in enc_extra.items()}}
     if model_type in WRAPPER_MODULES and text_raw is not raw:
         model_extra = dict(model_extra)
         for component, n in block_extra_params(wrapper_r, {"block_extra_params": WRAPPER_MODULES[model_type]},
@@ -476,18 +516,24 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         guesses.append(f"tie_word_embeddings absent: assumed {tie}")
     if flags["seq2seq"] and kind == "decoder" and not flags["causal_lm_tied"]:
         tie = False
+    if flags["never_tied"]:  # group: blt, cpmant, ...: the class ties nothing (CpmAntForCausalLM)
+        tie = False
 
     lm_head_bias = r.flag(flags["lm_head_bias"])  # a constant or a config key (phimoe: lm_head_bias)
     mtp = mtp_module(r, layers, hidden, d["vocab"], flags)
 
     vision = None
     vision_note = None
-    vision_cfg = raw.get("vision_config") if isinstance(raw.get("vision_config"), dict) else None
+    holder, holder_obj, vprefix = raw, src["top"], ""  # where vision_config and the projector's keys are
+    if model_type in oddities.TOWER_HOLDERS and isinstance(raw.get(oddities.TOWER_HOLDERS[model_type]), dict):
+        vprefix = oddities.TOWER_HOLDERS[model_type]  # T5Gemma2: under encoder
+        holder, holder_obj, vprefix = raw[vprefix], getattr(src["top"], vprefix, None), vprefix + "."
+    vision_cfg = holder.get("vision_config") if isinstance(holder.get("vision_config"), dict) else None
     vision_consumed: set[str] = set()
     vision_top_consumed: set[str] = set()  # top-level keys the projector read
     if vision_cfg:
-        top_obj = src["top"]
-        vision = read_tower(model_type, family, vision_cfg, getattr(top_obj, "vision_config", None), raw, top_obj,
+        top_obj = holder_obj
+        vision = read_tower(model_type, family, vision_cfg, getattr(top_obj, "vision_config", None), holder, top_obj,
                             hidden, vision_consumed, vision_top_consumed)
         if vision is None:
             vision_note = "vision_config present; its parameter count is not derived for this family"
@@ -548,7 +594,14 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         unmodelled += keyrules.unmodelled(_sub_config(raw, key), r.consumed, f"{key}.")
         unmodelled = [k for k in unmodelled if k != key]
     if vision_read and vision_cfg:
-        unmodelled += keyrules.unmodelled(vision_cfg, vision_consumed, "vision_config.")
+        unmodelled += keyrules.unmodelled(vision_cfg, vision_consumed, vprefix + "vision_config.")
+    if enc_consumed is not None:  # the encoder sub-config's keys (vision_config's are above)
+        enc_key = oddities.TOWER_HOLDERS.get(model_type, "encoder")
+        enc_raw = raw.get(enc_key) if isinstance(raw.get(enc_key), dict) else {}
+        unmodelled = [k for k in unmodelled if k != enc_key]
+        unmodelled += keyrules.unmodelled(enc_raw, enc_consumed[0] | vision_top_consumed, f"{enc_key}.")
+        if isinstance(enc_raw.get("text_config"), dict):
+            unmodelled += keyrules.unmodelled(enc_raw["text_config"], enc_consumed[1], f"{enc_key}.text_config.")
     if audio is not None and audio_cfg:
         unmodelled += keyrules.unmodelled(audio_cfg, audio_consumed, "audio_config.")
 
@@ -560,6 +613,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         tie_word_embeddings=bool(tie), norm=norm, final_norm=final_norm,
         embedding_norm=bool(flags["embedding_norm"]), learned_positions=learned_pos, token_types=token_types,
         embedding_size=embedding_size if embedding_size != hidden else None,
+        input_embedding=model_extra.pop("input_embedding", None),  # a hook's own token table (BLT)
         lm_head_bias=lm_head_bias, layers=layers, encoder_layers=encoder_layers,
         task_head=task_head, mtp=mtp, vision=vision, vision_note=vision_note,
         quantization=parse_quantization(raw.get("quantization_config"), quant_sidecar),
@@ -574,6 +628,7 @@ def _prevalidate(text_raw: dict[str, Any], where: str) -> None:
     """Check the obvious dimensions on the raw keys first, so errors name the file's own key."""
     r = Reader(text_raw, None, where)
     r.key_aliases = dict(family_flags(str(text_raw.get("model_type") or ""))["key_aliases"])
+    r.nested = tuple(family_flags(str(text_raw.get("model_type") or ""))["nested_configs"])  # BLT decoder_config
     for key in ("hidden_size", "num_layers", "num_heads", "vocab_size"):
         # transformers would silently fill library defaults (e.g. hidden_size 4096): a config without
         # its core dimensions is broken, not a default model
@@ -587,6 +642,8 @@ def _prevalidate(text_raw: dict[str, Any], where: str) -> None:
                               f"{', '.join(ALIASES[key][1:4])})")
     for key in ("hidden_size", "num_layers", "num_heads", "vocab_size", "num_kv_heads", "head_dim",
                 "intermediate_size", "num_experts", "top_k", "expert_intermediate"):
+        if key == "head_dim" and text_raw.get("kv_lora_rank"):
+            continue  # MLA: head_dim is not read as the head size (GLM-5-Next: the RoPE width, 0 for NoPE)
         for name in ALIASES.get(key, [key]):
             if name in text_raw and text_raw[name] is not None:
                 val = text_raw[name]

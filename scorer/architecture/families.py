@@ -163,6 +163,13 @@ DEFAULT_FAMILY: dict[str, Any] = {
     # group: multimodal round 2
     "expert_groups": False,        # a list expert width is one expert group per modality (Ernie 4.5 VL text /
                                    # vision experts): counted as experts of the summed width (kinds/ffn.moe_mlp)
+    # group: blt, cpmant, prophetnet, reformer, rembert, t5gemma2 (kinds/oddities.py)
+    "never_tied": False,           # the LM class declares no tied weights whatever tie_word_embeddings says
+                                   # (CpmAntForCausalLM: _tied_weights_keys = {})
+    "mlm_head_width_key": None,    # config key of the MLM head's width when it is not the embedding width
+                                   # (RemBERT output_embedding_size: dense h -> it, LayerNorm, decoder it -> vocab)
+    "cross_attention": True,       # seq2seq decoder blocks have cross-attention (a bool or a key: ProphetNet
+                                   # add_cross_attention, which its *ForCausalLM keeps)
 }
 
 #: group: encoder-style causal LMs and seq2seq decoders. BertModel's layout (post-norm LayerNorm blocks, biases,
@@ -582,7 +589,160 @@ FAMILIES.update({  # group: audio and omni: the thinkers' text models
                             "block_extra_params": (("norms", 2, "hidden"), ("norms", 2, "intermediate")),
                             "neutral_keys": ("scale_embedding",)},
     # Chameleon: q_norm / k_norm are LayerNorms over (heads, head_dim) and (kv_heads, head_dim), weight + bias
-    "chameleon": {"block_extra_params": (("norms", 2, "heads", "head_dim"), ("norms", 2, "kv_heads", "head_dim"))},
+    "chameleon": {"block_extra_params": (("norms", 2, "heads", "head_dim"), ("norms", 2, "kv_heads", "head_dim")),
+                  # group: omni models and image tokenizer towers. modeling_chameleon.py: model_parallel_size is stored,
+                  # never shapes a tensor; swin_norm picks ChameleonSwinDecoderLayer, whose norms are the same two
+                  "neutral_keys": ("model_parallel_size", "swin_norm")},
+})
+
+FAMILIES.update({  # group: blt, cpmant, prophetnet, reformer, rembert, t5gemma2 (kinds/oddities.py)
+    # CPM-Ant (modeling_cpmant.py): weight-only CpmAntLayerNorm, bias-free q/k/v/out and gated w_0/w_1/w_out
+    # (dim_ff), heads x dim_head; input_embedding holds vocab + prompt_types * prompt_length rows, segment_embedding
+    # segment_types rows, position_bias a (segment_types^2 + buckets) x heads relative bias; lm_head is never tied
+    "cpmant": {"key_aliases": {"intermediate_size": ["dim_ff"], "head_dim": ["dim_head"]}, "never_tied": True,
+               "model_extra_params": (("embedding", "key:prompt_types", "key:prompt_length", "hidden"),
+                                      ("embedding", "key:segment_types", "hidden"),
+                                      ("attention", "key:segment_types", "key:segment_types",
+                                       "key:num_attention_heads"),
+                                      ("attention", "key:position_bias_num_buckets", "key:num_attention_heads")),
+               "neutral_keys": ("position_bias_max_distance",)},
+    # RemBERT (modeling_rembert.py): BERT layout with input_embedding_size-wide tables (embedding_hidden_mapping_in
+    # maps them to hidden) and an untied MLM head of output_embedding_size
+    # ProphetNet (modeling_prophetnet.py): BART-style post-norm blocks; the decoder's self-attention is the n-gram
+    # stream attention with relative_pos_embeddings (hidden -> num_buckets * heads, bias) in every layer;
+    # ngram_embeddings (ngram x hidden); cross-attention per add_cross_attention (kept by ProphetNetForCausalLM)
+    "prophetnet": {**_SEQ2SEQ, "embedding_norm": True, "cross_attention": "add_cross_attention",
+                   "key_aliases": {"num_layers": ["num_decoder_layers"], "num_heads": ["num_decoder_attention_heads"],
+                                   "intermediate_size": ["decoder_ffn_dim"], "encoder_layers": ["num_encoder_layers"],
+                                   "encoder_attention_heads": ["num_encoder_attention_heads"]},
+                   "block_extra_params": (("attention", "hidden", "key:num_buckets", "heads"),
+                                          ("attention", "key:num_buckets", "heads")),
+                   "model_extra_params": (("embedding", "key:ngram", "hidden"),),
+                   "neutral_keys": ("relative_max_distance", "disable_ngram_loss")},
+    # Reformer (modeling_reformer.py): reversible blocks of LayerNorm + LSH or local attention (attn_layers) and
+    # LayerNorm + dense/output FFN (feed_forward_size, biases); heads x attention_head_size need not be hidden;
+    # axial positions, the 2 * hidden final norm and the 2 * hidden LM head in the hook; nothing is tied
+    "reformer": {"norm": "layernorm", "qkv_bias": False, "o_bias": False, "mlp_gated": False, "mlp_bias": True,
+                 "final_norm": False, "never_tied": True, "lm_head_bias": True, "layer_types_key": "attn_layers",
+                 "layer_kind_aliases": {"lsh": "reformer_lsh", "local": "reformer_local"},
+                 "key_aliases": {"intermediate_size": ["feed_forward_size"], "head_dim": ["attention_head_size"]}},
+    # BLT (modeling_blt.py): the local decoder (decoder_config) is the main stack of Llama-like blocks (RMSNorm,
+    # bias-free attention of head_dim hidden // heads, SwiGLU) with cross-attention to the patches, its norm the
+    # final norm, its window local_attention_window_len; encoder, global transformer, hash embeddings and patcher
+    # in the hook
+    "blt": {"nested_configs": ("decoder_config",), "key_aliases": {"sliding_window": ["local_attention_window_len"]}},
+    # T5Gemma2 decoder (modeling_t5gemma2.py): Gemma-3 blocks (four RMSNorms, q/k norms over head_dim, gated MLP)
+    # whose T5Gemma2MergedAttention attends to itself and to the encoder with the same q/k/v/o; the encoder, the
+    # shared eoi_embedding and the tower in kinds/oddities.py (read from config.encoder)
+    "t5gemma2_decoder": {"norms_per_layer": 4, "qk_norm": "head", "tied_default": True,
+                         "neutral_keys": ("query_pre_attn_scalar",)},
+    "rembert": {**_BERT_LIKE, "embedding_size_key": "input_embedding_size",
+                "mlm_head_width_key": "output_embedding_size", "tied_default": False},
+})
+
+_INKLING_KINDS = {"hybrid": "full_attention", "hybrid_sliding": "sliding_attention"}
+_INKLING_NEUTRAL = ("log_scaling_n_floor", "log_scaling_alpha", "qk_l2_clip_threshold", "rel_l2_clip_threshold",
+                    "mlp_gate_softcap", "mlp_up_softcap", "scoring_func", "route_scale", "shared_expert_sink",
+                    "number_of_conv_states", "chain_hidden_post_norm", "mtp_hidden_states_first",
+                    "mtp_local_layer_ids", "local_layer_ids", "n_layers_per_attn_res_block", "rms_norm_eps_moe_gate",
+                    "logits_mup_width_multiplier")
+FAMILIES.update({  # group: g2 (kinds/inkling.py): "hybrid" / "hybrid_sliding" layers are softmax attention whose
+    # modules the hooks complete; the FFNs too (ffn False: the hook builds every MLP / MoE)
+    # Inkling: InklingNormedEmbedding's embed_norm; unpadded_vocab_size only drops logits (lm_head has vocab_size);
+    # Inkling*ForCausalLM / ForConditionalGeneration declare _tied_weights_keys = {}: never tied
+    "inkling_text": {"layer_kind_aliases": _INKLING_KINDS, "ffn": False, "embedding_norm": True, "never_tied": True,
+                     "neutral_keys": _INKLING_NEUTRAL + ("unpadded_vocab_size",)},
+    "inkling2_text": {"layer_kind_aliases": _INKLING_KINDS, "ffn": False, "embedding_norm": True, "never_tied": True,
+                      "neutral_keys": _INKLING_NEUTRAL},
+    "inkling2_loop_text": {"layer_kind_aliases": _INKLING_KINDS, "ffn": False, "embedding_norm": True,
+                           "never_tied": True, "neutral_keys": _INKLING_NEUTRAL},
+    # ZAYA: the lm_head (tied by default) takes lm_head_bias
+    "zaya": {"layer_kind_aliases": _INKLING_KINDS, "ffn": False, "lm_head_bias": "lm_head_bias", "tied_default": True},
+})
+
+FAMILIES.update({  # group: qwen4_exp, glm5_next, dots3_note, cosmos3_edge (kinds/g4.py)
+    # Qwen4-Exp text model: Qwen3-Next's layers (gated delta-net, gated attention with per-head q/k norms, MoE with
+    # a gated shared expert on every layer) in hyper-connection blocks: no per-block norms, no final norm (the hook);
+    # indexed_attention is that gated attention plus a QSA indexer (the hook)
+    "qwen4_exp_text": {"qk_norm": "head", "attn_output_gate": True, "shared_expert_gate": True,
+                       "linear_attention": "gated_deltanet", "norms_per_layer": 0, "final_norm": False,
+                       "layer_kind_aliases": {"indexed_attention": "full_attention"}},
+    # Dots3-Note text model: MLA layers whose shapes come from per_layer_config (kinds/g4.py), g_proj and
+    # k_rope_only_layernorm per attention, dense / sparse MLPs by mlp_layer_types
+    "dots3_note_text": {"mlp_bias": False,
+                        "layer_kind_aliases": {k: "dots3_note_attention" for k in
+                                               ("indexed_attention", "sliding_attention", "full_attention")},
+                        "neutral_keys": ("mlp_bias", "n_group", "topk_group", "routed_scaling_factor")},
+    # GLM-5-Next text model: linear_attention layers are Kimi delta attention (gates of rank linear_head_dim),
+    # indexed_attention layers GLM-5's MLA + DSA indexer (indexer_types "shared": none) with the indexer's k-pool
+    # weights and two hyper-connections a block (the hook); dense / sparse MLPs by mlp_layer_types
+    "glm5_next_text": {"layer_kind_aliases": {"linear_attention": "kda"}, "kda_gate_rank": "head_dim",
+                       "mlp_bias": False,
+                       "neutral_keys": ("n_group", "topk_group", "routed_scaling_factor", "swiglu_limit",
+                                        "linear_lower_bound", "hc_eps", "hc_sinkhorn_iters",
+                                        "index_kpool_always_select_tail")},
+    # Cosmos3-Edge text model: Nemotron-style fc1/fc2 MLP (relu2, ungated), RMSNorms, no biases
+    "cosmos3_edge_text": {"mlp_gated": False},
+})
+
+#: group: longcat_flash, muse_spark, muse_glimmer, axk2, hy_v4, hy_v4_vl (g3). HY-V4's per-block extras
+#: (modeling_hy_v4.py): HYV4Attention.gate_proj (hidden -> heads x v_head_dim) and sinks (heads); two
+#: HYV4HyperConnection (attn_hc, ffn_hc): fn (2n x n*hidden), base (2n), scale (2), n = hc_mult; the model's
+#: HYV4HyperHead: hc_fn (n x n*hidden), hc_base (n), hc_scale (1). The hyper-connection weights count as norms
+#: (as DeepSeek-V4's, kinds/deepseek.py).
+_HY_V4: dict[str, Any] = {
+    "block_extra_params": (("attention", "hidden", "heads", "key:v_head_dim"), ("attention", "heads"),
+                           ("norms", 2, 2, "key:hc_mult", "key:hc_mult", "hidden"), ("norms", 2, 2, "key:hc_mult"),
+                           ("norms", 2, 2)),
+    "model_extra_params": (("norms", "key:hc_mult", "key:hc_mult", "hidden"), ("norms", "key:hc_mult"),
+                           ("norms", 1)),
+    "neutral_keys": ("hc_magnitude", "hc_eps", "learnable_sink_init", "swiglu_limit", "n_group", "topk_group")}
+FAMILIES.update({  # group: longcat_flash, muse_spark, muse_glimmer, axk2, hy_v4, hy_v4_vl (g3)
+    # A.X-K2 (modeling_axk2.py): DeepSeek-V3.2 layers whose AXK2Attention has no q_b_proj but a fused q_gate_proj
+    # (2*q_lora_rank -> heads x (qk_nope + qk_rope + v_head_dim): the query and a sigmoid output gate), i.e.
+    # q_lora x heads x (qk_head_dim + 2 v_head_dim) beyond the spec's q_b_proj; AXK2GatedRMSNorm wraps
+    # input_layernorm on every layer and post_attention_layernorm on MoE layers with a low-rank gate MLP (fc1
+    # hidden -> gated_norm_rank, fc2 back, no biases)
+    "axk2": {"block_extra_params": (("attention", "key:q_lora_rank", "heads", "key:qk_nope_head_dim"),
+                                    ("attention", "key:q_lora_rank", "heads", "key:qk_rope_head_dim"),
+                                    ("attention", 2, "key:q_lora_rank", "heads", "key:v_head_dim"),
+                                    ("norms", 2, "hidden", "key:gated_norm_rank"),
+                                    ("norms", 2, "moe", "hidden", "key:gated_norm_rank")),
+             "neutral_keys": ("n_group", "topk_group")},
+    "hy_v4": _HY_V4,
+    "hy_v4_vl_text": _HY_V4,
+    # Muse Glimmer text model (modeling_muse_glimmer.py): MuseGlimmerTextAttention.gate_proj (hidden -> heads x
+    # head_dim, no bias) gates the attention output; four centered RMSNorms a block (input, post-attention,
+    # pre- and post-feedforward); the q/k norm and the embedding norm are weight-less
+    "muse_glimmer_text": {"norms_per_layer": 4, "block_extra_params": (("attention", "hidden", "heads", "head_dim"),),
+                          "neutral_keys": ("qk_scale_factor", "layer_rope_theta", "post_norm_eps")},
+    # Muse Spark text model (modeling_muse_spark.py): the same gated attention; three weighted norms a block
+    # (post_attention_layernorm is weight-less) and two MuseSparkResidualGate vectors (hidden each);
+    # MuseSparkMoE pools hidden to moe_hidden_size (pre_expert_proj) with a centered RMSNorm, runs the experts at
+    # that width (a latent MoE, kinds/ffn.py), renormalizes them (post_expert_norm, moe_hidden_size) and unpools
+    # (post_expert_proj); the router scores the hidden state; mlp_layer_types "dense" layers are MuseSparkTextMLP
+    "muse_spark_text": {"norms_per_layer": 3, "key_aliases": {"moe_latent_size": ["moe_hidden_size"]},
+                        "block_extra_params": (("attention", "hidden", "heads", "head_dim"), ("norms", 2, "hidden"),
+                                               ("norms", 2, "moe", "key:moe_hidden_size")),
+                        "neutral_keys": ("qk_scale_factor", "layer_rope_theta", "post_norm_eps",
+                                         "residual_gate_temperature", "routed_scaling_factor")},
+})
+
+FAMILIES.update({  # group: g6 (kinds/looped.py): reused blocks, text layers with adapters into a non-text tower
+    # modeling_hrm_text.py: HrmTextRMSNorm has no weight (no norm parameters), MHA (k/v at num_attention_heads,
+    # num_key_value_heads is not read) with a gate_proj output gate (bias: attention_bias); stacks in the hook
+    "hrm_text": {"norms_per_layer": 0, "final_norm": False, "attn_output_gate": True},
+    # modeling_dory.py: DoryL2Norm has no weight; gate_proj output gate; sqk and s_gate (heads*head_dim), suv_gate
+    # and suv_up (intermediate), lambda_1 and lambda_2 (hidden) per block; DoryLMHead's logit_scale (vocab)
+    "dory": {"norms_per_layer": 0, "final_norm": False, "attn_output_gate": True,
+             "block_extra_params": (("attention", 2, "heads", "head_dim"), ("mlp", 2, "intermediate"),
+                                    ("norms", 2, "hidden")),
+             "model_extra_params": (("lm_head", "key:vocab_size"),)},
+    # modeling_evolla.py: a Llama decoder (EvollaAttention, EvollaMLP, RMSNorms); adapters in the hook
+    "evolla": {},
+    # modeling_idefics.py: IdeficsAttention q/k/v/o without bias at hidden // heads (no KV-head or head_dim key),
+    # IdeficsMLP gate/up/down without bias, RMSNorms; gated cross-attention layers in the hook
+    "idefics": {"qkv_bias": False, "o_bias": False, "mlp_bias": False, "neutral_keys": ("dropout",)},
 })
 
 #: ``architectures[0]`` class names that identify a family when ``model_type`` is unknown to
@@ -658,6 +818,19 @@ VERIFIED = VERIFIED | frozenset({  # group: multimodal round 2
 VERIFIED = VERIFIED | frozenset({"falcon_h1", "zamba", "zamba2", "jetmoe", "laguna",
                                   "minimax", "rwkv", "kimi_linear", "bailing_hybrid",
                                   "recurrent_gemma", "xlstm"})  # group: hybrids round 2 (kinds/hybrids2.py)
+VERIFIED = VERIFIED | frozenset({  # group: blt, cpmant, prophetnet, reformer, rembert, t5gemma2 (kinds/oddities.py)
+    "blt", "cpmant", "prophetnet", "reformer", "rembert", "t5gemma2"})
+VERIFIED = VERIFIED | frozenset({  # group: g2 (kinds/inkling.py)
+    "inkling_text", "inkling_mm_model", "inkling2_text", "inkling2", "inkling2_loop_text", "inkling2_loop", "zaya"})
+
+VERIFIED = VERIFIED | frozenset({"hrm_text", "dory", "evolla", "idefics"})  # group: g6 (kinds/looped.py)
+VERIFIED = VERIFIED | frozenset({  # group: longcat_flash, muse_spark, muse_glimmer, axk2, hy_v4, hy_v4_vl (g3)
+    "axk2", "hy_v4", "hy_v4_vl", "muse_glimmer"})
+VERIFIED = VERIFIED | frozenset({  # group: omni models and image tokenizer towers (kinds/vision/generators.py)
+    "qwen2_5_omni", "qwen3_omni_moe", "nemotron_h_omni", "chameleon", "emu3", "janus", "apertus1p5",
+    "cohere_compass"})
+VERIFIED = VERIFIED | frozenset({  # group: qwen4_exp, glm5_next, dots3_note, cosmos3_edge (g4, kinds/g4.py)
+    "qwen4_exp", "qwen4_exp_text", "glm5_next", "dots3_note", "dots3_note_text", "cosmos3_edge"})
 
 #: top-level ``model_type`` of a wrapper -> its own modules around the text model, as ``block_extra_params``
 #: entries read on the top-level config (``"key:NAME"`` factors; ``hidden`` is the text model's width).
@@ -724,3 +897,7 @@ def family_flags(family: str) -> dict[str, Any]:
     merged = dict(DEFAULT_FAMILY)
     merged.update(FAMILIES.get(family, {}))
     return merged
+VERIFIED = VERIFIED | frozenset({  # group: longcat_flash (the meta device's zero-expert gate_up rows are not stored:
+                                  "longcat_flash"})  # tests/test_oracle_sweep.py ORACLE_OVERCOUNT derives them)
+VERIFIED = VERIFIED | frozenset({  # group: muse_spark (the oracle's routed experts no longer count the shared
+                                  "muse_spark"})  # experts.post_expert_norm weight: scripts/meta_oracle.py _routed)

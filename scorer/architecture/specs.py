@@ -504,6 +504,8 @@ class TaskHead(BaseModel):
     mlm_head: bool = False
     mlm_transform: bool = Field(True, description="the LM head has the dense + LayerNorm transform before its tied "
                                                   "decoder (BertLMPredictionHead); False: decoder and bias only")
+    head_width: int | None = Field(None, description="width of the MLM head's transform and decoder when it is not "
+                                                     "the embedding width (RemBERT output_embedding_size)")
 
 
 class ModelArch(BaseModel):
@@ -531,6 +533,9 @@ class ModelArch(BaseModel):
     embedding_size: int | None = Field(None, description="width of the token / position / token-type tables when "
                                        "factorized (ELECTRA, RoFormer embedding_size): a linear with bias maps it to "
                                        "hidden_size; None: hidden_size")
+    input_embedding: int | None = Field(None, description="parameters of the input token table when it is not "
+                                        "vocab_size x hidden_size (BLT: the local encoder's own vocab x width); "
+                                        "None: the generic table")
     lm_head_bias: bool = False
     layers: list[LayerSpec]
     encoder_layers: list[LayerSpec] = Field(default_factory=list)

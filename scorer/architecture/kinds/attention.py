@@ -44,7 +44,8 @@ def mla(ctx: LayerContext, span: str = "full", window: int | None = None,
         span=span, window=window, num_heads=ctx.heads,
         q_lora_rank=check_int(q_lora, "q_lora_rank", r.where) if q_lora else None,
         kv_lora_rank=r.int("kv_lora_rank"), qk_nope_head_dim=r.int("qk_nope_head_dim"),
-        qk_rope_head_dim=r.int("qk_rope_head_dim"), v_head_dim=r.int("v_head_dim"),
+        qk_rope_head_dim=r.int("qk_rope_head_dim", minimum=0),  # 0: NoPE (GLM-5-Next)
+        v_head_dim=r.int("v_head_dim"),
         qkv_bias=r.flag(flags["qkv_bias"]), o_bias=r.flag(flags["o_bias"]), indexer=indexer)
 
 

@@ -104,3 +104,5 @@ def read_tower(model_type: str | None, family: str, vision_raw: dict[str, Any], 
 
 from . import towers  # noqa: E402,F401  (registration)
 from . import audio, qformer  # noqa: E402,F401  (registration; group: audio and omni)
+from . import generators  # noqa: E402,F401  (registration; group: omni models and image tokenizer towers)
+from . import muse  # noqa: E402,F401  (registration; group: longcat_flash, muse_*, axk2, hy_v4, hy_v4_vl)
