@@ -4,7 +4,7 @@
   normalizer's own source, so a change to either misses: normalizing a known model type imports
   transformers (about 0.5 s with the light import of architecture._stub_packages); a cache hit does not. The bundled examples ship their entries in
   ``data/arch_cache/`` (written by ``scripts/make_examples.py``, checked by the tests);
-* compiled jinja2 templates (a bytecode cache).
+* compiled jinja2 templates: the sheet, report and diff templates ship precompiled in ``data/compiled_templates/`` (scorer.render; used while their sources and jinja2 match), the others in a bytecode cache.
 
 Location: ``$DEPLOYSHEET_CACHE_DIR``, else ``$XDG_CACHE_HOME/deploysheet``, else
 ``~/.cache/deploysheet``. ``DEPLOYSHEET_NO_CACHE=1`` disables both. A cache that cannot be written

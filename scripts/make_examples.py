@@ -81,6 +81,29 @@ def main() -> None:
         (folder / "config.json").write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
         print(f"wrote {folder / 'config.json'}")
     write_arch_cache()
+    write_compiled_templates()
+
+
+def write_compiled_templates() -> None:
+    """Precompile the Markdown and HTML templates (data/compiled_templates/<kind>/), with a manifest of the
+    sources' SHA-256 and jinja2's version: a cold `deploysheet score` then imports them instead of compiling
+    (scorer.render._compiled_loader falls back to the sources on any mismatch). tests/test_render.py checks."""
+    import shutil
+
+    import jinja2
+
+    from scorer import render
+    for kind in ("md", "html"):
+        folder = OUT.parent / render.COMPILED_DIR / kind
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        env = render.make_env(kind, jinja2.FileSystemLoader(str(render.templates_dir())))
+        env.compile_templates(str(folder), zip=None, filter_func=lambda n, k=kind: n in render.template_digests(k),
+                              ignore_errors=False, log_function=None)
+        manifest = {"jinja2": jinja2.__version__, "templates": render.template_digests(kind),
+                    "command": "python scripts/make_examples.py"}
+        (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        print(f"wrote {folder} ({len(manifest['templates'])} templates)")
 
 
 def write_arch_cache() -> None:

@@ -64,3 +64,45 @@ def test_html_autoescapes_and_is_well_formed():
     parser = Tags()
     parser.feed(text)
     assert "table" in parser.tags and "html" in parser.tags
+
+
+def test_packaged_compiled_templates_are_current_and_render_the_same(monkeypatch, tmp_path):
+    """data/compiled_templates/ (scripts/make_examples.py) pins each template's SHA-256 and jinja2's version; a
+    cold score imports them instead of compiling. They must match the sources and render byte for byte the same."""
+    import jinja2
+
+    from scorer import render
+    from scorer.sheet import build_sheet
+    from scorer.sources import load_source
+    for kind in ("md", "html"):
+        assert render._compiled_loader(kind) is not None, "run python scripts/make_examples.py"
+        assert set(render.template_digests(kind)) == {f"{n}.{kind}.j2" for n in render.PRECOMPILED
+                                                      if (render.templates_dir() / f"{n}.{kind}.j2").exists()}
+    sheet = build_sheet(load_source("example:qwen3-4b"))
+    monkeypatch.setenv("DEPLOYSHEET_CACHE_DIR", str(tmp_path))
+    render._env.cache_clear()
+    try:
+        fast = (render.render_markdown(sheet), render.render_html(sheet))
+        assert isinstance(render._env("md").loader, jinja2.ChoiceLoader)
+        monkeypatch.setenv("DEPLOYSHEET_NO_CACHE", "1")  # compile from the sources
+        render._env.cache_clear()
+        slow = (render.render_markdown(sheet), render.render_html(sheet))
+        assert isinstance(render._env("md").loader, jinja2.FileSystemLoader)
+    finally:
+        render._env.cache_clear()
+    assert fast == slow
+
+
+def test_a_stale_compiled_template_falls_back_to_the_source(monkeypatch, tmp_path):
+    import shutil
+
+    from scorer import render
+    fake = tmp_path / "data"
+    shutil.copytree(render.data_dir() / render.COMPILED_DIR, fake / render.COMPILED_DIR)
+    manifest = fake / render.COMPILED_DIR / "md" / "manifest.json"
+    doc = json.loads(manifest.read_text())
+    doc["templates"]["sheet.md.j2"] = "0" * 64  # the source changed since the compile
+    manifest.write_text(json.dumps(doc))
+    monkeypatch.setattr(render, "data_dir", lambda: fake)
+    assert render._compiled_loader("md") is None
+    assert render._compiled_loader("html") is not None

@@ -1,0 +1,470 @@
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'report.html.j2'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_r = resolve('r')
+    l_0_w = l_0_status_text = missing
+    try:
+        t_1 = environment.filters['bn']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'bn' found.")
+    try:
+        t_2 = environment.filters['f']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'f' found.")
+    try:
+        t_3 = environment.filters['format']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'format' found.")
+    try:
+        t_4 = environment.filters['join']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'join' found.")
+    try:
+        t_5 = environment.filters['length']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
+            raise TemplateRuntimeError("No filter named 'length' found.")
+    try:
+        t_6 = environment.filters['n']
+    except KeyError:
+        @internalcode
+        def t_6(*unused):
+            raise TemplateRuntimeError("No filter named 'n' found.")
+    try:
+        t_7 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_7(*unused):
+            raise TemplateRuntimeError("No test named 'none' found.")
+    pass
+    l_0_w = environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'workload')
+    context.vars['w'] = l_0_w
+    context.exported_vars.add('w')
+    l_0_status_text = {'ok': 'meets the targets', 'misses_targets': 'misses the targets', 'does_not_fit': 'does not fit', 'context_too_long': 'context too long', 'not_servable': 'not a generation model'}
+    context.vars['status_text'] = l_0_status_text
+    context.exported_vars.add('status_text')
+    yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>Serving comparison — '
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'), undefined):
+        _loop_vars = {}
+        pass
+        yield escape(environment.finalize(environment.getattr(l_1_m, 'name')))
+        if (not environment.getattr(l_1_loop, 'last')):
+            pass
+            yield ' vs '
+    l_1_loop = l_1_m = missing
+    yield '</title>\n<style>\nbody{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1b1f24}\nh1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #d0d7de;padding-bottom:.2rem}\ntable{border-collapse:collapse;margin:.6rem 0;font-size:13px}th,td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}\nth{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}\n.card{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.8rem 1rem}\n.rec{border-left:4px solid #175cd3;padding:.4rem .8rem;background:#eff8ff}.best{background:#ecfdf3}\n.high{color:#b42318;font-weight:600}.medium{color:#b54708}.info{color:#475467}.bad{color:#b42318}\nsmall{color:#475467}\n</style>\n</head>\n<body>\n<h1>Serving comparison — '
+    yield escape(environment.finalize(t_5(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'))))
+    yield ' models</h1>\n<div class="card"><b>Workload:</b> '
+    yield escape(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'qps'), 2)))
+    yield ' requests/s · '
+    yield escape(environment.finalize(t_6(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'isl'))))
+    yield ' input / '
+    yield escape(environment.finalize(t_6(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'osl'))))
+    yield ' output tokens per request ('
+    yield escape(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'output_tokens_per_s'), 0)))
+    yield ' output tokens/s) · '
+    yield escape(environment.finalize((markup_join(('TTFT ≤ ', t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'ttft_ms'), 0), ' ms', )) if environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'ttft_ms') else 'no TTFT target')))
+    yield ' · '
+    yield escape(environment.finalize((markup_join(('ITL ≤ ', t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'itl_ms'), 1), ' ms', )) if environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'itl_ms') else 'no ITL target')))
+    yield ' · '
+    yield escape(environment.finalize(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'framework')))
+    yield ' · GPUs: '
+    l_1_loop = missing
+    for l_1_g, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'gpus'), undefined):
+        _loop_vars = {}
+        pass
+        yield escape(environment.finalize(environment.getattr(l_1_g, 'gpu')))
+        yield ' ('
+        yield escape(environment.finalize((t_3('$%.2f/h', environment.getattr(l_1_g, 'usd_per_hour')) if environment.getattr(l_1_g, 'usd_per_hour') else 'no price')))
+        yield ')'
+        if (not environment.getattr(l_1_loop, 'last')):
+            pass
+            yield ', '
+    l_1_loop = l_1_g = missing
+    yield '</div>\n\n<h2>Recommendation</h2>\n<div class="rec">\n<p><b>'
+    yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'recommendation'), 'headline')))
+    yield '</b></p>\n'
+    if environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'recommendation'), 'ranking'):
+        pass
+        yield '<ol>'
+        for l_1_line in environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'recommendation'), 'ranking'):
+            _loop_vars = {}
+            pass
+            yield '<li>'
+            yield escape(environment.finalize(l_1_line))
+            yield '</li>'
+        l_1_line = missing
+        yield '</ol>'
+    if environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'recommendation'), 'caveats'):
+        pass
+        yield '<p>Caveats:</p><ul>'
+        for l_1_c in environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'recommendation'), 'caveats'):
+            _loop_vars = {}
+            pass
+            yield '<li>'
+            yield escape(environment.finalize(l_1_c))
+            yield '</li>'
+        l_1_c = missing
+        yield '</ul>'
+    yield '</div>\n\n<h2>Side by side</h2>\n<table>\n<tr><th></th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<th>'
+        yield escape(environment.finalize(environment.getattr(l_1_m, 'name')))
+        yield '</th>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>parameters</th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<td class="num">'
+        yield escape(environment.finalize(t_1(environment.getattr(l_1_m, 'params_total'))))
+        if environment.getattr(l_1_m, 'moe'):
+            pass
+            yield ' ('
+            yield escape(environment.finalize(t_1(environment.getattr(l_1_m, 'params_active'))))
+            yield ' active)'
+        yield '</td>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>weights</th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<td class="num">'
+        yield escape(environment.finalize(t_2(environment.getattr(l_1_m, 'weights_gib'), 1)))
+        yield ' GiB at '
+        yield escape(environment.finalize(environment.getattr(l_1_m, 'precision')))
+        if (environment.getattr(l_1_m, 'precision') != 'bf16'):
+            pass
+            yield ' ('
+            yield escape(environment.finalize(t_2(environment.getattr(l_1_m, 'weights_bf16_gib'), 1)))
+            yield ' GiB BF16)'
+        yield '</td>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>KV cache per token</th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<td class="num">'
+        if t_7(environment.getattr(l_1_m, 'kv_bytes_per_token')):
+            pass
+            yield '– (not a decoder)'
+        else:
+            pass
+            yield escape(environment.finalize(t_6(environment.getattr(l_1_m, 'kv_bytes_per_token'))))
+            yield ' B ('
+            yield escape(environment.finalize(environment.getattr(l_1_m, 'kv_dtype')))
+            yield ')'
+        yield '</td>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>context</th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<td class="num">'
+        yield escape(environment.finalize(t_6(environment.getattr(l_1_m, 'max_positions'))))
+        yield ' tokens</td>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>checkpoint quantization</th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<td>'
+        yield escape(environment.finalize((environment.getattr(l_1_m, 'checkpoint_quantization') or 'none')))
+        yield '</td>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>quantization ready ('
+    yield escape(environment.finalize(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'framework')))
+    yield ', TP)</th>'
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'), undefined):
+        _loop_vars = {}
+        pass
+        yield '<td>'
+        l_2_loop = missing
+        for (l_2_f, l_2_tps), l_2_loop in LoopContext(context.call(environment.getattr(environment.getattr(l_1_m, 'quant_ready'), 'items'), _loop_vars=_loop_vars), undefined):
+            l_2_pad = missing
+            _loop_vars = {}
+            pass
+            l_2_pad = (context.call(environment.getattr(environment.getattr(l_1_m, 'quant_padded'), 'get'), l_2_f, _loop_vars=_loop_vars) or [])
+            _loop_vars['pad'] = l_2_pad
+            yield escape(environment.finalize(l_2_f))
+            yield ' '
+            yield escape(environment.finalize((t_4(context.eval_ctx, l_2_tps, ',') if l_2_tps else ('' if (undefined(name='pad') if l_2_pad is missing else l_2_pad) else '✘'))))
+            if (undefined(name='pad') if l_2_pad is missing else l_2_pad):
+                pass
+                yield escape(environment.finalize((' ' if l_2_tps else cond_expr_undefined("the inline if-expression on line 40 in 'report.html.j2' evaluated to false and no else section was defined."))))
+                yield 'padded '
+                yield escape(environment.finalize(t_4(context.eval_ctx, (undefined(name='pad') if l_2_pad is missing else l_2_pad), ',')))
+            if (not environment.getattr(l_2_loop, 'last')):
+                pass
+                yield '<br>'
+        l_2_loop = l_2_f = l_2_tps = l_2_pad = missing
+        yield '</td>'
+    l_1_loop = l_1_m = missing
+    yield '</tr>\n<tr><th>cheapest deployment</th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<td>'
+        if environment.getattr(l_1_m, 'best'):
+            pass
+            yield escape(environment.finalize(t_6(environment.getattr(environment.getattr(l_1_m, 'best'), 'num_gpus'))))
+            yield '× '
+            yield escape(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'best'), 'gpu')))
+            yield ' ('
+            yield escape(environment.finalize(t_6(environment.getattr(environment.getattr(l_1_m, 'best'), 'replicas'))))
+            yield ' × '
+            yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'prediction'), 'layout')))
+            yield ', up to '
+            yield escape(environment.finalize(t_6(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'prediction'), 'concurrency'))))
+            yield ' concurrent each)'
+        else:
+            pass
+            yield '<span class="bad">none</span>'
+        yield '</td>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>TTFT · ITL</th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<td class="num">'
+        if environment.getattr(l_1_m, 'best'):
+            pass
+            yield escape(environment.finalize(t_2(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'prediction'), 'ttft_ms'), 0)))
+            yield ' ms · '
+            yield escape(environment.finalize(t_2(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'prediction'), 'tpot_ms'), 1)))
+            yield ' ms'
+        else:
+            pass
+            yield '–'
+        yield '</td>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>GPUs for '
+    yield escape(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'qps'), 2)))
+    yield ' req/s</th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<td class="num">'
+        yield escape(environment.finalize((t_6(environment.getattr(environment.getattr(l_1_m, 'best'), 'num_gpus')) if environment.getattr(l_1_m, 'best') else '–')))
+        yield '</td>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>$ per month</th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<td class="num">'
+        yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month'), 0), )) if (environment.getattr(l_1_m, 'best') and (not t_7(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))) else '–')))
+        yield '</td>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>$ per 1M output tokens (load · capacity)</th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<td class="num">'
+        if (environment.getattr(l_1_m, 'best') and (not t_7(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))):
+            pass
+            yield '$'
+            yield escape(environment.finalize(t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_1m_tokens_load'), 3)))
+            yield ' · $'
+            yield escape(environment.finalize(t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_1m_tokens_capacity'), 3)))
+        else:
+            pass
+            yield '–'
+        yield '</td>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>license</th>'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '<td>'
+        yield escape(environment.finalize((environment.getattr(l_1_m, 'license') or ('not stated' if (environment.getattr(l_1_m, 'source_kind') == 'hub') else 'not checked (local)'))))
+        yield '</td>'
+    l_1_m = missing
+    yield '</tr>\n<tr><th>risks</th>'
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'), undefined):
+        _loop_vars = {}
+        pass
+        yield '<td>'
+        def t_8(fiter):
+            for l_2_x in fiter:
+                if (environment.getattr(l_2_x, 'severity') != 'info'):
+                    yield l_2_x
+        l_2_loop = missing
+        t_9 = 1
+        for l_2_x, l_2_loop in LoopContext(t_8(environment.getattr(l_1_m, 'risks')), undefined):
+            _loop_vars = {}
+            pass
+            yield '<span class="'
+            yield escape(environment.finalize(environment.getattr(l_2_x, 'severity')))
+            yield '">'
+            yield escape(environment.finalize(environment.getattr(l_2_x, 'kind')))
+            yield '</span>'
+            if (not environment.getattr(l_2_loop, 'last')):
+                pass
+                yield ', '
+            t_9 = 0
+        l_2_loop = l_2_x = missing
+        if t_9:
+            pass
+            yield 'none'
+        yield '</td>'
+    l_1_loop = l_1_m = missing
+    yield '</tr>\n</table>\n\n<h2>Deployments by GPU</h2>\n<p>On each GPU, the layout and concurrency meeting the targets at '
+    yield escape(environment.finalize(t_6(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'isl'))))
+    yield '/'
+    yield escape(environment.finalize(t_6(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'osl'))))
+    yield ' tokens with the fewest GPUs for '
+    yield escape(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'qps'), 2)))
+    yield ' requests/s (then the most output tokens/s/GPU).</p>\n<table>\n<tr><th>model</th><th>GPU</th><th>layout</th><th>concurrency</th><th>TTFT ms</th><th>ITL ms</th><th>tokens/s/GPU</th><th>req/s per replica</th><th>replicas</th><th>GPUs</th><th>$/month</th><th>$/1M out (load)</th><th>$/1M out (capacity)</th><th>expected error (TTFT · ITL · tok/s)</th></tr>\n'
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'), undefined):
+        _loop_vars = {}
+        pass
+        l_2_loop = missing
+        for l_2_d, l_2_loop in LoopContext(environment.getattr(l_1_m, 'deployments'), undefined):
+            l_2_e = missing
+            _loop_vars = {}
+            pass
+            l_2_e = environment.getattr(l_2_d, 'expected_error_pct')
+            _loop_vars['e'] = l_2_e
+            if environment.getattr(l_2_d, 'prediction'):
+                pass
+                yield '<tr'
+                if (environment.getattr(l_1_m, 'best') and (environment.getattr(environment.getattr(l_1_m, 'best'), 'gpu') == environment.getattr(l_2_d, 'gpu'))):
+                    pass
+                    yield ' class="best"'
+                yield '><td>'
+                yield escape(environment.finalize(environment.getattr(l_1_m, 'name')))
+                if (environment.getattr(l_1_m, 'best') and (environment.getattr(environment.getattr(l_1_m, 'best'), 'gpu') == environment.getattr(l_2_d, 'gpu'))):
+                    pass
+                    yield ' ★'
+                yield '</td><td>'
+                yield escape(environment.finalize(environment.getattr(l_2_d, 'gpu')))
+                yield '</td><td>'
+                yield escape(environment.finalize(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'layout')))
+                yield '</td><td class="num">'
+                yield escape(environment.finalize(t_6(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'concurrency'))))
+                yield '</td><td class="num">'
+                yield escape(environment.finalize(t_2(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'ttft_ms'), 0)))
+                yield '</td><td class="num">'
+                yield escape(environment.finalize(t_2(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'tpot_ms'), 1)))
+                yield '</td><td class="num">'
+                yield escape(environment.finalize(t_2(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'output_tokens_per_s_per_gpu'), 0)))
+                yield '</td><td class="num">'
+                yield escape(environment.finalize(t_2(environment.getattr(l_2_d, 'requests_per_s_per_replica'), 2)))
+                yield '</td><td class="num">'
+                yield escape(environment.finalize(t_6(environment.getattr(l_2_d, 'replicas'))))
+                yield '</td><td class="num">'
+                yield escape(environment.finalize(t_6(environment.getattr(l_2_d, 'num_gpus'))))
+                yield '</td><td class="num">'
+                yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_month'), 0), )) if (not t_7(environment.getattr(l_2_d, 'usd_per_month'))) else '–')))
+                yield '</td><td class="num">'
+                yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'), 3), )) if (not t_7(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'))) else '–')))
+                yield '</td><td class="num">'
+                yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'), 3), )) if (not t_7(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'))) else '–')))
+                yield '</td><td>'
+                l_3_loop = missing
+                for l_3_k, l_3_loop in LoopContext(('ttft_ms', 'tpot_ms', 'output_tokens_per_s_per_gpu'), undefined):
+                    _loop_vars = {}
+                    pass
+                    yield escape(environment.finalize((t_3('±%.0f%%', environment.getitem((undefined(name='e') if l_2_e is missing else l_2_e), l_3_k)) if (not t_7(context.call(environment.getattr((undefined(name='e') if l_2_e is missing else l_2_e), 'get'), l_3_k, _loop_vars=_loop_vars))) else '–')))
+                    if (not environment.getattr(l_3_loop, 'last')):
+                        pass
+                        yield ' · '
+                l_3_loop = l_3_k = missing
+                yield '</td></tr>\n'
+            else:
+                pass
+                yield '<tr><td>'
+                yield escape(environment.finalize(environment.getattr(l_1_m, 'name')))
+                yield '</td><td>'
+                yield escape(environment.finalize(environment.getattr(l_2_d, 'gpu')))
+                yield '</td><td colspan="12" class="bad">'
+                yield escape(environment.finalize(environment.getitem((undefined(name='status_text') if l_0_status_text is missing else l_0_status_text), environment.getattr(l_2_d, 'status'))))
+                yield ': '
+                yield escape(environment.finalize(environment.getattr(l_2_d, 'note')))
+                yield '</td></tr>\n'
+        l_2_loop = l_2_d = l_2_e = missing
+    l_1_loop = l_1_m = missing
+    yield "</table>\n<p><small>★ the model's cheapest deployment. Predictions from the cost model ("
+    yield escape(environment.finalize(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'calibration')))
+    yield "); the expected error is the calibration's leave-one-model-out median error on each GPU.</small></p>\n\n"
+    if environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'skipped'):
+        pass
+        yield '<h2>Not compared</h2>\n<ul>\n'
+        for l_1_k in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'skipped'):
+            _loop_vars = {}
+            pass
+            yield '<li><b>'
+            yield escape(environment.finalize(environment.getattr(l_1_k, 'source')))
+            yield '</b>: '
+            yield escape(environment.finalize(environment.getattr(l_1_k, 'reason')))
+            yield '</li>\n'
+        l_1_k = missing
+        yield '</ul>\n'
+    yield '<h2>Risks</h2>\n<ul>\n'
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'), undefined):
+        _loop_vars = {}
+        pass
+        yield '<li><b>'
+        yield escape(environment.finalize(environment.getattr(l_1_m, 'name')))
+        yield '</b>: '
+        l_2_loop = missing
+        t_10 = 1
+        for l_2_x, l_2_loop in LoopContext(environment.getattr(l_1_m, 'risks'), undefined):
+            _loop_vars = {}
+            pass
+            yield '<span class="'
+            yield escape(environment.finalize(environment.getattr(l_2_x, 'severity')))
+            yield '">'
+            yield escape(environment.finalize(environment.getattr(l_2_x, 'text')))
+            yield '</span> ('
+            yield escape(environment.finalize(environment.getattr(l_2_x, 'severity')))
+            yield ')'
+            if (not environment.getattr(l_2_loop, 'last')):
+                pass
+                yield '; '
+            t_10 = 0
+        l_2_loop = l_2_x = missing
+        if t_10:
+            pass
+            yield 'none found'
+        yield '</li>\n'
+    l_1_loop = l_1_m = missing
+    yield '</ul>\n\n<h2>Assumptions</h2>\n<ul>\n'
+    for l_1_a in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'assumptions'):
+        _loop_vars = {}
+        pass
+        yield '<li>'
+        yield escape(environment.finalize(l_1_a))
+        yield '</li>\n'
+    l_1_a = missing
+    yield '</ul>\n<p><small>deploysheet '
+    yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'generator'), 'version')))
+    yield ' · '
+    yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'generator'), 'date')))
+    yield '</small></p>\n</body>\n</html>'
+
+blocks = {}
+debug_info = '2=55&3=58&9=63&22=72&23=74&27=101&28=103&29=114&34=126&35=134&36=147&37=162&38=178&39=186&40=194&41=223&42=245&43=261&44=271&45=279&46=295&47=304&51=333&54=340&55=344&56=348&57=350&58=353&60=399&65=410&67=412&70=415&71=419&77=427&78=431&84=456&85=460&88=464'

@@ -1,0 +1,467 @@
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'report.md.j2'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_r = resolve('r')
+    l_0_w = l_0_status_text = missing
+    try:
+        t_1 = environment.filters['bn']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'bn' found.")
+    try:
+        t_2 = environment.filters['f']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'f' found.")
+    try:
+        t_3 = environment.filters['format']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'format' found.")
+    try:
+        t_4 = environment.filters['join']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'join' found.")
+    try:
+        t_5 = environment.filters['length']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
+            raise TemplateRuntimeError("No filter named 'length' found.")
+    try:
+        t_6 = environment.filters['list']
+    except KeyError:
+        @internalcode
+        def t_6(*unused):
+            raise TemplateRuntimeError("No filter named 'list' found.")
+    try:
+        t_7 = environment.filters['n']
+    except KeyError:
+        @internalcode
+        def t_7(*unused):
+            raise TemplateRuntimeError("No filter named 'n' found.")
+    try:
+        t_8 = environment.filters['rejectattr']
+    except KeyError:
+        @internalcode
+        def t_8(*unused):
+            raise TemplateRuntimeError("No filter named 'rejectattr' found.")
+    try:
+        t_9 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_9(*unused):
+            raise TemplateRuntimeError("No test named 'none' found.")
+    pass
+    l_0_w = environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'workload')
+    context.vars['w'] = l_0_w
+    context.exported_vars.add('w')
+    l_0_status_text = {'ok': 'meets the targets', 'misses_targets': 'misses the targets', 'does_not_fit': 'does not fit', 'context_too_long': 'context too long', 'not_servable': 'not a generation model'}
+    context.vars['status_text'] = l_0_status_text
+    context.exported_vars.add('status_text')
+    yield '# Serving comparison — '
+    yield str(environment.finalize(t_5(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'))))
+    yield ' models\n\n**Workload:** '
+    yield str(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'qps'), 2)))
+    yield ' requests/s · '
+    yield str(environment.finalize(t_7(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'isl'))))
+    yield ' input / '
+    yield str(environment.finalize(t_7(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'osl'))))
+    yield ' output tokens per request ('
+    yield str(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'output_tokens_per_s'), 0)))
+    yield ' output tokens/s) · '
+    yield str(environment.finalize((str_join(('TTFT ≤ ', t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'ttft_ms'), 0), ' ms', )) if environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'ttft_ms') else 'no TTFT target')))
+    yield ' · '
+    yield str(environment.finalize((str_join(('ITL ≤ ', t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'itl_ms'), 1), ' ms', )) if environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'itl_ms') else 'no ITL target')))
+    yield ' · '
+    yield str(environment.finalize(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'framework')))
+    yield ' · GPUs: '
+    l_1_loop = missing
+    for l_1_g, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'gpus'), undefined):
+        _loop_vars = {}
+        pass
+        yield str(environment.finalize(environment.getattr(l_1_g, 'gpu')))
+        yield ' ('
+        yield str(environment.finalize((t_3('$%.2f/h', environment.getattr(l_1_g, 'usd_per_hour')) if environment.getattr(l_1_g, 'usd_per_hour') else 'no price')))
+        yield ')'
+        if (not environment.getattr(l_1_loop, 'last')):
+            pass
+            yield ', '
+    l_1_loop = l_1_g = missing
+    yield '\n\n## Recommendation\n\n**'
+    yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'recommendation'), 'headline')))
+    yield '**\n\n'
+    if environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'recommendation'), 'ranking'):
+        pass
+        l_1_loop = missing
+        for l_1_line, l_1_loop in LoopContext(environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'recommendation'), 'ranking'), undefined):
+            _loop_vars = {}
+            pass
+            yield str(environment.finalize(environment.getattr(l_1_loop, 'index')))
+            yield '. '
+            yield str(environment.finalize(l_1_line))
+            yield '\n'
+        l_1_loop = l_1_line = missing
+        yield '\n'
+    if environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'recommendation'), 'caveats'):
+        pass
+        yield 'Caveats:\n\n'
+        for l_1_c in environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'recommendation'), 'caveats'):
+            _loop_vars = {}
+            pass
+            yield '- '
+            yield str(environment.finalize(l_1_c))
+            yield '\n'
+        l_1_c = missing
+        yield '\n'
+    yield '## Side by side\n\n| |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        yield str(environment.finalize(environment.getattr(l_1_m, 'name')))
+        yield ' |'
+    l_1_m = missing
+    yield '\n|---|'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield '---|'
+    l_1_m = missing
+    yield '\n| parameters |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        yield str(environment.finalize(t_1(environment.getattr(l_1_m, 'params_total'))))
+        if environment.getattr(l_1_m, 'moe'):
+            pass
+            yield ' ('
+            yield str(environment.finalize(t_1(environment.getattr(l_1_m, 'params_active'))))
+            yield ' active)'
+        yield ' |'
+    l_1_m = missing
+    yield '\n| weights |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        yield str(environment.finalize(t_2(environment.getattr(l_1_m, 'weights_gib'), 1)))
+        yield ' GiB at '
+        yield str(environment.finalize(environment.getattr(l_1_m, 'precision')))
+        if (environment.getattr(l_1_m, 'precision') != 'bf16'):
+            pass
+            yield ' ('
+            yield str(environment.finalize(t_2(environment.getattr(l_1_m, 'weights_bf16_gib'), 1)))
+            yield ' GiB BF16)'
+        yield ' |'
+    l_1_m = missing
+    yield '\n| KV cache per token |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        if t_9(environment.getattr(l_1_m, 'kv_bytes_per_token')):
+            pass
+            yield '– (not a decoder)'
+        else:
+            pass
+            yield str(environment.finalize(t_7(environment.getattr(l_1_m, 'kv_bytes_per_token'))))
+            yield ' B ('
+            yield str(environment.finalize(environment.getattr(l_1_m, 'kv_dtype')))
+            yield ')'
+        yield ' |'
+    l_1_m = missing
+    yield '\n| context |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        yield str(environment.finalize(t_7(environment.getattr(l_1_m, 'max_positions'))))
+        yield ' tokens |'
+    l_1_m = missing
+    yield '\n| checkpoint quantization |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        yield str(environment.finalize((environment.getattr(l_1_m, 'checkpoint_quantization') or 'none')))
+        yield ' |'
+    l_1_m = missing
+    yield '\n| quantization ready ('
+    yield str(environment.finalize(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'framework')))
+    yield ', TP) |'
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'), undefined):
+        _loop_vars = {}
+        pass
+        yield ' '
+        l_2_loop = missing
+        for (l_2_f, l_2_tps), l_2_loop in LoopContext(context.call(environment.getattr(environment.getattr(l_1_m, 'quant_ready'), 'items'), _loop_vars=_loop_vars), undefined):
+            l_2_pad = missing
+            _loop_vars = {}
+            pass
+            l_2_pad = (context.call(environment.getattr(environment.getattr(l_1_m, 'quant_padded'), 'get'), l_2_f, _loop_vars=_loop_vars) or [])
+            _loop_vars['pad'] = l_2_pad
+            yield str(environment.finalize(l_2_f))
+            yield ' '
+            yield str(environment.finalize((t_4(context.eval_ctx, l_2_tps, ',') if l_2_tps else ('' if (undefined(name='pad') if l_2_pad is missing else l_2_pad) else '✘'))))
+            if (undefined(name='pad') if l_2_pad is missing else l_2_pad):
+                pass
+                yield str(environment.finalize((' ' if l_2_tps else cond_expr_undefined("the inline if-expression on line 43 in 'report.md.j2' evaluated to false and no else section was defined."))))
+                yield 'padded '
+                yield str(environment.finalize(t_4(context.eval_ctx, (undefined(name='pad') if l_2_pad is missing else l_2_pad), ',')))
+            if (not environment.getattr(l_2_loop, 'last')):
+                pass
+                yield ' · '
+        l_2_loop = l_2_f = l_2_tps = l_2_pad = missing
+        yield ' |'
+    l_1_loop = l_1_m = missing
+    yield '\n| cheapest deployment |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        if environment.getattr(l_1_m, 'best'):
+            pass
+            yield str(environment.finalize(t_7(environment.getattr(environment.getattr(l_1_m, 'best'), 'num_gpus'))))
+            yield '× '
+            yield str(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'best'), 'gpu')))
+            yield ' ('
+            yield str(environment.finalize(t_7(environment.getattr(environment.getattr(l_1_m, 'best'), 'replicas'))))
+            yield ' × '
+            yield str(environment.finalize(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'prediction'), 'layout')))
+            yield ', up to '
+            yield str(environment.finalize(t_7(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'prediction'), 'concurrency'))))
+            yield ' concurrent each)'
+        else:
+            pass
+            yield 'none'
+        yield ' |'
+    l_1_m = missing
+    yield '\n| TTFT · ITL |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        if environment.getattr(l_1_m, 'best'):
+            pass
+            yield str(environment.finalize(t_2(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'prediction'), 'ttft_ms'), 0)))
+            yield ' ms · '
+            yield str(environment.finalize(t_2(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'prediction'), 'tpot_ms'), 1)))
+            yield ' ms'
+        else:
+            pass
+            yield '–'
+        yield ' |'
+    l_1_m = missing
+    yield '\n| GPUs for '
+    yield str(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'qps'), 2)))
+    yield ' req/s |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        yield str(environment.finalize((t_7(environment.getattr(environment.getattr(l_1_m, 'best'), 'num_gpus')) if environment.getattr(l_1_m, 'best') else '–')))
+        yield ' |'
+    l_1_m = missing
+    yield '\n| $ per month |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        yield str(environment.finalize((str_join(('$', t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month'), 0), )) if (environment.getattr(l_1_m, 'best') and (not t_9(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))) else '–')))
+        yield ' |'
+    l_1_m = missing
+    yield '\n| $ per 1M output tokens (load · capacity) |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        if (environment.getattr(l_1_m, 'best') and (not t_9(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))):
+            pass
+            yield '$'
+            yield str(environment.finalize(t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_1m_tokens_load'), 3)))
+            yield ' · $'
+            yield str(environment.finalize(t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_1m_tokens_capacity'), 3)))
+        else:
+            pass
+            yield '–'
+        yield ' |'
+    l_1_m = missing
+    yield '\n| license |'
+    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+        _loop_vars = {}
+        pass
+        yield ' '
+        yield str(environment.finalize((environment.getattr(l_1_m, 'license') or ('not stated' if (environment.getattr(l_1_m, 'source_kind') == 'hub') else 'not checked (local)'))))
+        yield ' |'
+    l_1_m = missing
+    yield '\n| risks |'
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'), undefined):
+        l_1_rk = missing
+        _loop_vars = {}
+        pass
+        yield ' '
+        l_1_rk = t_6(context.eval_ctx, t_8(context, environment.getattr(l_1_m, 'risks'), 'severity', 'equalto', 'info'))
+        _loop_vars['rk'] = l_1_rk
+        l_2_loop = missing
+        t_10 = 1
+        for l_2_x, l_2_loop in LoopContext((undefined(name='rk') if l_1_rk is missing else l_1_rk), undefined):
+            _loop_vars = {}
+            pass
+            yield str(environment.finalize(environment.getattr(l_2_x, 'kind')))
+            if (not environment.getattr(l_2_loop, 'last')):
+                pass
+                yield ', '
+            t_10 = 0
+        l_2_loop = l_2_x = missing
+        if t_10:
+            pass
+            yield 'none'
+        yield ' |'
+    l_1_loop = l_1_m = l_1_rk = missing
+    yield '\n\n## Deployments by GPU\n\nOn each GPU, the layout and concurrency meeting the targets at '
+    yield str(environment.finalize(t_7(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'isl'))))
+    yield '/'
+    yield str(environment.finalize(t_7(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'osl'))))
+    yield ' tokens with the fewest GPUs for '
+    yield str(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'qps'), 2)))
+    yield ' requests/s (then the most output tokens/s/GPU).\n\n| model | GPU | layout | concurrency | TTFT ms | ITL ms | tokens/s/GPU | req/s per replica | replicas | GPUs | $/month | $/1M out (load) | $/1M out (capacity) | expected error (TTFT · ITL · tok/s) |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n'
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'), undefined):
+        _loop_vars = {}
+        pass
+        l_2_loop = missing
+        for l_2_d, l_2_loop in LoopContext(environment.getattr(l_1_m, 'deployments'), undefined):
+            l_2_e = missing
+            _loop_vars = {}
+            pass
+            l_2_e = environment.getattr(l_2_d, 'expected_error_pct')
+            _loop_vars['e'] = l_2_e
+            if environment.getattr(l_2_d, 'prediction'):
+                pass
+                yield '| '
+                yield str(environment.finalize(environment.getattr(l_1_m, 'name')))
+                if (environment.getattr(l_1_m, 'best') and (environment.getattr(environment.getattr(l_1_m, 'best'), 'gpu') == environment.getattr(l_2_d, 'gpu'))):
+                    pass
+                    yield ' ★'
+                yield ' | '
+                yield str(environment.finalize(environment.getattr(l_2_d, 'gpu')))
+                yield ' | '
+                yield str(environment.finalize(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'layout')))
+                yield ' | '
+                yield str(environment.finalize(t_7(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'concurrency'))))
+                yield ' | '
+                yield str(environment.finalize(t_2(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'ttft_ms'), 0)))
+                yield ' | '
+                yield str(environment.finalize(t_2(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'tpot_ms'), 1)))
+                yield ' | '
+                yield str(environment.finalize(t_2(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'output_tokens_per_s_per_gpu'), 0)))
+                yield ' | '
+                yield str(environment.finalize(t_2(environment.getattr(l_2_d, 'requests_per_s_per_replica'), 2)))
+                yield ' | '
+                yield str(environment.finalize(t_7(environment.getattr(l_2_d, 'replicas'))))
+                yield ' | '
+                yield str(environment.finalize(t_7(environment.getattr(l_2_d, 'num_gpus'))))
+                yield ' | '
+                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_month'), 0), )) if (not t_9(environment.getattr(l_2_d, 'usd_per_month'))) else '–')))
+                yield ' | '
+                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'), 3), )) if (not t_9(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'))) else '–')))
+                yield ' | '
+                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'), 3), )) if (not t_9(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'))) else '–')))
+                yield ' | '
+                l_3_loop = missing
+                for l_3_k, l_3_loop in LoopContext(('ttft_ms', 'tpot_ms', 'output_tokens_per_s_per_gpu'), undefined):
+                    _loop_vars = {}
+                    pass
+                    yield str(environment.finalize((t_3('±%.0f%%', environment.getitem((undefined(name='e') if l_2_e is missing else l_2_e), l_3_k)) if (not t_9(context.call(environment.getattr((undefined(name='e') if l_2_e is missing else l_2_e), 'get'), l_3_k, _loop_vars=_loop_vars))) else '–')))
+                    if (not environment.getattr(l_3_loop, 'last')):
+                        pass
+                        yield ' · '
+                l_3_loop = l_3_k = missing
+                yield ' |\n'
+            else:
+                pass
+                yield '| '
+                yield str(environment.finalize(environment.getattr(l_1_m, 'name')))
+                yield ' | '
+                yield str(environment.finalize(environment.getattr(l_2_d, 'gpu')))
+                yield ' | '
+                yield str(environment.finalize(environment.getitem((undefined(name='status_text') if l_0_status_text is missing else l_0_status_text), environment.getattr(l_2_d, 'status'))))
+                yield ': '
+                yield str(environment.finalize(environment.getattr(l_2_d, 'note')))
+                yield ' | | | | | | | | | | | |\n'
+        l_2_loop = l_2_d = l_2_e = missing
+    l_1_loop = l_1_m = missing
+    yield "\n★ the model's cheapest deployment. Predictions from the cost model ("
+    yield str(environment.finalize(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'calibration')))
+    yield "); the expected error is the calibration's leave-one-model-out median error on each GPU.\n\n"
+    if environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'skipped'):
+        pass
+        yield '## Not compared\n\n'
+        for l_1_k in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'skipped'):
+            _loop_vars = {}
+            pass
+            yield '- **'
+            yield str(environment.finalize(environment.getattr(l_1_k, 'source')))
+            yield '**: '
+            yield str(environment.finalize(environment.getattr(l_1_k, 'reason')))
+            yield '\n'
+        l_1_k = missing
+        yield '\n'
+    yield '## Risks\n\n'
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'), undefined):
+        _loop_vars = {}
+        pass
+        yield '- **'
+        yield str(environment.finalize(environment.getattr(l_1_m, 'name')))
+        yield '**: '
+        l_2_loop = missing
+        t_11 = 1
+        for l_2_x, l_2_loop in LoopContext(environment.getattr(l_1_m, 'risks'), undefined):
+            _loop_vars = {}
+            pass
+            yield str(environment.finalize(environment.getattr(l_2_x, 'text')))
+            yield ' ('
+            yield str(environment.finalize(environment.getattr(l_2_x, 'severity')))
+            yield ')'
+            if (not environment.getattr(l_2_loop, 'last')):
+                pass
+                yield '; '
+            t_11 = 0
+        l_2_loop = l_2_x = missing
+        if t_11:
+            pass
+            yield 'none found'
+        yield '\n'
+    l_1_loop = l_1_m = missing
+    yield '\n## Assumptions\n\n'
+    for l_1_a in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'assumptions'):
+        _loop_vars = {}
+        pass
+        yield '- '
+        yield str(environment.finalize(l_1_a))
+        yield '\n'
+    l_1_a = missing
+    yield '\n<sub>deploysheet '
+    yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'generator'), 'version')))
+    yield ' · '
+    yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'generator'), 'date')))
+    yield '</sub>\n'
+
+blocks = {}
+debug_info = '2=67&3=70&4=74&6=76&11=103&13=105&14=108&15=111&19=117&22=120&23=124&29=129&31=137&33=143&35=156&37=171&39=187&41=195&43=203&45=232&47=254&49=270&51=280&53=288&55=304&57=313&62=337&66=344&67=348&68=352&69=354&70=357&72=399&77=410&79=412&82=415&83=419&89=427&90=431&96=453&97=457&100=461'
