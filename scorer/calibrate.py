@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from .costmodel import Calibration, Features, serve, serve_arrays, step_time
-from .measure import Predictor, Report, Row, RowResult
+from .measure import Predictor, Report, Row, RowResult, harness_protocol
 
 #: name -> (group, lower bound, upper bound); group is "family", "framework" or "global"
 FIT_PARAMS: dict[str, tuple[str, float, float]] = {
@@ -78,6 +78,7 @@ class Sample:
     num_gpus: int
     osl: int
     isl: int = 0
+    wave_share: float = 0.0
 
 
 def _samples(pred: Predictor, rows: list[Row]) -> tuple[list[Sample], list[dict[str, Any]]]:
@@ -90,13 +91,15 @@ def _samples(pred: Predictor, rows: list[Row]) -> tuple[list[Sample], list[dict[
             continue
         cm, p = res.cost_model, res.prediction
         c = p.concurrency
-        running = min(c, p.max_concurrency) if p.max_concurrency >= 1 else c
+        running = cm.running(c, p.max_concurrency)
+        proto = harness_protocol(row, "max" if row.concurrency == "max" else c)
         scale = cm.p.get("gemm_eff_scale", 1.0)
         out.append(Sample(row=row, family=cm.gpu.arch, framework=row.framework, eff_c_base=cm.eff_c / scale,
-                          dec=cm.decode_features(running, row.isl + row.osl / 2),
-                          pre1=cm.prefill_features(cm.layout.dp, row.isl),
-                          pre4=cm.prefill_features(4 * cm.layout.dp, row.isl), running=running, concurrency=c,
-                          dp=cm.layout.dp, num_gpus=cm.layout.num_gpus, osl=row.osl, isl=row.isl))
+                          dec=cm.decode_features(running, p.isl + p.osl / 2),
+                          pre1=cm.prefill_features(cm.layout.dp, p.isl),
+                          pre4=cm.prefill_features(4 * cm.layout.dp, p.isl), running=running, concurrency=c,
+                          dp=cm.layout.dp, num_gpus=cm.layout.num_gpus, osl=p.osl, isl=p.isl,
+                          wave_share=proto.wave_share))
     return out, skipped
 
 
@@ -106,7 +109,8 @@ def predict_sample(s: Sample, p: dict[str, float]) -> float:
     t_dec = step_time(s.dec, p, eff_c)["total"]
     one = step_time(s.pre1, p, eff_c)["total"]
     four = step_time(s.pre4, p, eff_c)["total"]
-    sv = serve(t_dec, one, max((four - one) / 3, 0.0), s.running / s.dp, s.osl, s.num_gpus, s.running, p, s.isl)
+    sv = serve(t_dec, one, max((four - one) / 3, 0.0), s.running / s.dp, s.osl, s.num_gpus, s.running, p, s.isl,
+               s.wave_share)
     m = s.row.metric
     if m == "ttft_ms":
         ttft = sv["ttft"]
@@ -229,6 +233,8 @@ class _Vectorized:
         self.attn_m = np.array([f.attn_memory for f in feats], dtype=float)
         self.comm_s = np.array([f.comm_s for f in feats], dtype=float)
         self.comm_n = np.array([f.comm_n for f in feats], dtype=float)
+        self.comm_inter_s = np.array([f.comm_inter_s for f in feats], dtype=float)
+        self.comm_inter_lat = np.array([f.comm_inter_lat for f in feats], dtype=float)
         self.eff_base = np.repeat(np.array([s.eff_c_base for s in samples], dtype=float), 3)
         self.running = np.array([s.running for s in samples], dtype=float)
         self.conc = np.array([s.concurrency for s in samples], dtype=float)
@@ -236,6 +242,7 @@ class _Vectorized:
         self.gpus = np.array([s.num_gpus for s in samples], dtype=float)
         self.osl = np.array([s.osl for s in samples], dtype=float)
         self.isl = np.array([s.isl for s in samples], dtype=float)
+        self.wave = np.array([s.wave_share for s in samples], dtype=float)
         self.value = np.array([s.row.value for s in samples], dtype=float)
         metric = np.array([s.row.metric for s in samples])
         self.is_ttft = metric == "ttft_ms"
@@ -283,14 +290,14 @@ class _Vectorized:
                            minlength=self.nf)
         attn_eff = rep(self.param(theta, "attn_compute_eff", 1.0)) * np.where(self.is_pre, pre_scale, 1.0)
         attn = np.maximum(self.attn_c / attn_eff, self.attn_m / eff_m)
-        comm = self.comm_s / rep(self.param(theta, "comm_bw_eff", 1.0)) + self.comm_n * rep(
-            self.param(theta, "comm_latency_s", 0.0))
+        comm = (self.comm_s + self.comm_inter_s) / rep(self.param(theta, "comm_bw_eff", 1.0)) + self.comm_n * rep(
+            self.param(theta, "comm_latency_s", 0.0)) + self.comm_inter_lat
         over = np.where(self.is_pre, rep(self.param(theta, "prefill_overhead_s", 0.0)),
                         rep(self.param(theta, "decode_step_overhead_s", 0.0)))
         total = gemm + attn + comm + self.ops * rep(self.param(theta, "op_latency_s", 0.0)) + over
         t_dec, one, four = total[0::3], total[1::3], total[2::3]
         sv = serve_arrays(t_dec, one, np.maximum((four - one) / 3, 0.0), self.running / self.dp, self.osl,
-                          self.gpus, self.running, lambda k, d: self.param(theta, k, d), np, self.isl)
+                          self.gpus, self.running, lambda k, d: self.param(theta, k, d), np, self.isl, self.wave)
         ttft = np.where(self.conc > self.running, sv["ttft"] + sv["latency"] * (self.conc / self.running - 1),
                         sv["ttft"])
         return np.where(self.is_ttft, ttft * 1e3, np.where(self.is_tpot, sv["tpot"] * 1e3, np.where(

@@ -171,12 +171,21 @@ def build_parser() -> argparse.ArgumentParser:
                     help="GPU id (repeatable; the first is primary). Default H100-SXM. See 'deploysheet gpus'.")
     sc.add_argument("--precision", help="weight precision: bf16, fp16, fp8, fp8_channel, fp8_block, int8, nvfp4, mxfp4, "
                                         "int4 (default: the checkpoint's own, else bf16)")
-    sc.add_argument("--kv-dtype", default="bf16", help="KV cache dtype: bf16, fp16, fp8, fp32, nvfp4 (default bf16)")
-    sc.add_argument("--kv-policy", default="vllm", help="KV allocation policy: vllm (default) or window")
+    sc.add_argument("--kv-dtype", default="auto", help="KV cache dtype: auto (default: the framework's own default "
+                                                      "at the weight precision), bf16, fp16, fp8, fp32, nvfp4")
+    sc.add_argument("--kv-policy", default="auto",
+                    help="KV allocation policy: auto (default: the --framework engine's own), vllm, vllm-unified, "
+                         "sglang, trtllm, or window (llama.cpp-style)")
     sc.add_argument("--tp", type=_positive_int, help="fix the tensor-parallel degree for the serving regimes")
     sc.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"],
                     help="serving framework profile of the cost model (default vllm)")
     sc.add_argument("--usd-per-gpu-hour", type=_PRICE, help="GPU price override for $/1M tokens")
+    sc.add_argument("--speculative", default="none", choices=["none", "mtp", "eagle3"],
+                    help="speculative decoding: the checkpoint's MTP layers or an EAGLE-3 draft head (default none)")
+    sc.add_argument("--spec-tokens", type=_positive_int, help="tokens drafted per step (default: mtp = the MTP "
+                                                               "layers, eagle3 = 3)")
+    sc.add_argument("--acceptance-rate", type=float, help="per-token acceptance of drafted tokens (default: "
+                                                           "mtp 0.875, eagle3 0.7; sources in the output)")
     sc.add_argument("--calibration", help="calibration file (default: the packaged data/calibration.json)")
     sc.add_argument("--format", default="md", choices=["md", "json", "html"])
     sc.add_argument("-o", "--output", help="write to this file instead of stdout (atomically)")
@@ -200,12 +209,18 @@ def build_parser() -> argparse.ArgumentParser:
                                                                    "--num-gpus / (tp x pp))")
     pr.add_argument("--num-gpus", type=_positive_int, default=None)
     pr.add_argument("--precision", default=None)
-    pr.add_argument("--kv-dtype", default="bf16")
+    pr.add_argument("--kv-dtype", default="auto", help="auto (the framework's default), bf16, fp16, fp8, fp32, nvfp4")
     pr.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
     pr.add_argument("--isl", type=_positive_int, required=True)
     pr.add_argument("--osl", type=_positive_int, required=True)
     pr.add_argument("--concurrency", required=True, help="concurrent requests, or 'max'")
     pr.add_argument("--usd-per-gpu-hour", type=_PRICE)
+    pr.add_argument("--speculative", default="none", choices=["none", "mtp", "eagle3"],
+                    help="speculative decoding: the checkpoint's MTP layers or an EAGLE-3 draft head (default none)")
+    pr.add_argument("--spec-tokens", type=_positive_int, help="tokens drafted per step (default: mtp = the MTP "
+                                                               "layers, eagle3 = 3)")
+    pr.add_argument("--acceptance-rate", type=float, help="per-token acceptance of drafted tokens (default: "
+                                                           "mtp 0.875, eagle3 0.7; sources in the output)")
     pr.add_argument("--calibration")
     pr.add_argument("--format", default="json", choices=["json", "md"])
     pr.add_argument("-o", "--output")
@@ -364,7 +379,8 @@ def cmd_score(args) -> int:
     from .sources import load_source
 
     opts = Options(gpus=args.gpus or ["H100-SXM"], precision=args.precision, kv_dtype=args.kv_dtype.lower(),
-                   kv_policy=args.kv_policy, tp=args.tp, framework=args.framework,
+                   kv_policy=args.kv_policy, tp=args.tp, framework=args.framework, speculative=args.speculative,
+                   spec_tokens=args.spec_tokens, acceptance_rate=args.acceptance_rate,
                    usd_per_gpu_hour=args.usd_per_gpu_hour, calibration=args.calibration,
                    recommendations=not args.no_recommendations, ttft_ms=args.ttft_ms, itl_ms=args.itl_ms,
                    isl=args.isl, osl=args.osl)
@@ -519,6 +535,36 @@ def cmd_gpus(args) -> int:
     return 0
 
 
+def _runs_instead(cm, framework: str) -> str:
+    """The nearest layouts that do run, for a refused (precision, TP): the same precision at the closest TP
+    degrees the engine accepts, and the precisions it accepts at the requested TP."""
+    from .costmodel import CostModel, Layout
+    from .hardware import get_precision
+    from .quant import DEFAULT_TPS
+    from .regimes import layout_problem
+    lay, arch = cm.layout, cm.arch
+
+    def runs(prec, tp: int) -> bool:
+        alt = Layout(tp=tp, pp=lay.pp, ep=lay.ep if lay.ep <= tp * lay.dp and (tp * lay.dp) % lay.ep == 0 else 1,
+                     dp=lay.dp)
+        if layout_problem(arch, alt.tp, alt.pp, alt.ep, alt.dp):
+            return False
+        return CostModel(arch, cm.params, cm.gpu, prec, alt, cm.kv_dtype, framework, cm.calibration,
+                         cm.unquantized, cm.gemms).engine_blocker() is None
+
+    import math
+    tps = sorted((t for t in DEFAULT_TPS if t != lay.tp), key=lambda t: (abs(math.log2(t / lay.tp)), t))
+    same = [f"TP{t}" for t in tps if runs(cm.precision, t)][:3]
+    others = [p for p in ("fp8", "fp8_block", "nvfp4", "int4", "int8", "mxfp4", "bf16")
+              if p != cm.precision.id and runs(get_precision(p), lay.tp)]
+    parts = []
+    if same:
+        parts.append(f"{cm.precision.id} runs at {', '.join(same)}")
+    if others:
+        parts.append(f"TP{lay.tp} runs {', '.join(others)}")
+    return ("nearest that run: " + "; ".join(parts)) if parts else "no nearby layout runs"
+
+
 def cmd_predict(args) -> int:
     import json
 
@@ -538,8 +584,8 @@ def cmd_predict(args) -> int:
     if not args.source.strip():
         raise BadInputError("SOURCE is empty: give a config.json, a folder, example:NAME or a Hub repo id")
     gpu = get_gpu(args.gpu)
-    if args.kv_dtype not in KV_DTYPES:
-        raise BadInputError(f"unknown KV dtype {args.kv_dtype!r}; known: {', '.join(KV_DTYPES)}")
+    if args.kv_dtype != "auto" and args.kv_dtype not in KV_DTYPES:
+        raise BadInputError(f"unknown KV dtype {args.kv_dtype!r}; known: auto, {', '.join(KV_DTYPES)}")
     conc_ok = args.concurrency.isascii() and args.concurrency.isdigit() and \
         1 <= int(args.concurrency) <= MAX_CONCURRENCY
     if args.concurrency != "max" and not conc_ok:
@@ -577,16 +623,26 @@ def cmd_predict(args) -> int:
     if args.framework == "trtllm" and gpu.vendor != "nvidia":
         raise BadInputError(f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}")
     unq = unquantized_components(arch, prec.id)
+    kv_source = None
+    if args.kv_dtype == "auto":
+        from .kvcache import default_kv_dtype
+        args.kv_dtype, kv_source = default_kv_dtype(args.framework, prec.id)
     params = count_params(arch)
     from .checkpoint import analyze, stored_weight_bytes
     stored = stored_weight_bytes(analyze(raw.checkpoint, arch, params), prec.id) if raw.checkpoint else None
+    from .costmodel import speculative_setting
+    spec = speculative_setting(args.speculative, arch, args.spec_tokens, args.acceptance_rate)
     cm = CostModel(arch, params, gpu, prec, Layout(tp=args.tp, pp=args.pp, ep=args.ep, dp=dp or 1), args.kv_dtype,
-                   args.framework, cal, unq, inventory(arch), stored_weight_bytes=stored)
+                   args.framework, cal, unq, inventory(arch), stored_weight_bytes=stored, speculative=spec)
+    blocker = cm.engine_blocker()
+    if blocker:
+        raise BadInputError(blocker + "; " + _runs_instead(cm, args.framework))
     conc = "max" if args.concurrency == "max" else int(args.concurrency)
     price = args.usd_per_gpu_hour or catalog_price(gpu)
     p = predict(cm, args.isl, args.osl, conc, price)
     out = {"model": raw.provenance.repo_id or raw.provenance.source, "gpu": gpu.id, "precision": prec.id,
-           "kv_dtype": args.kv_dtype, "framework": args.framework, **p.model_dump(),
+           "kv_dtype": args.kv_dtype, "kv_dtype_source": kv_source or "--kv-dtype", "kv_policy": cm.kv_policy,
+           "admission_cap": cm.admission_cap(), "framework": args.framework, **p.model_dump(),
            "expected_error_pct": expected_errors(cal, gpu.id, args.framework),
            "calibration": cal.path + (f" (fitted {cal.fit_date})" if cal.fit_date else " (uncalibrated)")}
     notes = error_caveats(cal, gpu.id, args.framework)
@@ -618,6 +674,12 @@ def cmd_predict(args) -> int:
     elif p.queued:
         notes.append(f"the KV cache holds {p.max_concurrency:,} sequences: the other {p.queued:,} requests wait in "
                      "the engine's queue (TTFT includes the wait)")
+    if spec is not None:
+        out["speculative"] = {"method": spec.method, "tokens": spec.tokens, "acceptance_rate": spec.acceptance,
+                              "acceptance_length": round(spec.acceptance_length, 3), "source": spec.source}
+        notes.append(f"speculative decoding ({spec.method}): {spec.tokens} drafted tokens per step, acceptance "
+                     f"{spec.acceptance:g} per token -> {spec.acceptance_length:.2f} tokens per step; TPOT is the "
+                     "draft-and-verify step over the tokens it emits")
     out["notes"] = notes
     if args.format == "json":
         text = json.dumps(out, indent=2) + "\n"

@@ -26,7 +26,7 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -34,8 +34,9 @@ from .architecture import (AttentionSpec, CompressedAttentionSpec, GatedDeltaNet
                            MoEMLP, ShortConvSpec)
 from .errors import BadInputError
 from .gemms import Gemm, inventory, shard
-from .hardware import GIB, GPU, Precision, compute_dtype
-from .kvcache import DTYPE_BYTES, _state_bytes, kv_heads_per_gpu, mixer_groups, per_sequence_bytes, recurrent_state_dtype
+from .hardware import GIB, GPU, Precision, Topology, compute_dtype
+from .kvcache import (DTYPE_BYTES, _state_bytes, engine_kv, kv_heads_per_gpu, mixer_groups, per_sequence_bytes,
+                      recurrent_state_dtype, resolve_policy)
 from .params import ParamCounts
 from .resources import load_json
 from .tiles import gemm_efficiency, misalignment_factor
@@ -262,6 +263,10 @@ class Features:
     comm_s: float
     comm_n: int
     kind: str  # "decode" or "prefill"
+    #: inter-node part of the collectives: bytes time at 100% of the scale-out NIC bandwidth, and the fixed
+    #: per-message latencies of the inter-node hops (seconds; the catalog's, not fitted)
+    comm_inter_s: float = 0.0
+    comm_inter_lat: float = 0.0
 
 
 def step_time(f: Features, p: dict[str, float], eff_c: float) -> dict[str, float]:
@@ -278,11 +283,67 @@ def step_time(f: Features, p: dict[str, float], eff_c: float) -> dict[str, float
         gemm += tc if tc > tm else tm
     attn_eff = p["attn_compute_eff"] * (p.get("prefill_eff_scale", 1.0) if f.kind == "prefill" else 1.0)
     attn = max(f.attn_compute / attn_eff, f.attn_memory / eff_m)
-    comm = f.comm_s / p["comm_bw_eff"] + f.comm_n * p["comm_latency_s"]
+    intra = f.comm_s / p["comm_bw_eff"] + f.comm_n * p["comm_latency_s"]
+    inter = f.comm_inter_s / p["comm_bw_eff"] + f.comm_inter_lat
+    comm = intra + inter
     lat = f.gemm_ops * p["op_latency_s"]
     over = p["decode_step_overhead_s"] if f.kind == "decode" else p["prefill_overhead_s"]
     return {"total": gemm + attn + comm + lat + over, "gemm": gemm, "gemm_compute": comp, "gemm_memory": mem,
-            "attention": attn, "comm": comm, "overhead": over + lat}
+            "attention": attn, "comm": comm, "comm_intra": intra, "comm_inter": inter, "overhead": over + lat}
+
+
+#: speculative methods: default drafted tokens, per-token acceptance, draft layers, and the source of the numbers
+SPECULATIVE = {
+    "mtp": {"tokens": None, "acceptance": 0.875, "draft_layers": 1,
+            "src": "DeepSeek-V3 technical report (arXiv 2412.19437) section 5.4.3: the second token predicted by MTP is "
+                   "accepted 85-90% of the time (midpoint 0.875), about 1.8x tokens per second; drafted tokens default "
+                   "to the checkpoint's MTP layers (num_nextn_predict_layers); beyond one, geometric acceptance is an "
+                   "assumption"},
+    "eagle3": {"tokens": 3, "acceptance": 0.7, "draft_layers": 1,
+               "src": "assumption (no measured source in hand): EAGLE-3 draft head of one decoder layer at the target's "
+                      "width, chain drafting of 3 tokens, per-token acceptance 0.7 (acceptance length 2.53); pass "
+                      "--acceptance-rate for your model and data"},
+}
+
+
+@dataclass(frozen=True)
+class Speculative:
+    """A speculative-decoding setting: method, drafted tokens per step k, per-token acceptance a, draft layers."""
+
+    method: str
+    tokens: int
+    acceptance: float
+    draft_layers: int
+    source: str
+
+    @property
+    def acceptance_length(self) -> float:
+        """Mean tokens emitted per draft-and-verify step: 1 + a + a² + … + a^k."""
+        return sum(self.acceptance ** i for i in range(self.tokens + 1))
+
+
+def speculative_setting(method: str, arch: ModelArch, tokens: int | None = None,
+                        acceptance: float | None = None) -> Speculative | None:
+    """The :class:`Speculative` for ``--speculative METHOD`` (None for ``none``).
+
+    Raises:
+        BadInputError: unknown method, MTP on a model without MTP layers, k outside 1-16, a outside (0, 1).
+    """
+    if method in (None, "", "none"):
+        return None
+    spec = SPECULATIVE.get(method)
+    if spec is None:
+        raise BadInputError(f"unknown --speculative {method!r}; known: none, {', '.join(SPECULATIVE)}")
+    if method == "mtp" and arch.mtp is None:
+        raise BadInputError("--speculative mtp: this model has no MTP (next-n) layers; try eagle3 with a draft head")
+    k = tokens or spec["tokens"] or (arch.mtp.num_layers if arch.mtp is not None else 1)
+    if not 1 <= k <= 16:
+        raise BadInputError(f"--spec-tokens must be between 1 and 16, got {k}")
+    a = spec["acceptance"] if acceptance is None else acceptance
+    if not 0.0 < a < 1.0:
+        raise BadInputError(f"--acceptance-rate must be between 0 and 1 (exclusive), got {a:g}")
+    src = spec["src"] if acceptance is None else f"--acceptance-rate {a:g} (given)"
+    return Speculative(method, k, a, spec["draft_layers"], src)
 
 
 @dataclass
@@ -299,10 +360,15 @@ class CostModel:
     calibration: Calibration | None = None
     unquantized: set[str] = field(default_factory=set)
     gemms: list[Gemm] = field(default_factory=list)
-    kv_policy: str = "vllm"
+    kv_policy: str = "auto"
     #: the checkpoint's stored bytes of the language model (safetensors data_offsets, scales included) when they
     #: are the weights served at ``precision`` (scorer.checkpoint.stored_weight_bytes); None = modelled
     stored_weight_bytes: float | None = None
+    #: engine flags that override its defaults (``max_num_seqs``, ``max_num_batched_tokens``): what a benchmark
+    #: harness launched the server with (data/harnesses.json) or a user's command
+    engine_args: dict[str, int] = field(default_factory=dict)
+    #: speculative decoding (None: off); see :meth:`speculative_step`
+    speculative: Speculative | None = None
 
     def __post_init__(self) -> None:
         if self.calibration is None:
@@ -320,14 +386,12 @@ class CostModel:
         self.bw_peak = self.gpu.bw_bytes_per_s
         lay = self.layout
         tp = lay.tp
-        span = lay.num_gpus // lay.pp  # GPUs one pipeline stage spans
-        link = self.gpu.scaleup_gbps if span <= self.gpu.node_gpus else min(self.gpu.scaleup_gbps,
-                                                                             self.p.get("internode_gbps", 50.0))
-        self.link_peak = link * 1e9
-        pp_link = self.gpu.scaleup_gbps if lay.num_gpus <= self.gpu.node_gpus else min(
-            self.gpu.scaleup_gbps, self.p.get("internode_gbps", 50.0))
-        self.pp_link_peak = pp_link * 1e9
+        self.topology = self.gpu.topology()
+        self.link_peak = self.topology.scaleup_bytes_per_s
         self._shards = _shards_for(self.gemms, tp, lay.moe_tp)
+        self.kv_policy = resolve_policy(self.kv_policy, self.framework)
+        self.engine_kv = engine_kv(self.framework, self.gpu, lay.pp,
+                                   self.engine_args.get("max_num_batched_tokens"))
         self.kv_b = DTYPE_BYTES[self.kv_dtype]
         self.state_dtype = recurrent_state_dtype(self.arch.dtype, self.arch.ssm_state_fp32)  # the recurrent state ignores the KV dtype (kvcache)
         self._wb = [self.weight_bytes(g) for g, _ in self._shards]
@@ -341,6 +405,13 @@ class CostModel:
         self._kv_cache: dict[tuple, float] = {}
         self._pre_cache: dict[int, tuple[float, float]] = {}
         self._feat_cache: dict[tuple, Features] = {}
+
+    def engine_blocker(self) -> str | None:
+        """Why the framework refuses this (precision, layout) — the readiness matrix's ``not_ready``
+        (:func:`scorer.quant.engine_blocker`) — or None when it runs."""
+        from .quant import engine_blocker
+        lay = self.layout
+        return engine_blocker(self.arch, self.gemms, self.precision.id, lay.tp, self.framework, lay.ep, lay.moe_tp)
 
     # ---------------------------------------------------------------- memory
     def weight_bytes(self, g: Gemm) -> float:
@@ -383,11 +454,11 @@ class CostModel:
     def kv_bytes_per_sequence(self, context: int, policy: str | None = None) -> float:
         """Per-GPU bytes of KV cache + recurrent state for one sequence held by a GPU's DP rank
         (PP splits the layers; each sequence lives on one DP rank)."""
-        policy = policy or self.kv_policy
+        policy = resolve_policy(policy, self.framework) if policy else self.kv_policy
         key = (context, policy)
         if key not in self._kv_cache:
             self._kv_cache[key] = per_sequence_bytes(self.arch, context, self.kv_dtype, policy, self.layout.tp,
-                                                     self.state_dtype) / self.layout.pp
+                                                     self.state_dtype, self.engine_kv) / self.layout.pp
         return self._kv_cache[key]
 
     def kv_budget_bytes(self) -> float:
@@ -401,6 +472,27 @@ class CostModel:
             return (self.gpu.memory_bytes - w - reserve) * free_frac
         return self.gpu.memory_bytes * self.p["gpu_mem_util"] - reserve - w
 
+    def admission_cap(self) -> int | None:
+        """Requests the engine runs at once by default (vLLM's ``max_num_seqs`` tier for the GPU, TensorRT-LLM's
+        max_batch_size; SGLang: none beyond the KV pool), over all DP ranks; data/engines.json. None = no cap."""
+        from .kvcache import engine_default
+        from .resources import load_json
+        eng = load_json("engines.json")["engines"].get(self.framework) or {}
+        if self.engine_args.get("max_num_seqs"):
+            per_rank = self.engine_args["max_num_seqs"]
+        elif self.framework == "vllm":
+            per_rank = engine_default(eng["max_num_seqs"], self.gpu)
+        else:
+            per_rank = eng.get("max_batch_size") or eng.get("max_running_requests")
+        return int(per_rank) * self.layout.dp if per_rank else None
+
+    def running(self, concurrency: int, max_c: int) -> int:
+        """Sequences the engine runs of ``concurrency`` in flight: what its KV cache holds (``max_c``, when at
+        least one fits) and its admission cap allow; the rest wait in its queue."""
+        run = min(concurrency, max_c) if max_c >= 1 else concurrency
+        cap = self.admission_cap()
+        return max(1, min(run, cap)) if cap else run
+
     def max_concurrency(self, context: int, policy: str | None = None) -> int:
         """Sequences of ``context`` tokens the whole layout holds (all DP ranks)."""
         free = self.kv_budget_bytes()
@@ -411,7 +503,8 @@ class CostModel:
 
     # ---------------------------------------------------------------- features
     def _comm_plan(self) -> list[tuple[str, int, float, int]]:
-        """(kind, group, bytes per local token, count) of the collectives of a forward pass."""
+        """(kind, group size, bytes per local token, count) of the collectives of a forward pass. ``a2a`` bytes
+        are what a GPU dispatches (every destination rank included, its own too)."""
         lay = self.layout
         h = self.arch.hidden_size
         plan: list[tuple[str, int, float]] = []
@@ -420,7 +513,7 @@ class CostModel:
                 plan.append(("allreduce", lay.tp, h * ACT_BYTES))
             if isinstance(layer.ffn, MoEMLP) and lay.ep > 1:
                 # all-to-all dispatch and combine: each token visits top_k experts and returns
-                byts = layer.ffn.top_k * h * ACT_BYTES * (lay.ep - 1) / lay.ep
+                byts = layer.ffn.top_k * h * ACT_BYTES
                 plan.append(("a2a", lay.ep, byts))
                 plan.append(("a2a", lay.ep, byts))
                 if lay.moe_tp > 1:
@@ -435,21 +528,29 @@ class CostModel:
             counts[item] = counts.get(item, 0) + 1
         return [(k, g, b, n) for (k, g, b), n in counts.items()]
 
-    def _comm(self, local_tokens: float) -> tuple[float, int]:
-        secs = 0.0
+    def _comm(self, local_tokens: float) -> tuple[float, int, float, float]:
+        """Collectives of one forward pass over ``local_tokens`` tokens per GPU, split by fabric (see
+        :func:`collective_time`): (intra-domain bytes seconds at 100% of scale-up bandwidth, intra-domain
+        collective count, inter-domain bytes seconds at 100% of scale-out bandwidth, inter-domain latency
+        seconds)."""
+        topo = self.topology
+        intra = inter = inter_lat = 0.0
         n = 0
         for kind, group, per_tok, count in self._blocks:
-            size = local_tokens * per_tok
-            if kind == "allreduce":
-                secs += count * 2.0 * (group - 1) / group * size / self.link_peak
-            else:
-                secs += count * size / self.link_peak
-            n += count
+            c = collective_time(kind, group, local_tokens * per_tok, topo)
+            intra += count * c.intra_bytes_s
+            inter += count * c.inter_bytes_s
+            inter_lat += count * c.inter_latency_s
+            n += count * c.intra_messages
         pp = self.layout.pp
         if pp > 1:  # activations hop between consecutive stages
-            secs += (pp - 1) * local_tokens * self.arch.hidden_size * ACT_BYTES / self.pp_link_peak
-            n += pp - 1
-        return secs, n
+            byts = local_tokens * self.arch.hidden_size * ACT_BYTES
+            crossing = pp_hops_across(pp, self.layout.tp * self.layout.dp, topo.domain)
+            intra += (pp - 1 - crossing) * byts / topo.scaleup_bytes_per_s
+            n += pp - 1 - crossing
+            inter += crossing * byts / topo.scaleout_bytes_per_s
+            inter_lat += crossing * topo.scaleout_latency_s
+        return intra, n, inter, inter_lat
 
     def _gemm_plan(self) -> list[tuple]:
         """Per inventory entry, the constants of its time formulas (computed once per cost model)."""
@@ -511,26 +612,27 @@ class CostModel:
             hit = self._feat_cache[key] = compute(*args)
         return hit
 
-    def decode_features(self, batch: float, context: float) -> Features:
-        """Features of one decode step: ``batch`` sequences over the layout at mean ``context`` tokens."""
-        return self._memo(("d", batch, context), self._decode_features, batch, context)
+    def decode_features(self, batch: float, context: float, q: int = 1) -> Features:
+        """Features of one decode step: ``batch`` sequences over the layout at mean ``context`` tokens, ``q``
+        query tokens each (1; k + 1 when a speculative step verifies k drafted tokens)."""
+        return self._memo(("d", batch, context, q), self._decode_features, batch, context, q)
 
-    def _decode_features(self, batch: float, context: float) -> Features:
+    def _decode_features(self, batch: float, context: float, q: int = 1) -> Features:
         # Pipeline parallelism: the batch runs as pp micro-batches, and each sequence's token passes through
         # every stage in turn, so one step costs the whole model's time at batch/pp (weights are read once per
         # micro-batch by the stage holding them).
         tp, dp, pp = self.layout.tp, self.layout.dp, self.layout.pp
         batch = batch / pp
-        comp, mem, ops = self._gemm_features(batch, batch)
+        comp, mem, ops = self._gemm_features(batch * q, batch * q)
         local = batch / dp
         a_c = a_m = 0.0
         for window, per_ctx_m, per_ctx_c, fixed_m in self._decode_attention_terms():
             ctx = min(context, window) if window else context
-            a_m += local * (ctx * per_ctx_m + fixed_m)
-            a_c += local * ctx * per_ctx_c
-        comm_s, comm_n = self._comm(local)
+            a_m += local * (ctx * per_ctx_m + fixed_m)  # the q queries of a sequence read its cache once
+            a_c += local * q * ctx * per_ctx_c
+        comm_s, comm_n, inter_s, inter_lat = self._comm(local * q)
         return Features(comp, mem, ops, a_c / self.peak_bf16, a_m / self.bw_peak, comm_s, comm_n,
-                        "decode")
+                        "decode", inter_s, inter_lat)
 
     def _decode_attention_terms(self) -> list[tuple[int | None, float, float, float]]:
         """Per mixer group, per local sequence: (window or None, KV bytes and attention FLOPs per context
@@ -593,8 +695,8 @@ class CostModel:
         a_c = 0.0
         for m, n in self._mixers:
             a_c += n * self._prefill_attention(m, local_seqs, length)
-        comm_s, comm_n = self._comm(tokens / dp)
-        return Features(comp, mem, ops, a_c / self.peak_bf16, 0.0, comm_s, comm_n, "prefill")
+        comm_s, comm_n, inter_s, inter_lat = self._comm(tokens / dp)
+        return Features(comp, mem, ops, a_c / self.peak_bf16, 0.0, comm_s, comm_n, "prefill", inter_s, inter_lat)
 
     def _prefill_attention(self, m, local_seqs: float, length: int) -> float:
         """Attention / scan FLOPs of one layer prefilling ``local_seqs`` sequences of ``length`` tokens."""
@@ -631,8 +733,49 @@ class CostModel:
 
     # ---------------------------------------------------------------- times
     def decode_step(self, batch: float, context: float) -> dict[str, float]:
-        """Seconds of one decode step for ``batch`` sequences at mean ``context`` tokens, by part."""
+        """Seconds per output token of decoding ``batch`` sequences at mean ``context`` tokens, by part: one decode
+        step, or with speculative decoding (:attr:`speculative`) one draft-and-verify step divided by the mean
+        tokens it emits (:meth:`speculative_step`)."""
+        if self.speculative is not None:
+            return self.speculative_step(batch, context)
         return step_time(self.decode_features(batch, context), self.p, self.eff_c)
+
+    def speculative_step(self, batch: float, context: float) -> dict[str, float]:
+        """Draft k tokens, verify them in one target pass of k + 1 query tokens per sequence, emit on average
+        τ = 1 + a + a² + … + a^k tokens (per-token acceptance a, chain drafting); seconds per emitted token by part.
+
+        Draft cost per drafted token (assumption): ``draft_layers`` decoder layers at the target's width — the
+        average layer of the target's own decode step (GEMMs, attention, collectives) — plus a full lm_head;
+        its part is ``draft``. Rejection sampling is not charged.
+        """
+        sp = self.speculative
+        k = sp.tokens
+        verify = step_time(self.decode_features(batch, context, q=k + 1), self.p, self.eff_c)
+        draft = k * self._draft_token_time(batch, context, sp.draft_layers)
+        tau = sp.acceptance_length
+        out = {key: v / tau for key, v in verify.items()}
+        out["draft"] = draft / tau
+        out["total"] = (verify["total"] + draft) / tau
+        return out
+
+    def _draft_token_time(self, batch: float, context: float, layers: int) -> float:
+        """Seconds to draft one token for ``batch`` sequences: ``layers`` average target layers plus the lm_head."""
+        f = self.decode_features(batch, context)
+        plan = self.__dict__.get("_plan") or self._gemm_plan()
+        eff_c, eff_m = self.eff_c, self.p["mem_bw_eff"]
+        body = head = 0.0
+        for entry, c, m in zip(plan, f.gemm_compute, f.gemm_memory):
+            t = max(c / eff_c, m / eff_m)
+            if entry[1]:
+                head += t
+            else:
+                body += t
+        attn = max(f.attn_compute / self.p["attn_compute_eff"], f.attn_memory / eff_m)
+        comm = (f.comm_s + f.comm_inter_s) / self.p["comm_bw_eff"] + f.comm_n * self.p["comm_latency_s"] \
+            + f.comm_inter_lat
+        n = max(1, self.arch.num_layers)
+        ops = f.gemm_ops * self.p["op_latency_s"]
+        return (body + attn + comm + ops) * layers / n + head
 
     def prefill(self, seqs: float, length: int) -> dict[str, float]:
         """Seconds to prefill ``seqs`` sequences of ``length`` tokens in one batch, by part."""
@@ -645,6 +788,64 @@ class CostModel:
             four = self.prefill(4 * self.layout.dp, length)["total"]
             self._pre_cache[length] = (one, max((four - one) / 3, 0.0))
         return self._pre_cache[length]
+
+
+class CollectiveTime(NamedTuple):
+    """One collective split by fabric: bytes seconds at 100% of each link's peak, messages, latency seconds."""
+
+    intra_bytes_s: float
+    intra_messages: int
+    inter_bytes_s: float
+    inter_latency_s: float
+
+
+def collective_time(kind: str, group: int, size: float, topo: Topology) -> CollectiveTime:
+    """Cost terms of one collective of ``size`` bytes per GPU over ``group`` consecutive GPUs.
+
+    ``allreduce``: within one scale-up domain a ring, 2(t − 1)/t · S at the scale-up bandwidth and one
+    message latency (the calibrated ``comm_latency_s``). A group over n domains of g GPUs each runs
+    hierarchically (NCCL's scheme): reduce-scatter and all-gather inside each domain (2(g − 1)/g · S at
+    the scale-up bandwidth, one latency), and between them an all-reduce across the n domains of each
+    GPU's S/g shard over its own NIC (rail-aligned): 2(n − 1)/n · S/g at the scale-out bandwidth plus
+    2(n − 1) per-message scale-out latencies (a ring's steps).
+
+    ``a2a`` (``size`` = bytes a GPU dispatches, spread evenly over the group's e ranks): (g − 1)/e of it
+    to the other GPUs of its domain (scale-up, one latency), (e − g)/e to other domains (scale-out, one
+    scale-out latency).
+
+    Units: bytes, seconds. Raises nothing; a group of 1 costs nothing.
+    """
+    if group <= 1 or size <= 0:
+        return CollectiveTime(0.0, 0, 0.0, 0.0)
+    d = max(1, topo.domain)
+    if group <= d:
+        g, n = group, 1
+    else:
+        n = -(-group // d)
+        g = group // n
+    up, out = topo.scaleup_bytes_per_s, topo.scaleout_bytes_per_s
+    if kind == "allreduce":
+        intra = 2.0 * (g - 1) / g * size / up if g > 1 else 0.0
+        if n == 1:
+            return CollectiveTime(intra, 1, 0.0, 0.0)
+        inter = 2.0 * (n - 1) / n * (size / g) / out
+        return CollectiveTime(intra, 1 if g > 1 else 0, inter, 2.0 * (n - 1) * topo.scaleout_latency_s)
+    intra = size * (g - 1) / group / up
+    if n == 1:
+        return CollectiveTime(intra, 1, 0.0, 0.0)
+    return CollectiveTime(intra, 1 if g > 1 else 0, size * (group - g) / group / out, topo.scaleout_latency_s)
+
+
+def pp_hops_across(pp: int, stage_gpus: int, domain: int) -> int:
+    """Of the pp − 1 hops between consecutive pipeline stages of ``stage_gpus`` GPUs each, those that
+    leave a scale-up domain of ``domain`` GPUs (stages packed in order)."""
+    if pp <= 1:
+        return 0
+    if stage_gpus >= domain:
+        return pp - 1
+    per_domain = max(1, domain // stage_gpus)
+    return -(-pp // per_domain) - 1
+
 
 
 def compressed_prefill_flops(m: CompressedAttentionSpec, seqs: float, length: int, tp: int) -> float:
@@ -668,7 +869,7 @@ def compressed_prefill_flops(m: CompressedAttentionSpec, seqs: float, length: in
 
 
 def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl: int, num_gpus: int,
-          concurrency: int, p: dict[str, float], isl: int = 0) -> dict[str, float]:
+          concurrency: int, p: dict[str, float], isl: int = 0, wave_share: float = 0.0) -> dict[str, float]:
     """Closed-loop continuous batching from step times (seconds): TTFT, TPOT, tokens/s.
 
     A closed loop of c users cycles through one prefill and OSL decode steps each, so while one user decodes
@@ -689,12 +890,18 @@ def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl
       those after it (before its second token, in its TPOT): half of the wave's prefill each, on average.
       TTFT = t_pre + κ · t_dec + ½ · (c − 1) · t_pre_marginal (λ = :data:`BURST_QUEUE`, not fitted; no decode
       iterations ride with the chunks) and TPOT = t_dec + ½ · μ · (c − 1) / OSL · t_pre_marginal;
-    * tokens/s/GPU by Little's law: concurrency · OSL / (TTFT + (OSL − 1) · TPOT) / GPUs.
+    * tokens/s/GPU by Little's law: concurrency · OSL / (TTFT + (OSL − 1) · TPOT) / GPUs;
+    * a benchmark's mean TTFT over N requests whose first c arrive together (``wave_share`` = c / N, e.g.
+      InferenceMAX's client: N = 10 c): the opening wave is prefilled back to back with nobody decoding,
+      TTFT_wave = t_pre + ½ · (c − 1) · t_pre_marginal, and the mean is wave_share · TTFT_wave +
+      (1 − wave_share) · TTFT (the steady state above). ``wave_share`` = 0 (the default, and what the sheet
+      shows) is the steady-state mean.
 
     ``c_local`` is the concurrency one DP rank serves; ``t_pre_marginal`` the extra prefill time of one more
     request in a batch. :func:`serve_arrays` is the same arithmetic over numpy arrays (the calibration fit).
     """
-    return serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency, p.get, _SCALAR, isl)
+    return serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency, p.get, _SCALAR, isl,
+                        wave_share)
 
 
 class _ScalarMath:
@@ -710,7 +917,8 @@ class _ScalarMath:
 _SCALAR = _ScalarMath()
 
 
-def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency, param, np, isl=0) -> dict:
+def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurrency, param, np, isl=0,
+                 wave_share=0.0) -> dict:
     """The arithmetic of :func:`serve`, over numpy arrays (the calibration fit) or floats (``np`` = a namespace
     with ``maximum`` and ``where``); ``param(name, default)`` gives a parameter (float or array)."""
     extra = np.maximum(c_local - 1.0, 0.0)
@@ -721,6 +929,8 @@ def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurren
     queue = mixed * param("ttft_queue", 0.0) + (1.0 - mixed) * BURST_QUEUE
     ttft = t_pre + queue * extra * ahead + np.where(c_local > 1, param("ttft_decode_steps", 0.5) * t_dec, 0.0)
     latency = ttft + np.maximum(osl - 1, 0) * tpot
+    # the benchmark's opening wave (its share of the requests): prefilled back to back, nobody decoding yet
+    ttft = ttft + wave_share * (t_pre + BURST_QUEUE * extra * t_pre_marginal - ttft)
     return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": concurrency * osl / latency / num_gpus,
             "tokens_per_s_per_user": 1.0 / tpot, "latency": latency}
 

@@ -14,6 +14,10 @@ from .errors import BadInputError
 from .resources import load_json
 
 GIB = 1024 ** 3
+#: scale-out fallbacks for a GPU whose catalog entry has none: one 400 Gb/s NIC per GPU (50 GB/s) and
+#: aiconfigurator's 10 us P2P latency (aiconfigurator_core 0.12.0 systems/h100_sxm.yaml, "nonofficial")
+DEFAULT_SCALEOUT_GBPS = 50.0
+DEFAULT_SCALEOUT_LATENCY_US = 10.0
 
 
 class Price(BaseModel):
@@ -25,6 +29,26 @@ class Price(BaseModel):
     @property
     def mid(self) -> float:
         return (self.low + self.high) / 2
+
+
+class Topology(BaseModel):
+    """How a GPU's system joins GPUs: a scale-up domain (NVLink / XGMI / PCIe within a server) and the scale-out
+    network between domains (one NIC per GPU, rail-aligned). Units: GPUs, bytes/s, seconds."""
+
+    domain: int = Field(description="GPUs joined by the scale-up fabric (8 on an HGX board, 72 on GB200 NVL72)")
+    node_gpus: int = Field(description="GPUs per server (a GB200 compute tray holds 4)")
+    scaleup_bytes_per_s: float
+    scaleout_bytes_per_s: float
+    scaleout_latency_s: float
+    scaleout: str
+
+    def domains(self, gpus: int) -> int:
+        """Scale-up domains a layout of ``gpus`` GPUs spans."""
+        return max(1, -(-gpus // max(1, self.domain)))
+
+    def nodes(self, gpus: int) -> int:
+        """Servers (nodes) a layout of ``gpus`` GPUs spans."""
+        return max(1, -(-gpus // max(1, self.node_gpus)))
 
 
 class GPU(BaseModel):
@@ -43,6 +67,12 @@ class GPU(BaseModel):
     scaleup_gbps: float
     scaleup: str
     node_gpus: int = 8
+    #: GPUs joined by the scale-up fabric (default: the node)
+    scaleup_domain: int | None = None
+    #: scale-out NIC bandwidth per GPU, GB/s unidirectional, and its per-message latency, microseconds
+    scaleout_gbps: float | None = None
+    scaleout_latency_us: float | None = None
+    scaleout: str | None = None
     tdp_w: float | None = None
     usd_per_hour: Price | None = None
     formats: list[str]
@@ -60,6 +90,17 @@ class GPU(BaseModel):
     def peak_flops(self, dtype: str) -> float:
         """Dense peak FLOP/s for a tensor-core dtype (falls back to bf16)."""
         return self.tflops.get(dtype, self.tflops.get("bf16", 0.0)) * 1e12
+
+    def topology(self) -> Topology:
+        """The system's :class:`Topology` (catalog fields; a GPU without scale-out figures gets the fallbacks
+        ``DEFAULT_SCALEOUT_GBPS`` / ``DEFAULT_SCALEOUT_LATENCY_US``, named in its ``scaleout`` text)."""
+        known = self.scaleout_gbps is not None
+        return Topology(domain=self.scaleup_domain or self.node_gpus, node_gpus=self.node_gpus,
+                        scaleup_bytes_per_s=self.scaleup_gbps * 1e9,
+                        scaleout_bytes_per_s=(self.scaleout_gbps if known else DEFAULT_SCALEOUT_GBPS) * 1e9,
+                        scaleout_latency_s=(self.scaleout_latency_us if self.scaleout_latency_us is not None
+                                            else DEFAULT_SCALEOUT_LATENCY_US) * 1e-6,
+                        scaleout=self.scaleout or ("assumed" if not known else "?"))
 
     def supports(self, fmt: str) -> bool:
         return fmt in self.formats

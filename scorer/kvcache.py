@@ -44,6 +44,8 @@ Recurrent state is split by heads across TP.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from pydantic import BaseModel, Field
 
 from .architecture import (AttentionSpec, CompressedAttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch,
@@ -54,11 +56,32 @@ DTYPE_BYTES = {"fp32": 4.0, "float32": 4.0, "bf16": 2.0, "fp16": 2.0, "float16":
 KV_DTYPES = ("bf16", "fp16", "fp8", "fp32", "nvfp4")
 
 POLICIES = {
-    "vllm": "vLLM paged KV cache: every attention layer (sliding and chunked included) holds pages for the whole "
-            "context; recurrent layers hold one fixed state per sequence.",
+    "vllm": "vLLM 0.33.0 hybrid KV cache manager (V1): full-attention layers hold pages of 16 tokens for the whole "
+            "context; a sliding-window layer holds min(window - 1 + in-flight tokens, context) tokens in pages, plus "
+            "one page; a chunked layer min(chunk + in-flight tokens, context); layer groups padded to equal size "
+            "share one block pool; recurrent layers hold one fixed state per sequence.",
+    "vllm-unified": "vLLM with --disable-hybrid-kv-cache-manager: every attention layer (sliding and chunked "
+                    "included) holds pages for the whole context; recurrent state fixed.",
+    "sglang": "SGLang 0.5.23 SWA memory pool: full-attention layers draw from a full pool, sliding layers from an SWA "
+              "pool of swa_full_tokens_ratio = 0.8 of its tokens, and free tokens that leave the window; a "
+              "sequence needs its context in the full pool and min(context, window) in the SWA pool.",
+    "trtllm": "TensorRT-LLM (assumed, not read from its source): a sliding-window layer's cache is cyclic within its "
+              "window (blocks of 32 tokens); full-attention layers grow with the context; recurrent state fixed.",
     "window": "window-capped (llama.cpp SWA cache): sliding-window and chunked layers keep at most their window "
               "of tokens; full-attention layers grow with the context; recurrent state fixed.",
 }
+#: the KV policy each serving framework's engine implements (data/engines.json)
+FRAMEWORK_POLICY = {"vllm": "vllm", "sglang": "sglang", "trtllm": "trtllm"}
+
+
+class EngineKV(NamedTuple):
+    """The allocation knobs a policy needs (data/engines.json): vLLM's block size and in-flight tokens
+    (max_concurrent_batches x max_num_batched_tokens), SGLang's SWA-to-full pool ratio, TensorRT-LLM's block."""
+
+    block_size: int = 16
+    in_flight_tokens: int = 2 * 8192
+    swa_ratio: float = 0.8
+    trt_block: int = 32
 
 
 class KVLayerKind(BaseModel):
@@ -170,14 +193,89 @@ def mixer_groups(arch: ModelArch) -> list[tuple[object, int]]:
 
 
 def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", policy: str = "vllm",
-                       tp: int = 1, state_dtype: str | None = None) -> int:
-    """Bytes of KV cache plus recurrent state that one sequence of ``context`` tokens holds on one GPU."""
+                       tp: int = 1, state_dtype: str | None = None, engine: EngineKV | None = None) -> int:
+    """Bytes of KV cache plus recurrent state that one sequence of ``context`` tokens holds on one GPU under
+    ``policy`` (:data:`POLICIES`): pool capacity / this = the sequences that fit. For ``sglang`` it is the
+    equivalent bytes of the two pools, (full + ratio x SWA bytes per token) x max(context, min(context,
+    window) / ratio). ``engine``: the policy's knobs (default :class:`EngineKV`, vLLM's at 8192 batched tokens)."""
     b = DTYPE_BYTES[kv_dtype]
     sb = DTYPE_BYTES[state_dtype or recurrent_state_dtype(arch.dtype, arch.ssm_state_fp32)]
+    eng = engine or EngineKV()
+    if policy in ("vllm", "sglang", "trtllm"):
+        return int(_engine_sequence_bytes(arch, context, b, sb, policy, tp, eng))
     total = 0.0
     for m, count in mixer_groups(arch):
-        total += count * _sequence_bytes_one(m, context, b, sb, policy, tp)
+        total += count * _sequence_bytes_one(m, context, b, sb, "window" if policy == "window" else "vllm", tp)
     return int(total)
+
+
+def _attention_kind(m) -> tuple[str, int | None] | None:
+    """(full | sliding | chunked, window) of a paged attention mixer; None for other mixers."""
+    if isinstance(m, MLASpec):
+        return ("full", None)
+    if isinstance(m, AttentionSpec):
+        if m.span in ("sliding", "chunked") and m.window:
+            return (m.span, m.window)
+        return ("full", None)
+    return None
+
+
+def _engine_sequence_bytes(arch: ModelArch, c: int, b: float, sb: float, policy: str, tp: int,
+                           eng: EngineKV) -> float:
+    """Per-sequence bytes under an engine's allocator (see :data:`POLICIES`; sources in data/engines.json)."""
+    fixed = 0.0
+    buckets: dict[tuple, list] = {}  # (kind, window, bytes per token) -> [layers]
+    for m, count in mixer_groups(arch):
+        kind = _attention_kind(m)
+        if kind is None:  # recurrent state, DeepSeek-V4 compressed layers: their own accounting
+            fixed += count * _sequence_bytes_one(m, c, b, sb, "vllm", tp)
+            continue
+        per_tok = _sequence_bytes_one(m, 1, b, sb, "vllm", tp)
+        if per_tok <= 0:
+            continue
+        key = (kind[0], kind[1], per_tok)
+        buckets.setdefault(key, [0])[0] += count
+    if not buckets:
+        return fixed
+    if policy == "sglang":
+        full = sum(n * bpt for (k, _, bpt), (n,) in buckets.items() if k == "full")
+        swa = sum(n * bpt for (k, _, bpt), (n,) in buckets.items() if k != "full")
+        if not swa:
+            return fixed + full * c
+        window = max(w for (k, w, _) in buckets if k != "full")
+        r = eng.swa_ratio
+        if not full:  # all-SWA: one pool, no ratio (pool_configurator._solve_pool_sizes)
+            return fixed + swa * min(c, window)
+        return fixed + (full + r * swa) * max(c, min(c, window) / r)
+    if policy == "trtllm":
+        blk = eng.trt_block
+        total = 0.0
+        for (k, w, bpt), (n,) in buckets.items():
+            tokens = c if k == "full" else min(c, w)
+            total += n * bpt * (-(-tokens // blk)) * blk
+        return fixed + total
+    # vLLM V1 hybrid KV cache manager
+    bs, fl = eng.block_size, eng.in_flight_tokens
+
+    def blocks(kind: str, w: int | None) -> int:
+        if kind == "sliding":
+            return -(-min(w - 1 + fl, c) // bs) + 1
+        if kind == "chunked":
+            return -(-min(w + fl, c) // bs)
+        return -(-c // bs)
+
+    sizes = [n for (n,) in buckets.values()]
+    uniform = len({bpt for (_, _, bpt) in buckets}) == 1
+    if len(buckets) == 1 or not uniform:  # one group, or page sizes vLLM must unify first: no padding modelled
+        return fixed + sum(n * bpt * blocks(k, w) * bs for (k, w, bpt), (n,) in buckets.items())
+    group = min(sizes)
+    if max(sizes) < 1.5 * min(sizes):
+        group = max(sizes)
+    total = 0.0
+    for (k, w, bpt), (n,) in buckets.items():
+        groups = -(-n // group)  # the last group of a kind is padded to group_size layers
+        total += groups * group * bpt * blocks(k, w) * bs
+    return fixed + total
 
 
 def _sequence_bytes_one(m, context: int, b: float, sb: float, policy: str, tp: int) -> float:
@@ -205,8 +303,56 @@ def recurrent_state_dtype(arch_dtype: str | None, ssm_fp32: bool = False) -> str
     return "fp16" if arch_dtype in ("float16", "fp16") else "bf16"
 
 
+def engine_kv(framework: str, gpu=None, pp: int = 1, max_num_batched_tokens: int | None = None) -> EngineKV:
+    """The allocation knobs of ``framework``'s engine on ``gpu`` (data/engines.json): vLLM's in-flight tokens are
+    max_concurrent_batches (2 with async scheduling at PP 1, else PP) x its max_num_batched_tokens default for the
+    GPU's memory."""
+    from .resources import load_json
+    eng = load_json("engines.json")["engines"]
+    v = eng["vllm"]
+    mnbt = max_num_batched_tokens or engine_default(v["max_num_batched_tokens"], gpu)
+    return EngineKV(block_size=int(v["block_size"]), in_flight_tokens=(2 if pp <= 1 else pp) * mnbt,
+                    swa_ratio=float(eng["sglang"]["swa_full_tokens_ratio"]),
+                    trt_block=int(eng["trtllm"]["tokens_per_block"]))
+
+
+def engine_default(table: list[dict], gpu=None) -> int:
+    """An engine default that depends on the GPU's memory (vLLM's get_batch_defaults tiers); the lowest tier when
+    the GPU is unknown. ``gpu``: a catalog GPU (memory in vendor GB, its id and name)."""
+    gib = gpu.memory_gb * 1e9 / 2 ** 30 if gpu is not None else 0.0
+    name = f"{gpu.id} {gpu.name}".lower() if gpu is not None else ""
+    for row in table:
+        if gib >= row["min_memory_gib"] and not any(x in name for x in row.get("exclude_names", [])):
+            return int(row["value"])
+    return int(table[-1]["value"])
+
+
+#: weight precisions whose TensorRT-LLM checkpoints (ModelOpt) carry an FP8 KV cache
+FP8_KV_CHECKPOINTS = ("fp8", "fp8_channel", "fp8_block", "nvfp4")
+
+
+def default_kv_dtype(framework: str, precision: str) -> tuple[str, str]:
+    """The KV dtype a framework serves by default at a weight precision, and why (one default used by predict,
+    score, validate and calibrate; stated in their output).
+
+    vLLM and SGLang: ``--kv-cache-dtype auto`` = the model's dtype, bf16. TensorRT-LLM: ``KvCacheConfig.dtype``
+    ``auto`` takes the checkpoint's ``kv_cache_quant_algo``, FP8 in the ModelOpt FP8 / NVFP4 checkpoints it is
+    run with (assumption from the published recipes, not read from its source); bf16 otherwise.
+    """
+    if framework == "trtllm" and precision in FP8_KV_CHECKPOINTS:
+        return "fp8", ("TensorRT-LLM default: the ModelOpt checkpoint's kv_cache_quant_algo FP8 "
+                       "(KvCacheConfig dtype auto; assumption)")
+    return "bf16", f"{framework} default: --kv-cache-dtype auto = the model's dtype (bf16)"
+
+
+def resolve_policy(policy: str, framework: str) -> str:
+    """``auto`` -> the framework's engine policy (:data:`FRAMEWORK_POLICY`); any other name unchanged."""
+    return FRAMEWORK_POLICY.get(framework, "vllm") if policy == "auto" else policy
+
+
 def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", contexts: tuple[int, ...] = (
-        4096, 32768, 131072), tps: tuple[int, ...] = (1, 2, 4, 8, 16), ssm_state_dtype: str | None = None) -> KVCache:
+        4096, 32768, 131072), tps: tuple[int, ...] = (1, 2, 4, 8, 16), ssm_state_dtype: str | None = None,
+        engine: EngineKV | None = None) -> KVCache:
     """Summarize the KV cache of ``arch`` for a KV dtype and a policy (see module docstring).
 
     Raises:
@@ -238,11 +384,11 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
         kinds[key].layers += 1
         all_layers += per_tok
         fixed += state
-        if policy == "window" and window and not isinstance(m, CompressedAttentionSpec):
-            fixed += per_tok * window
+        if policy != "vllm-unified" and window and not isinstance(m, CompressedAttentionSpec):
+            fixed += per_tok * window  # capped: these layers stop growing (at their window, or vLLM's window + in-flight)
         else:
             slope += per_tok
-    per_seq = {c: per_sequence_bytes(arch, c, kv_dtype, policy, 1, sdt) for c in contexts}
+    per_seq = {c: per_sequence_bytes(arch, c, kv_dtype, policy, 1, sdt, engine) for c in contexts}
     per_gpu = {}
     repl = {}
     att = [lay.mixer for lay in arch.layers
@@ -272,9 +418,18 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
                      "state) per sequence; per context token, CSA layers add one entry (and indexer key) per "
                      "compress_rate tokens, HCA layers one entry per compress_rate tokens; the single shared KV "
                      "head is replicated on every TP rank.")
-    if any(k.kind.split(" ")[0] in ("sliding", "chunked") for k in kinds.values()) and policy == "vllm":
-        notes.append("Sliding-window/chunked layers are counted for the whole context (vLLM policy); "
-                     "--kv-policy window caps them at their window.")
+    windowed = any(k.kind.split(" ")[0] in ("sliding", "chunked") for k in kinds.values())
+    if windowed and policy == "vllm-unified":
+        notes.append("Sliding-window/chunked layers are counted for the whole context (vLLM with the hybrid KV "
+                     "cache manager disabled); --kv-policy vllm models the hybrid manager.")
+    elif windowed and policy == "vllm":
+        eng = engine or EngineKV()
+        notes.append(f"Sliding-window layers hold min(window - 1 + {eng.in_flight_tokens:,} in-flight tokens, "
+                     f"context) in {eng.block_size}-token pages plus one page per sequence (vLLM 0.33.0 hybrid KV "
+                     "cache manager; in-flight = 2 batches x max_num_batched_tokens, data/engines.json).")
+    elif windowed and policy == "sglang":
+        notes.append("Sliding-window layers draw from SGLang's SWA pool (0.8 of the full pool's tokens) and keep "
+                     "their window (SGLang 0.5.23, data/engines.json).")
     if any(k.state_bytes_per_sequence_per_layer for k in kinds.values()):
         notes.append(f"Recurrent layers keep a fixed per-sequence state ({sdt}).")
     return KVCache(policy=policy, policy_description=POLICIES[policy], dtype=kv_dtype, bytes_per_token=int(slope),

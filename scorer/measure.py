@@ -19,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -54,6 +54,9 @@ class Row(BaseModel):
     metric: str
     value: float = Field(ge=1e-6, le=1e12, allow_inf_nan=False)  # ms or tokens/s: anything outside is a typo
     notes: str = ""
+    harness: str = ""
+    num_prompts: int | None = Field(None, ge=1, le=10_000_000)
+    range_ratio: float | None = Field(None, ge=0.0, le=1.0, allow_inf_nan=False)
 
 
 
@@ -96,7 +99,7 @@ def _int_or_none(text: str | None) -> int | None:
 
 def _cell_int(rec: dict[str, str], col: str) -> int | None:
     try:
-        return _int_or_none(rec[col])
+        return _int_or_none(rec.get(col) or "")
     except (ValueError, OverflowError):
         raise ValueError(f"{col}: not an integer ({rec[col][:20]!r})") from None
 
@@ -138,7 +141,13 @@ def read_rows(path: str | Path) -> tuple[list[Row], list[dict[str, Any]]]:
                 rec = {k: (v if isinstance(v, str) else "") for k, v in rec.items() if k is not None}  # short rows
                 rid = rec.get("id") or f"line{i}"
                 try:
-                    ints = {c: _cell_int(rec, c) for c in ("num_gpus", "tp", "pp", "ep", "attention_dp", "isl", "osl")}
+                    ints = {c: _cell_int(rec, c) for c in ("num_gpus", "tp", "pp", "ep", "attention_dp", "isl", "osl",
+                                                           "num_prompts")}
+                    ratio_text = (rec.get("range_ratio") or "").strip()
+                    try:
+                        ratio = float(ratio_text) if ratio_text else None
+                    except ValueError:
+                        raise ValueError(f"range_ratio: not a number ({ratio_text[:20]!r})") from None
                     try:
                         value = float(rec["value"])
                     except ValueError:
@@ -152,7 +161,8 @@ def read_rows(path: str | Path) -> tuple[list[Row], list[dict[str, Any]]]:
                         framework=rec["framework"].strip().lower(),
                         framework_version=rec.get("framework_version") or "", isl=ints["isl"], osl=ints["osl"],
                         concurrency=(rec["concurrency"] or "").strip(), metric=rec["metric"].strip(), value=value,
-                        notes=rec.get("notes") or "")
+                        notes=rec.get("notes") or "", harness=(rec.get("harness") or "").strip().lower(),
+                        num_prompts=ints["num_prompts"], range_ratio=ratio)
                 except ValidationError as exc:
                     err = exc.errors()[0]
                     where = ".".join(str(x) for x in err.get("loc", ())) or "row"
@@ -241,6 +251,38 @@ _CONFIG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 _REQUESTS = re.compile(r"\b(\d[\d,]*) requests\b")
 
 
+class Protocol(NamedTuple):
+    """How a row's benchmark client ran it: mean lengths, the opening wave's share of the requests, and the
+    server flags it set (data/harnesses.json)."""
+
+    isl: int
+    osl: int
+    wave_share: float
+    engine_args: dict
+
+
+def harness_protocol(row: Row, conc) -> Protocol:
+    """The :class:`Protocol` of a row: its ``harness`` from data/harnesses.json, with the row's own
+    ``num_prompts`` and ``range_ratio`` where given. Lengths drawn uniformly from [r x L, L] average
+    (1 + r) / 2 x L; N requests whose first ``concurrency`` arrive together put c / N of them in the wave.
+    Rows without a known harness (or ``max`` rows) are the steady state at their stated lengths."""
+    from .resources import load_json
+    h = load_json("harnesses.json")["harnesses"].get(row.harness) or {}
+    ratio = row.range_ratio if row.range_ratio is not None else h.get("range_ratio")
+    isl, osl = row.isl, row.osl
+    if ratio is not None:
+        isl, osl = max(1, round(isl * (1 + ratio) / 2)), max(1, round(osl * (1 + ratio) / 2))
+    wave, args = 0.0, {}
+    if conc != "max":
+        n = row.num_prompts or (h.get("prompts_per_concurrency") or 0) * conc
+        if h.get("opening_wave") and n:
+            wave = min(1.0, conc / n)
+        for k, v in (h.get("engine_args") or {}).items():
+            if row.framework == "vllm":
+                args[k] = conc if v == "concurrency" else int(v)
+    return Protocol(isl, osl, wave, args)
+
+
 def requests_issued(notes: str) -> int | None:
     """The number of requests a benchmark issued in all, where the source states it ("500 requests"): a
     max-throughput run of N requests never holds more than N at once."""
@@ -323,19 +365,23 @@ class Predictor:
         problem = layout_problem(arch, row.tp, row.pp, max(1, row.ep), row.attention_dp)
         if problem:
             return RowResult(row, None, problem)
-        kv = row.kv_precision if row.kv_precision in ("fp8", "bf16", "fp16") else (
-            "fp8" if prec_id in ("fp8", "fp8_block", "nvfp4") and row.framework == "trtllm" else "bf16")
+        from .kvcache import default_kv_dtype
+        kv = row.kv_precision if row.kv_precision in ("fp8", "bf16", "fp16") else \
+            default_kv_dtype(row.framework, prec_id)[0]
         prec = get_precision(prec_id)
         unq = unquantized_components(arch, prec_id)
         key = (row.config, gpu.id, prec_id, row.tp, row.pp, max(1, row.ep), row.attention_dp, kv, row.framework)
+        conc = "max" if row.concurrency == "max" else int(row.concurrency)
+        proto = harness_protocol(row, conc)
+        key += (tuple(sorted(proto.engine_args.items())),)
         cm = self._cms.get(key)
         if cm is None:
             layout = Layout(tp=row.tp, pp=row.pp, ep=max(1, row.ep), dp=row.attention_dp)
             cm = self._cms[key] = CostModel(arch, params, gpu, prec, layout, kv, row.framework, self.calibration,
-                                            unq, gemms)
-        conc = "max" if row.concurrency == "max" else int(row.concurrency)
-        p = predict(cm, row.isl, row.osl, conc, max_requests=requests_issued(row.notes) if conc == "max" else None,
-                    engine_choice=True)
+                                            unq, gemms, engine_args=proto.engine_args)
+        p = predict(cm, proto.isl, proto.osl, conc,
+                    max_requests=requests_issued(row.notes) if conc == "max" else None, engine_choice=True,
+                    wave_share=proto.wave_share)
         if p.tpot_ms is None:
             return RowResult(row, None, "the weights plus one sequence's KV cache do not fit in the modelled memory")
         val = {"ttft_ms": p.ttft_ms, "tpot_ms": p.tpot_ms, "itl_ms": p.tpot_ms,

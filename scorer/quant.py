@@ -188,3 +188,45 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
     return QuantReadiness(checkpoint=ckpt, checkpoint_tps=ckpt_tps, matrix=rows,
                           unquantized_share=round(sum(g.params for g in unq) / total, 4),
                           unquantized=sorted({g.name for g in unq}))
+
+
+#: weight precision id (data/precisions.json) -> the readiness format whose kernels serve it; bf16/fp16 need none
+PRECISION_FORMAT = {"fp8": "fp8", "fp8_channel": "fp8", "fp8_block": "fp8_block", "int8": "int8", "nvfp4": "nvfp4",
+                    "mxfp4": "mxfp4", "int4": "int4"}
+
+_BLOCKERS: dict[tuple, tuple[object, str | None]] = {}
+
+
+def engine_blocker(arch: ModelArch, gemms: list[Gemm], precision: str, tp: int, engine: str, ep: int = 1,
+                   moe_tp: int | None = None) -> str | None:
+    """Why ``engine`` refuses to serve ``arch`` at weight ``precision`` on TP ``tp`` (the readiness matrix's
+    ``not_ready``), or None when it runs (``ready`` or ``padded``).
+
+    The same per-GEMM checks as :func:`readiness`: dense and attention GEMMs split over ``tp``; experts split over
+    ``moe_tp`` (default ``tp``), or whole on each rank when ``ep`` > 1 with moe_tp 1. bf16/fp16 need no
+    quantized kernel and always run. Memoized per (arch, precision, tp, engine, ep, moe_tp).
+    """
+    fmt = PRECISION_FORMAT.get(precision)
+    if fmt is None or engine not in ENGINES:
+        return None
+    moe_tp = tp if moe_tp is None else moe_tp
+    key = (id(arch), id(gemms), fmt, tp, engine, ep, moe_tp)
+    hit = _BLOCKERS.get(key)
+    if hit is not None and hit[0] is arch:
+        return hit[1]
+    quantizable = [g for g in gemms if g.quantizable and g.component != "lm_head"]
+    has_experts = any(g.expert for g in quantizable)
+    sel = [g for g in quantizable if g.expert] if (fmt == "mxfp4" and has_experts) else quantizable
+    results = []
+    for g in sel:
+        if g.expert and ep > 1 and moe_tp == 1:
+            results.append(check(fmt, engine, g, tp, ep=True))
+        else:
+            results.append(check(fmt, engine, g, moe_tp if g.expert else tp))
+    status, reason = _worst(results)
+    out = None if status != "not_ready" else (
+        f"{engine} refuses {precision} at TP{tp}{f' EP{ep}' if ep > 1 else ''}: {reason} (rule {RULE[fmt]})")
+    if len(_BLOCKERS) > 4096:
+        _BLOCKERS.clear()
+    _BLOCKERS[key] = (arch, out)  # holding the arch keeps its id from being reused while cached
+    return out

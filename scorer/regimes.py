@@ -25,6 +25,27 @@ from .hardware import GIB
 from .resources import load_json
 
 
+class StepBreakdown(BaseModel):
+    """One step's time by part, ms (the parts add up to ``total``)."""
+
+    gemm: float
+    attention: float
+    comm_intra_node: float = Field(description="collectives inside the scale-up domain (NVLink / XGMI / PCIe)")
+    comm_inter_node: float = Field(description="collectives and pipeline hops between domains (scale-out NICs)")
+    overhead: float = Field(description="per-step scheduler/launch overhead and per-GEMM launch latency")
+    draft: float = Field(0.0, description="speculative decoding: drafting, per emitted token")
+    total: float
+
+
+def step_breakdown(parts: dict[str, float]) -> StepBreakdown:
+    """A :func:`scorer.costmodel.step_time` result (seconds) as a :class:`StepBreakdown` (ms)."""
+    return StepBreakdown(gemm=round(parts["gemm"] * 1e3, 4), attention=round(parts["attention"] * 1e3, 4),
+                         comm_intra_node=round(parts["comm_intra"] * 1e3, 4),
+                         comm_inter_node=round(parts["comm_inter"] * 1e3, 4),
+                         overhead=round(parts["overhead"] * 1e3, 4), draft=round(parts.get("draft", 0.0) * 1e3, 4),
+                         total=round(parts["total"] * 1e3, 4))
+
+
 class Prediction(BaseModel):
     layout: str
     tp: int
@@ -45,6 +66,11 @@ class Prediction(BaseModel):
     bound: str | None
     usd_per_1m_output_tokens: float | None = None
     max_concurrency: int = Field(description="sequences of ISL+OSL tokens that fit on this layout")
+    nodes: int = Field(1, description="servers the layout spans (the catalog's node_gpus per server)")
+    scaleup_domains: int = Field(1, description="scale-up (NVLink/XGMI) domains the layout spans; above 1 its "
+                                                "collectives cross the scale-out network")
+    breakdown: dict[str, StepBreakdown] | None = Field(
+        None, description="decode: one decode step at the running batch; prefill: one request's prefill (ms)")
     queued: int = Field(0, description="requests waiting because their KV cache does not fit (concurrency beyond "
                                        "max_concurrency): their wait is in TTFT")
 
@@ -76,14 +102,17 @@ def regime_defs() -> list[dict]:
 
 def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"],
             usd_per_gpu_hour: float | None = None, max_requests: int | None = None,
-            engine_choice: bool = False) -> Prediction:
+            engine_choice: bool = False, wave_share: float = 0.0) -> Prediction:
     """Predict TTFT, TPOT, tokens/s for one workload on the layout of ``cm`` (see module docstring).
 
     ``concurrency="max"``: the batch with the most throughput that fits (the smallest within 1% of it).
     With ``engine_choice`` (a measured max-throughput run, whose batch the engine picked and the source
     does not state), the rule the calibration was fitted with instead: from the memory limit, halve while
     throughput holds within 1%. ``max_requests`` bounds the batch a ``max`` run can reach: a benchmark that
-    issues N requests in all never runs more than N at once, whatever fits."""
+    issues N requests in all never runs more than N at once, whatever fits. ``wave_share``: the share of a
+    benchmark's requests that arrive in its opening wave (:func:`scorer.costmodel.serve`; 0 = steady state)."""
+    if wave_share:
+        cm = _WaveView(cm, wave_share)
     # in a steady closed loop the running sequences are spread over their decode: on average ISL + OSL/2 tokens
     # of KV each (engines allocate pages as tokens arrive, and preempt when they run out)
     ctx = isl + (osl + 1) // 2
@@ -92,12 +121,25 @@ def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"]
     if concurrency == "max":
         if max_c < 1:
             return _no_fit(cm, isl, osl, 1, max_c)
-        top = min(max_c, cap, max_requests or cap)
+        top = min(max_c, cap, max_requests or cap, cm.admission_cap() or cap)
         if engine_choice:
             return _engine_max(cm, isl, osl, top, max_c, usd_per_gpu_hour)
         return _predict_one(cm, isl, osl, max_throughput_batch(cm, isl, osl, top, max_c, usd_per_gpu_hour), max_c,
                             usd_per_gpu_hour)
     return _predict_one(cm, isl, osl, int(concurrency), max_c, usd_per_gpu_hour)
+
+
+class _WaveView:
+    """A cost model seen through a benchmark's opening wave: the same object, another memo for predictions."""
+
+    def __init__(self, cm: CostModel, wave_share: float):
+        self.__dict__["_cm"] = cm
+        self.__dict__["wave_share"] = wave_share
+        self.__dict__["_predictions"] = {}
+        self.__dict__["_evaluations"] = {}
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["_cm"], name)
 
 
 def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int, price: float | None) -> int:
@@ -152,7 +194,8 @@ def _no_fit(cm: CostModel, isl: int, osl: int, c: int, max_c: int) -> Prediction
     return Prediction(layout=lay.label, tp=lay.tp, pp=lay.pp, ep=lay.ep, num_gpus=lay.num_gpus, isl=isl, osl=osl,
                       concurrency=c, fits=False, memory_per_gpu_gib=round(mem, 2), weights_per_gpu_gib=round(w / GIB, 2),
                       kv_per_gpu_gib=round(kv / GIB, 2), ttft_ms=None, tpot_ms=None, tokens_per_s_per_user=None,
-                      output_tokens_per_s_per_gpu=None, bound=None, max_concurrency=max(0, max_c))
+                      output_tokens_per_s_per_gpu=None, bound=None, max_concurrency=max(0, max_c),
+                      nodes=cm.topology.nodes(lay.num_gpus), scaleup_domains=cm.topology.domains(lay.num_gpus))
 
 
 def _predict_one(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None) -> Prediction:
@@ -171,10 +214,11 @@ def _evaluate(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: floa
     if hit is not None:
         return hit
     lay = cm.layout
-    running = min(c, max_c)  # the engine runs what its KV cache holds; the rest wait in its queue
+    running = cm.running(c, max_c)  # what its KV cache holds and its max-num-seqs admit; the rest wait in its queue
     dec = cm.decode_step(running, isl + osl / 2)
     t_pre, t_marg = cm.prefill_times(isl)
-    sv = serve(dec["total"], t_pre, t_marg, running / lay.dp, osl, lay.num_gpus, running, cm.p, isl)
+    sv = serve(dec["total"], t_pre, t_marg, running / lay.dp, osl, lay.num_gpus, running, cm.p, isl,
+               cm.__dict__.get("wave_share", 0.0))
     ttft, tpot, tps_gpu = sv["ttft"], sv["tpot"], sv["tokens_per_s_per_gpu"]
     if c > running:
         # closed loop, Little's law: a request's whole latency grows by c / running
@@ -200,7 +244,9 @@ def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, pri
                       ttft_ms=round(ttft * 1e3, 3), tpot_ms=round(tpot * 1e3, 3),
                       tokens_per_s_per_user=round(1.0 / tpot, 2), output_tokens_per_s_per_gpu=round(tps_gpu, 2),
                       bound=bound_of(e["dec"]), usd_per_1m_output_tokens=round(usd, 4) if usd else None,
-                      max_concurrency=max_c)
+                      max_concurrency=max_c, nodes=cm.topology.nodes(lay.num_gpus),
+                      scaleup_domains=cm.topology.domains(lay.num_gpus),
+                      breakdown={"decode": step_breakdown(e["dec"]), "prefill": step_breakdown(cm.prefill(lay.dp, isl))})
 
 
 _VALID: dict[tuple[int, int], tuple[object, bool]] = {}
@@ -246,19 +292,33 @@ def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout
     """Layouts the regimes and the sweep try: every valid TP of one node, EP = TP for MoE experts; when the model
     fits no single node, TP across nodes and TP8 x PP stages (``data/regimes.json``)."""
     doc = load_json("regimes.json")
+
+    def runs(lay: Layout) -> bool:  # only what the engine runs (the readiness matrix's refusals are skipped)
+        return make_cm(lay).engine_blocker() is None
+
     if tp_fixed:
-        return [Layout(tp=tp_fixed)]
+        return [lay for lay in (Layout(tp=tp_fixed),) if runs(lay)]
     tps = [t for t in doc["tp_degrees"] if valid_tp(arch, t)]
     layouts = [Layout(tp=t) for t in tps]
     if arch.is_moe:
         layouts += [Layout(tp=t, ep=t) for t in tps if t > 1]
+    layouts = [lay for lay in layouts if runs(lay)]
     if not any(make_cm(lay).max_concurrency(2048) >= 1 for lay in layouts):
         top = max(tps) if tps else 1
         layouts += [Layout(tp=t) for t in doc["tp_degrees_multinode"] if valid_tp(arch, t)]
         layouts += [Layout(tp=top, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
         if arch.is_moe:
             layouts += [Layout(tp=top, ep=top, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
-    return [lay for lay in layouts if layout_problem(arch, lay.tp, lay.pp, lay.ep, lay.dp) is None]
+    return [lay for lay in layouts if layout_problem(arch, lay.tp, lay.pp, lay.ep, lay.dp) is None and runs(lay)]
+
+
+def refused_note(make_cm, arch, tp_fixed: int | None = None) -> str | None:
+    """When the engine refuses every single-node layout (or ``tp_fixed``): the first refusal, else None."""
+    tps = [tp_fixed] if tp_fixed else [t for t in load_json("regimes.json")["tp_degrees"] if valid_tp(arch, t)]
+    blockers = [make_cm(Layout(tp=t)).engine_blocker() for t in tps]
+    if tps and all(blockers):
+        return blockers[0] + (f" (and at every TP tried: {', '.join(map(str, tps))})" if len(tps) > 1 else "")
+    return None
 
 
 def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: float | None,
@@ -268,6 +328,7 @@ def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: fl
     ``make_cm(Layout) -> CostModel`` builds a cost model for a layout.
     """
     models = {lay.label: make_cm(lay) for lay in candidate_layouts(make_cm, arch, tp_fixed)}
+    refused = refused_note(make_cm, arch, tp_fixed) if not models else None
     out = []
     for r in load_json("regimes.json")["regimes"]:
         isl, osl = r["isl"], r["osl"]
@@ -280,7 +341,10 @@ def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: fl
             continue
         cands = [predict(cm, isl, osl, r["concurrency"], usd_per_gpu_hour) for cm in models.values()]
         fitting = [p for p in cands if p.fits]
-        if not fitting:
+        if refused:
+            note = refused
+            best = None
+        elif not fitting:
             note = "does not fit at any layout tried (" + ", ".join(models) + ")"
             best = None
         elif r["objective"] == "min_tpot":

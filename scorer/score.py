@@ -169,7 +169,7 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
         out.append(finding("A8", ", ".join(f"{v} {k} layers" for k, v in spans.items()) +
                            f"; KV policy '{kv.policy}' in use: {kv.per_sequence_bytes[c] / 2**30:.2f} GiB per "
                            f"{c:,}-token sequence" + (" (--kv-policy window caps sliding layers at their window)"
-                                                      if kv.policy == "vllm" else "")))
+                                                      if kv.policy == "vllm-unified" else "")))
     moe = next((lay.ffn for lay in arch.layers if isinstance(lay.ffn, MoEMLP)), None)
     if moe is not None:
         bad_ep = [e for e, ok in par.ep.items() if not ok and e <= 8]

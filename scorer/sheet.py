@@ -39,8 +39,13 @@ CHECKPOINT_PRECISIONS = {"fp8": "fp8", "fp8_channel": "fp8_channel", "fp8_block"
 class Options(BaseModel):
     gpus: list[str] = Field(default_factory=lambda: [DEFAULT_GPU])
     precision: str | None = Field(None, description="weight precision; None = the checkpoint's own (bf16 if none)")
-    kv_dtype: str = "bf16"
-    kv_policy: str = "vllm"
+    kv_dtype: str = "auto"
+    #: why the KV dtype is what it is, when --kv-dtype was left at auto (the framework's default)
+    kv_dtype_source: str | None = None
+    kv_policy: str = "auto"
+    speculative: str = "none"
+    spec_tokens: int | None = None
+    acceptance_rate: float | None = None
     tp: int | None = None
     framework: str = "vllm"
     usd_per_gpu_hour: float | None = None
@@ -115,6 +120,8 @@ class Capacity(BaseModel):
     tp: int
     weights_per_gpu_gib: float
     max_sequences: dict[int, int] = Field(description="context tokens -> concurrent sequences whose KV fits")
+    engine_blocker: str | None = Field(None, description="why the framework refuses this precision at this TP "
+                                                         "(readiness matrix), or null when it runs")
 
 
 class HubParamCheck(BaseModel):
@@ -176,7 +183,8 @@ class Sheet(BaseModel):
     @property
     def smallest_fit(self) -> Capacity | None:
         """The lowest TP degree whose weights fit with room for one sequence of the shortest reported context."""
-        return next((c for c in self.capacity if c.max_sequences and min(c.max_sequences.items())[1] >= 1), None)
+        return next((c for c in self.capacity if c.engine_blocker is None and c.max_sequences
+                     and min(c.max_sequences.items())[1] >= 1), None)
 
 
 def _model_name(prov: Provenance) -> str:
@@ -325,7 +333,8 @@ def error_caveats(cal, gpu_id: str, framework: str) -> list[str]:
 
 
 def cost_model_factory(arch: ModelArch, params: ParamCounts, gemms: list[Gemm], prec, kv_dtype: str, framework: str,
-                       calibration, unq: set[str], kv_policy: str = "vllm", stored_bytes: float | None = None):
+                       calibration, unq: set[str], kv_policy: str = "vllm", stored_bytes: float | None = None,
+                       speculative=None):
     """``make_cm(gpu)`` -> ``build(Layout) -> CostModel``: one cost model per (GPU, layout), shared by every caller
     of the factory (regimes, sweeps and capacity reuse their memoized steps). ``stored_bytes``: the checkpoint's
     stored weight bytes, which the memory fit uses instead of the modelled ones (CostModel.stored_weight_bytes)."""
@@ -336,7 +345,7 @@ def cost_model_factory(arch: ModelArch, params: ParamCounts, gemms: list[Gemm], 
             key = (gpu.id, layout.tp, layout.pp, layout.ep, layout.dp)
             if key not in cms:
                 cms[key] = CostModel(arch, params, gpu, prec, layout, kv_dtype, framework, calibration, unq, gemms,
-                                     kv_policy, stored_weight_bytes=stored_bytes)
+                                     kv_policy, stored_weight_bytes=stored_bytes, speculative=speculative)
             return cms[key]
         return build
     return make_cm
@@ -348,9 +357,9 @@ def validate_options(opts: Options) -> None:
         get_gpu(g)
     if opts.precision:
         get_precision(opts.precision)
-    if opts.kv_dtype not in KV_DTYPES:
+    if opts.kv_dtype != "auto" and opts.kv_dtype not in KV_DTYPES:
         raise BadInputError(f"unknown KV dtype {opts.kv_dtype!r}; known: {', '.join(KV_DTYPES)}")
-    if opts.kv_policy not in POLICIES:
+    if opts.kv_policy != "auto" and opts.kv_policy not in POLICIES:
         raise BadInputError(f"unknown KV policy {opts.kv_policy!r}; known: {', '.join(POLICIES)}")
     if opts.tp is not None and not 1 <= opts.tp <= 1024:
         raise BadInputError(f"--tp must be between 1 and 1024, got {opts.tp}")
@@ -375,6 +384,11 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     arch = normalize(raw.config, raw.quant_config)
     prec_id = opts.precision or default_precision(arch)
     prec = get_precision(prec_id)
+    from .kvcache import default_kv_dtype
+    kv_note = None
+    if opts.kv_dtype == "auto":
+        kv_dt, kv_note = default_kv_dtype(opts.framework, prec.id)
+        opts = opts.model_copy(update={"kv_dtype": kv_dt, "kv_dtype_source": kv_note})
     opts = opts.model_copy(update={"precision": prec.id})
     config_params = count_params(arch)
     ck = analyze(raw.checkpoint, arch, config_params) if raw.checkpoint is not None else None
@@ -386,7 +400,9 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     stored = stored_weight_bytes(ck, prec.id)
     gemms = inventory(arch)
     contexts = tuple(sorted({min(c, arch.max_positions) if arch.max_positions else c for c in (4096, 32768, 131072)}))
-    kv = kv_cache(arch, opts.kv_dtype, opts.kv_policy, contexts=contexts)
+    from .kvcache import engine_kv, resolve_policy
+    opts = opts.model_copy(update={"kv_policy": resolve_policy(opts.kv_policy, opts.framework)})
+    kv = kv_cache(arch, opts.kv_dtype, opts.kv_policy, contexts=contexts, engine=engine_kv(opts.framework, gpus[0]))
     from .score import relevant_tps
     report_tps = list(relevant_tps(params))
     fit = hardware_fit(arch, gemms, gpus[0], list(catalog().values()), tps=tuple(report_tps))
@@ -396,8 +412,10 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         raise BadInputError(f"--tp {opts.tp} is not valid for this model: {arch.first_attention().num_heads} heads"
                             f" / {getattr(arch.first_attention(), 'num_kv_heads', '?')} KV heads (rules T1, T2)")
 
+    from .costmodel import speculative_setting
+    spec = speculative_setting(opts.speculative, arch, opts.spec_tokens, opts.acceptance_rate)
     make_cm = cost_model_factory(arch, params, gemms, prec, opts.kv_dtype, opts.framework, calibration, unq,
-                                 opts.kv_policy, stored)
+                                 opts.kv_policy, stored, spec)
 
     regimes: dict[str, list[RegimeResult]] = {}
     frontier: dict[str, Frontier] = {}
@@ -429,7 +447,8 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
             capacity.append(Capacity(gpu=gpus[0].id, precision=prec.id, tp=tp,
                                      weights_per_gpu_gib=round(cm.weights_per_gpu() / GIB, 2),
                                      max_sequences={c: cm.max_concurrency(c, opts.kv_policy)
-                                                    for c in kv.per_sequence_bytes}))
+                                                    for c in kv.per_sequence_bytes},
+                                     engine_blocker=cm.engine_blocker()))
     prim = regimes.get(gpus[0].id, [])
     fnd = findings(arch, params, fit, quant, kv, prim, gpus[0].id, raw.provenance)
     if ck is not None and not ck.matches:
@@ -492,6 +511,15 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         recs += layout_recommendations(quant, arch)
 
     assumptions = _assumptions(arch, opts, kv, calibration, prec.id, unq, gpus)
+    if spec is not None:
+        assumptions.append(f"Speculative decoding ({spec.method}): {spec.tokens} drafted tokens per step, per-token "
+                           f"acceptance {spec.acceptance:g} -> {spec.acceptance_length:.2f} tokens per draft-and-verify "
+                           f"step ({spec.source}); the verify pass runs {spec.tokens + 1} query tokens per sequence, each "
+                           f"drafted token costs {spec.draft_layers} average target layer(s) plus the lm_head.")
+    assumptions.append("TTFT is the steady-state mean of a closed loop of the regime's concurrency: no opening wave. "
+                       "Benchmarks that start every user at once and average over a few waves (InferenceMAX: "
+                       "10 x concurrency requests) measure more; 'deploysheet validate' models their protocol "
+                       "(data/harnesses.json).")
     assumptions.insert(1, _checkpoint_assumption(ck, raw.checkpoint_note, prec.id, stored))
     sources = [Source(id=k, text=v, trusted=True) for k, v in gpu_sources().items()]
     sources += [Source(id="rules", text="data/rules.json (from ../shared/reference/hardware-fit-rules.md)",
@@ -590,7 +618,8 @@ def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, un
     out = [
         f"Weights at {prec} ({precisions()[prec].label}); routers, lm_head and embeddings kept in BF16 (rule Q7)"
         + (f"; the checkpoint also leaves {', '.join(sorted(unq))} unquantized" if unq else "") + ".",
-        f"KV cache {opts.kv_dtype}, policy '{kv.policy}': {kv.policy_description}",
+        f"KV cache {opts.kv_dtype}" + (f" ({opts.kv_dtype_source})" if opts.kv_dtype_source else "") +
+        f", policy '{kv.policy}': {kv.policy_description}",
         f"Serving framework profile: {opts.framework}. GPU memory utilization "
         f"{cal.params['gpu_mem_util']:.0%}, runtime reserve {cal.params['runtime_reserve_gib']:g} GiB per GPU.",
         "Cost model: roofline per operator with efficiencies from " + cal.path +

@@ -141,19 +141,23 @@ def gpt_oss_120b():
 
 def test_gpt_oss_120b_kv_policies():
     arch = gpt_oss_120b()
-    vllm = kv_cache(arch, "bf16", "vllm")
-    # vLLM policy: all 36 layers (sliding ones included, full pages) x 2 x 8 heads x 64 x 2 bytes
-    assert vllm.bytes_per_token == 36 * 2 * 8 * 64 * 2 == 73_728
-    assert vllm.policy == "vllm"
-    win = kv_cache(arch, "bf16", "window")
     per_layer = 2 * 8 * 64 * 2
+    unified = kv_cache(arch, "bf16", "vllm-unified")
+    # vLLM with the hybrid KV cache manager disabled: all 36 layers (sliding ones included) x 2 x 8 heads x 64 x 2 B
+    assert unified.bytes_per_token == 36 * per_layer == 73_728
+    hybrid = kv_cache(arch, "bf16", "vllm")
+    assert hybrid.policy == "vllm"
+    assert hybrid.bytes_per_token == 18 * per_layer  # the 18 sliding layers stop growing past window + in-flight
+    win = kv_cache(arch, "bf16", "window")
     assert win.bytes_per_token == 18 * per_layer  # only the 18 full-attention layers grow with the context
     ctx = 131072
-    vllm_seq = per_sequence_bytes(arch, ctx, "bf16", "vllm")
+    assert per_sequence_bytes(arch, ctx, "bf16", "vllm-unified") == 36 * per_layer * ctx
+    # vLLM 0.33.0: 16-token pages; a sliding layer holds cdiv(min(128 - 1 + 2 x 8192, ctx), 16) + 1 pages
+    sliding_pages = -(-(128 - 1 + 2 * 8192) // 16) + 1
+    assert per_sequence_bytes(arch, ctx, "bf16", "vllm") == 18 * per_layer * ctx + 18 * per_layer * 16 * sliding_pages
     win_seq = per_sequence_bytes(arch, ctx, "bf16", "window")
-    assert vllm_seq == 36 * per_layer * ctx
     assert win_seq == 18 * per_layer * ctx + 18 * per_layer * 128
-    assert win_seq < 0.51 * vllm_seq
+    assert win_seq < 0.51 * per_sequence_bytes(arch, ctx, "bf16", "vllm-unified")
 
 
 def test_kv_heads_replicated_at_tp16():
@@ -163,4 +167,6 @@ def test_kv_heads_replicated_at_tp16():
     assert kv.per_gpu_bytes_per_token[16] == one_head
     assert kv.per_gpu_bytes_per_token[8] == one_head  # at TP 8 each GPU also holds one (split, not replicated)
     assert kv.kv_replication[16] == 2.0 and kv.kv_replication[8] == 1.0
-    assert per_sequence_bytes(arch, 1000, "bf16", tp=16) == one_head * 1000
+    # vLLM's paged cache holds whole 16-token pages: 1000 tokens take cdiv(1000, 16) = 63 pages = 1008 tokens
+    assert per_sequence_bytes(arch, 1000, "bf16", tp=16) == one_head * 1008
+    assert per_sequence_bytes(arch, 1000, "bf16", "vllm-unified", tp=16) == one_head * 1000

@@ -1,0 +1,146 @@
+"""Issue 13: KV allocation per engine and version, admission defaults, one KV dtype default per framework.
+
+Expected values are derived here from the engines' own formulas and defaults (data/engines.json cites the files):
+
+* vLLM 0.33.0 (vllm/v1/kv_cache_interface.py, vllm/v1/core/kv_cache_planning.py, kv_cache_utils.py):
+  a full-attention layer needs cdiv(max_model_len, 16) blocks per request, a sliding-window layer
+  cdiv(min(window - 1 + max_in_flight_tokens, max_model_len), 16) + 1; layers are grouped in groups of the
+  smallest kind's layer count, padded; every group draws blocks of group_size pages from one pool:
+  num_blocks = available // bytes_per_block, max concurrency = num_blocks / sum of the groups' blocks per request.
+  max_in_flight_tokens = 2 (async scheduling) x max_num_batched_tokens (8192 on an 80 GB H100, vllm serve).
+* SGLang 0.5.23 (pool_configurator.py): full pool F = budget / (full bytes/token + 0.8 x SWA bytes/token),
+  SWA pool 0.8 F; a sequence needs its context in F and min(context, window) in the SWA pool.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorer.architecture import normalize
+from scorer.cli import main
+from scorer.costmodel import CostModel, Layout
+from scorer.hardware import get_gpu, get_precision
+from scorer.kvcache import default_kv_dtype, engine_kv, per_sequence_bytes
+from scorer.params import count_params
+from scorer.sources import load_source
+
+
+def _example(name: str):
+    raw = load_source(f"example:{name}")
+    return normalize(raw.config, raw.quant_config)
+
+
+def _cm(arch, gpu="H100-SXM", precision="mxfp4", framework="vllm", tp=1, policy="auto") -> CostModel:
+    return CostModel(arch, count_params(arch), get_gpu(gpu), get_precision(precision), Layout(tp=tp),
+                     framework=framework, kv_policy=policy)
+
+
+def test_vllm_max_concurrency_of_gpt_oss_20b_follows_the_engines_formula():
+    """gpt-oss-20b: 24 layers alternating sliding (window 128) and full, 8 KV heads of 64, bf16 KV.
+
+    vLLM 0.33.0 on one H100 (80 GB: max_num_batched_tokens 8192, 2 batches in flight), max_model_len 131,072:
+      page per layer = 16 tokens x 8 heads x (64 + 64) x 2 B = 32,768 B; 12 + 12 layers: group_size 12, one full
+      and one sliding group, bytes_per_block = 12 x 32,768 = 393,216 B;
+      blocks per request = cdiv(131072, 16) + cdiv(min(127 + 16384, 131072), 16) + 1 = 8192 + 1032 + 1 = 9,225;
+      max concurrency = (available // 393,216) / 9,225 — what vLLM logs as "Maximum concurrency for 131,072 tokens
+      per request".
+    """
+    arch = _example("gpt-oss-20b")
+    cm = _cm(arch)
+    assert cm.kv_policy == "vllm"
+    assert engine_kv("vllm", get_gpu("H100-SXM")).in_flight_tokens == 2 * 8192
+    page = 16 * 8 * (64 + 64) * 2
+    bytes_per_block = 12 * page
+    blocks_per_request = 131072 // 16 + (-(-(128 - 1 + 2 * 8192) // 16) + 1)
+    assert blocks_per_request == 9225
+    available = cm.kv_budget_bytes()
+    expected = int((available // bytes_per_block) / blocks_per_request)
+    assert cm.max_concurrency(131072) == expected
+    # the old policy (hybrid manager disabled) charged every sliding layer the whole context: 24 x 8192 blocks
+    unified = int(available // (24 * page * (131072 // 16)))
+    assert unified < expected < 2 * unified
+
+
+def test_vllm_pads_the_groups_of_a_5_to_1_pattern():
+    """Gemma-3-27B's layout: 62 layers, every 6th full (10 full, 52 sliding of window 1024), 16 KV heads of 128.
+    group_size = 10; the sliding layers form ceil(52 / 10) = 6 groups = 60 layer pages (8 padding)."""
+    cfg = {"model_type": "gemma3_text", "architectures": ["Gemma3ForCausalLM"], "hidden_size": 5376,
+           "intermediate_size": 21504, "num_hidden_layers": 62, "num_attention_heads": 32, "num_key_value_heads": 16,
+           "head_dim": 128, "sliding_window": 1024, "vocab_size": 262208, "max_position_embeddings": 131072}
+    arch = normalize(cfg)
+    full = sum(1 for lay in arch.layers if lay.mixer.span == "full")
+    assert (full, len(arch.layers) - full) == (10, 52)
+    eng = engine_kv("vllm", get_gpu("H100-SXM"))
+    per_tok_layer = 16 * (128 + 128) * 2
+    c = 32768
+    full_blocks = c // 16
+    sw_blocks = -(-min(1024 - 1 + eng.in_flight_tokens, c) // 16) + 1
+    expected = 10 * full_blocks * 16 * per_tok_layer + 60 * sw_blocks * 16 * per_tok_layer
+    assert per_sequence_bytes(arch, c, "bf16", "vllm", 1, engine=eng) == expected
+
+
+def test_sglang_swa_pool():
+    arch = _example("gpt-oss-20b")
+    per_layer = 8 * (64 + 64) * 2  # bytes per token
+    full, swa = 12 * per_layer, 12 * per_layer
+    c = 131072
+    expected = (full + 0.8 * swa) * max(c, min(c, 128) / 0.8)
+    assert per_sequence_bytes(arch, c, "bf16", "sglang", 1) == int(expected)
+    short = 100  # below the window: the SWA pool (0.8 of the full one) binds
+    assert per_sequence_bytes(arch, short, "bf16", "sglang", 1) == int((full + 0.8 * swa) * short / 0.8)
+    cm = _cm(arch, framework="sglang")
+    assert cm.kv_policy == "sglang"
+
+
+def test_a_dense_model_is_the_same_under_every_paged_policy():
+    arch = _example("llama-3.1-8b")
+    per_tok = 32 * 8 * 128 * 2 * 2
+    for policy in ("vllm", "vllm-unified", "window"):
+        assert per_sequence_bytes(arch, 4096, "bf16", policy, 1) == 4096 * per_tok, policy
+
+
+def test_vllm_admission_cap_queues_beyond_max_num_seqs(capsys):
+    """vLLM's max_num_seqs for vllm serve on a GPU under 70 GiB (L40S): 256 (EngineArgs.get_batch_defaults)."""
+    assert main(["predict", "example:qwen3-4b", "--gpu", "L40S", "--isl", "128", "--osl", "64", "--concurrency",
+                 "300", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["admission_cap"] == 256
+    assert out["max_concurrency"] > 300  # memory is not the limit
+    assert out["queued"] == 300 - 256
+
+
+@pytest.mark.parametrize("framework,precision,expected", [
+    ("vllm", "fp8", "bf16"), ("sglang", "nvfp4", "bf16"), ("trtllm", "fp8", "fp8"), ("trtllm", "nvfp4", "fp8"),
+    ("trtllm", "bf16", "bf16")])
+def test_one_kv_dtype_default_per_framework(framework, precision, expected, capsys):
+    assert default_kv_dtype(framework, precision)[0] == expected
+    assert main(["predict", "example:llama-3.1-8b", "--gpu", "B200", "--framework", framework, "--precision",
+                 precision, "--isl", "1024", "--osl", "128", "--concurrency", "8", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["kv_dtype"] == expected and out["kv_dtype_source"]
+    assert main(["score", "example:llama-3.1-8b", "--gpu", "B200", "--framework", framework, "--precision",
+                 precision, "--format", "json", "--no-recommendations"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["options"]["kv_dtype"] == expected and doc["options"]["kv_dtype_source"]
+
+
+def test_validate_uses_the_same_default(tmp_path, capsys):
+    """A measurement row without a KV dtype gets the framework's default, the one predict uses (the row of the
+    issue: TensorRT-LLM at FP8, where predict assumed bf16 and validate fp8)."""
+    from scorer.measure import Predictor, Row
+    (tmp_path / "llama").mkdir()
+    raw = load_source("example:llama-3.1-8b")
+    (tmp_path / "llama" / "config.json").write_text(json.dumps(raw.config))
+    for framework, precision in (("trtllm", "fp8"), ("vllm", "fp8"), ("sglang", "bf16")):
+        row = Row(model_id="m", config="llama", gpu="H100-SXM", num_gpus=1, tp=1, weight_precision=precision,
+                  framework=framework, isl=1024, osl=128, concurrency="4", metric="tpot_ms", value=10.0)
+        res = Predictor(tmp_path).predict_row(row)
+        assert res.skipped is None
+        assert main(["predict", str(tmp_path / "llama"), "--gpu", "H100-SXM", "--framework", framework,
+                     "--precision", precision, "--isl", "1024", "--osl", "128", "--concurrency", "4",
+                     "--format", "json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert res.cost_model.kv_dtype == out["kv_dtype"] == default_kv_dtype(framework, precision)[0]
+        assert out["tpot_ms"] == pytest.approx(res.prediction.tpot_ms, rel=1e-6)
