@@ -211,11 +211,15 @@ def test_window_policy_fits_more_sequences_for_sliding_models():
     arch = normalize(load_example("gpt-oss-20b").config)
     args = (arch, count_params(arch), get_gpu("H100-SXM"), get_precision("bf16"), Layout(tp=1), "bf16", "vllm",
             None, set(), inventory(arch))
-    full = CostModel(*args, kv_policy="vllm").max_concurrency(32768)
+    full = CostModel(*args, kv_policy="vllm-unified").max_concurrency(32768)
+    hybrid = CostModel(*args, kv_policy="vllm").max_concurrency(32768)
     capped = CostModel(*args, kv_policy="window").max_concurrency(32768)
     # 24 layers, half sliding (window 128): the window policy keeps 12 full layers + 12 x 128 tokens, so at 32k
     # tokens a sequence needs about half the bytes and roughly twice as many fit
     assert capped > 1.8 * full > 0
+    # vLLM's hybrid manager keeps 127 + 16,384 in-flight tokens per sliding layer: 12 x 32k + 12 x 16.5k of
+    # 24 x 32k, so about 1.33x as many as with the hybrid manager disabled, fewer than the window cap
+    assert 1.25 * full < hybrid < capped
 
 
 def test_validate_skips_non_positive_and_nan_values(tmp_path, corpus_dir, capsys):

@@ -71,7 +71,7 @@ def test_counts_match_the_meta_device_oracle(mt, row):
     arch = normalize(_config(mt, row["overrides"]))
     p = count_params(arch)
     assert (p.total, p.active) == (row["oracle_total"], row["oracle_active"])
-    assert kv_cache(arch, kv_dtype="bf16").bytes_per_token == row["oracle_kv_bytes_per_token_bf16"]
+    assert kv_cache(arch, kv_dtype="bf16").bytes_per_token_all_layers == row["oracle_kv_bytes_per_token_bf16"]
     assert _text_unmodelled(arch) == [] and arch.guesses == []
 
 
@@ -81,7 +81,7 @@ def test_hub_style_configs_count_the_same(mt, row):
     arch = normalize(_hub_style(mt, row["overrides"]))
     p = count_params(arch)
     assert (p.total, p.active) == (row["oracle_total"], row["oracle_active"])
-    assert kv_cache(arch).bytes_per_token == row["oracle_kv_bytes_per_token_bf16"]
+    assert kv_cache(arch).bytes_per_token_all_layers == row["oracle_kv_bytes_per_token_bf16"]
     assert _text_unmodelled(arch) == []
 
 
@@ -158,7 +158,7 @@ def test_gemma3n_formula_altup_laurel_per_layer_inputs_kv_sharing():
     arch = normalize(_config("gemma3n_text", o))
     assert count_params(arch).total == total
     # KV cache: only the first n - shared layers hold keys and values (bf16)
-    assert kv_cache(arch).bytes_per_token == (n - shared) * 2 * kv * hd * 2
+    assert kv_cache(arch).bytes_per_token_all_layers == (n - shared) * 2 * kv * hd * 2
 
 
 def test_kv_shared_and_k_eq_v_attention_have_no_k_v_weights_nor_cache():

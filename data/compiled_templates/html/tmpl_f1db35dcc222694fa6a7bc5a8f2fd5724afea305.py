@@ -659,6 +659,11 @@ def root(context, missing=missing):
                 yield escape(environment.finalize(environment.getattr((undefined(name='x') if l_2_x is missing else l_2_x), 'osl')))
                 yield '</td><td>'
                 yield escape(environment.finalize(environment.getattr((undefined(name='x') if l_2_x is missing else l_2_x), 'layout')))
+                if (environment.getattr((undefined(name='x') if l_2_x is missing else l_2_x), 'nodes') > 1):
+                    pass
+                    yield ' ('
+                    yield escape(environment.finalize(environment.getattr((undefined(name='x') if l_2_x is missing else l_2_x), 'nodes')))
+                    yield ' nodes)'
                 yield '</td><td class="num">'
                 yield escape(environment.finalize(t_3('%.1f', environment.getattr((undefined(name='x') if l_2_x is missing else l_2_x), 'ttft_ms'))))
                 yield '</td><td class="num">'
@@ -698,6 +703,11 @@ def root(context, missing=missing):
                 pass
                 yield '<tr><td>'
                 yield escape(environment.finalize(environment.getattr(l_2_x, 'layout')))
+                if (environment.getattr(l_2_x, 'nodes') > 1):
+                    pass
+                    yield ' ('
+                    yield escape(environment.finalize(environment.getattr(l_2_x, 'nodes')))
+                    yield ' nodes)'
                 yield '</td><td class="num">'
                 yield escape(environment.finalize(environment.getattr(l_2_x, 'concurrency')))
                 yield '</td><td class="num">'
@@ -757,6 +767,11 @@ def root(context, missing=missing):
             if l_1_x:
                 pass
                 yield escape(environment.finalize(environment.getattr(l_1_x, 'layout')))
+                if (environment.getattr(l_1_x, 'nodes') > 1):
+                    pass
+                    yield ' ('
+                    yield escape(environment.finalize(environment.getattr(l_1_x, 'nodes')))
+                    yield ' nodes)'
                 yield ' at '
                 yield escape(environment.finalize(environment.getattr(l_1_x, 'concurrency')))
                 yield ' concurrent, '
@@ -873,4 +888,4 @@ def root(context, missing=missing):
     yield '.</small></p>\n</body>\n</html>'
 
 blocks = {}
-debug_info = '2=85&3=88&9=92&22=94&24=100&25=107&26=116&27=127&29=133&30=142&31=153&32=156&34=160&38=164&39=168&40=173&41=184&42=187&43=227&44=234&45=248&46=250&47=261&48=263&49=277&50=284&51=299&52=312&53=328&57=337&59=340&60=366&62=391&63=396&66=418&72=435&76=451&77=461&78=469&79=477&80=499&86=505&88=530&89=565&92=585&93=593&94=596&95=600&96=603&102=632&103=637&105=643&106=650&109=685&110=687&111=694&113=696&114=714&115=724&116=726&117=782&121=795&123=809&124=812&127=823&129=827&133=843&134=852&135=864'
+debug_info = '2=85&3=88&9=92&22=94&24=100&25=107&26=116&27=127&29=133&30=142&31=153&32=156&34=160&38=164&39=168&40=173&41=184&42=187&43=227&44=234&45=248&46=250&47=261&48=263&49=277&50=284&51=299&52=312&53=328&57=337&59=340&60=366&62=391&63=396&66=418&72=435&76=451&77=461&78=469&79=477&80=499&86=505&88=530&89=565&92=585&93=593&94=596&95=600&96=603&102=632&103=637&105=643&106=650&109=690&110=692&111=699&113=701&114=724&115=734&116=736&117=797&121=810&123=824&124=827&127=838&129=842&133=858&134=867&135=879'

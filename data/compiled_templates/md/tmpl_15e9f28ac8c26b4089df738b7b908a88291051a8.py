@@ -88,34 +88,40 @@ def root(context, missing=missing):
         def t_13(*unused):
             raise TemplateRuntimeError("No filter named 'n' found.")
     try:
-        t_14 = environment.filters['selectattr']
+        t_14 = environment.filters['rejectattr']
     except KeyError:
         @internalcode
         def t_14(*unused):
-            raise TemplateRuntimeError("No filter named 'selectattr' found.")
+            raise TemplateRuntimeError("No filter named 'rejectattr' found.")
     try:
-        t_15 = environment.filters['status']
+        t_15 = environment.filters['selectattr']
     except KeyError:
         @internalcode
         def t_15(*unused):
-            raise TemplateRuntimeError("No filter named 'status' found.")
+            raise TemplateRuntimeError("No filter named 'selectattr' found.")
     try:
-        t_16 = environment.filters['trusted']
+        t_16 = environment.filters['status']
     except KeyError:
         @internalcode
         def t_16(*unused):
-            raise TemplateRuntimeError("No filter named 'trusted' found.")
+            raise TemplateRuntimeError("No filter named 'status' found.")
     try:
-        t_17 = environment.filters['upper']
+        t_17 = environment.filters['trusted']
     except KeyError:
         @internalcode
         def t_17(*unused):
-            raise TemplateRuntimeError("No filter named 'upper' found.")
+            raise TemplateRuntimeError("No filter named 'trusted' found.")
     try:
-        t_18 = environment.tests['none']
+        t_18 = environment.filters['upper']
     except KeyError:
         @internalcode
         def t_18(*unused):
+            raise TemplateRuntimeError("No filter named 'upper' found.")
+    try:
+        t_19 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_19(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     l_0_m = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'model')
@@ -167,11 +173,11 @@ def root(context, missing=missing):
     yield ' · weights '
     yield str(environment.finalize(t_3(environment.getattr(environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0), 'gib'), 1)))
     yield ' GiB at BF16'
-    def t_19(fiter):
+    def t_20(fiter):
         for l_1_w in fiter:
             if ((environment.getattr(l_1_w, 'precision') == environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')) and (environment.getattr(l_1_w, 'precision') != 'bf16')):
                 yield l_1_w
-    for l_1_w in t_19(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights')):
+    for l_1_w in t_20(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights')):
         _loop_vars = {}
         pass
         yield ', '
@@ -197,6 +203,13 @@ def root(context, missing=missing):
         yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'gpu')))
         yield ' at '
         yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'precision')))
+    elif (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity') and (not t_9(context.eval_ctx, t_14(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'), 'engine_blocker')))):
+        pass
+        yield ' · '
+        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework')))
+        yield ' refuses '
+        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
+        yield ' at every TP ≤ 8'
     elif environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'):
         pass
         yield ' · does not fit 8× '
@@ -204,12 +217,12 @@ def root(context, missing=missing):
         yield ' at '
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
     yield '\n'
-    def t_20(fiter):
+    def t_21(fiter):
         for l_1_r in fiter:
             if (environment.getattr(l_1_r, 'prediction') and (environment.getattr(l_1_r, 'id') in ('latency', 'throughput'))):
                 yield l_1_r
     l_1_loop = missing
-    for l_1_r, l_1_loop in LoopContext(t_20((undefined(name='prim') if l_0_prim is missing else l_0_prim)), undefined):
+    for l_1_r, l_1_loop in LoopContext(t_21((undefined(name='prim') if l_0_prim is missing else l_0_prim)), undefined):
         _loop_vars = {}
         pass
         if environment.getattr(l_1_loop, 'first'):
@@ -222,6 +235,11 @@ def root(context, missing=missing):
         yield str(environment.finalize(environment.getattr(l_1_r, 'id')))
         yield ' '
         yield str(environment.finalize(environment.getattr(environment.getattr(l_1_r, 'prediction'), 'layout')))
+        if (environment.getattr(environment.getattr(l_1_r, 'prediction'), 'nodes') > 1):
+            pass
+            yield ' ('
+            yield str(environment.finalize(environment.getattr(environment.getattr(l_1_r, 'prediction'), 'nodes')))
+            yield ' nodes)'
         if (not environment.getattr(l_1_loop, 'last')):
             pass
             yield ', '
@@ -334,10 +352,10 @@ def root(context, missing=missing):
         yield ' file'
         yield str(environment.finalize(('s' if (t_8(environment.getattr((undefined(name='ck') if l_0_ck is missing else l_0_ck), 'files')) != 1) else '')))
         yield ') |\n'
-    elif t_9(context.eval_ctx, t_14(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'sources'), 'id', 'equalto', 'checkpoint')):
+    elif t_9(context.eval_ctx, t_15(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'sources'), 'id', 'equalto', 'checkpoint')):
         pass
         yield '| stored in the checkpoint | not read: '
-        yield str(environment.finalize(environment.getattr(t_4(environment, t_14(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'sources'), 'id', 'equalto', 'checkpoint')), 'text')))
+        yield str(environment.finalize(environment.getattr(t_4(environment, t_15(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'sources'), 'id', 'equalto', 'checkpoint')), 'text')))
         yield ' | safetensors headers |\n'
     if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hub_params'):
         pass
@@ -380,7 +398,7 @@ def root(context, missing=missing):
             yield ' · '
     l_1_loop = l_1_w = missing
     yield ' | params × bytes (scales included)'
-    if t_9(context.eval_ctx, t_14(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 'source', 'equalto', 'checkpoint')):
+    if t_9(context.eval_ctx, t_15(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 'source', 'equalto', 'checkpoint')):
         pass
         yield '; "stored": the checkpoint\'s bytes, language model'
     yield ' |\n'
@@ -475,7 +493,7 @@ def root(context, missing=missing):
         yield '), head_dim '
         yield str(environment.finalize(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'head_dim')))
         yield ' ('
-        yield str(environment.finalize(t_17(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'attention'), 'mechanism'))))
+        yield str(environment.finalize(t_18(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'attention'), 'mechanism'))))
         yield ') |\n'
     if environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'):
         pass
@@ -498,11 +516,11 @@ def root(context, missing=missing):
     if (undefined(name='ck') if l_0_ck is missing else l_0_ck):
         pass
         yield '| component | parameters (config) | stored (checkpoint) | stored bytes | active |\n|---|---:|---:|---:|---:|\n'
-        def t_21(fiter):
+        def t_22(fiter):
             for (l_1_k, l_1_v) in fiter:
                 if (l_1_v or context.call(environment.getattr(environment.getattr((undefined(name='ck') if l_0_ck is missing else l_0_ck), 'by_component'), 'get'), l_1_k)):
                     yield (l_1_k, l_1_v)
-        for (l_1_k, l_1_v) in t_21(context.call(environment.getattr(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'by_component'), 'items'))):
+        for (l_1_k, l_1_v) in t_22(context.call(environment.getattr(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'by_component'), 'items'))):
             _loop_vars = {}
             pass
             yield '| '
@@ -522,11 +540,11 @@ def root(context, missing=missing):
             yield str(environment.finalize(t_13(environment.getitem(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'active_by_component'), l_1_k))))
             yield ' |\n'
         l_1_k = l_1_v = missing
-        def t_22(fiter):
+        def t_23(fiter):
             for (l_1_k, l_1_v) in fiter:
                 if ((l_1_v or context.call(environment.getattr(environment.getattr((undefined(name='ck') if l_0_ck is missing else l_0_ck), 'by_component'), 'get'), l_1_k)) or context.call(environment.getattr(environment.getattr((undefined(name='ck') if l_0_ck is missing else l_0_ck), 'bytes_by_component'), 'get'), l_1_k)):
                     yield (l_1_k, l_1_v)
-        for (l_1_k, l_1_v) in t_22([('vision', environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'vision')), ('mtp', environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'mtp')), ('other', None)]):
+        for (l_1_k, l_1_v) in t_23([('vision', environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'vision')), ('mtp', environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'mtp')), ('other', None)]):
             _loop_vars = {}
             pass
             yield '| '
@@ -571,11 +589,11 @@ def root(context, missing=missing):
     else:
         pass
         yield '| component | parameters | active |\n|---|---:|---:|\n'
-        def t_23(fiter):
+        def t_24(fiter):
             for (l_1_k, l_1_v) in fiter:
                 if l_1_v:
                     yield (l_1_k, l_1_v)
-        for (l_1_k, l_1_v) in t_23(context.call(environment.getattr(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'by_component'), 'items'))):
+        for (l_1_k, l_1_v) in t_24(context.call(environment.getattr(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'by_component'), 'items'))):
             _loop_vars = {}
             pass
             yield '| '
@@ -603,12 +621,12 @@ def root(context, missing=missing):
         yield ' |\n'
     l_1_k = missing
     yield '\nPer sequence: '
-    def t_24(fiter):
+    def t_25(fiter):
         for (l_1_c, l_1_b) in fiter:
             if (not (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'max_positions') and (l_1_c > environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'max_positions')))):
                 yield (l_1_c, l_1_b)
     l_1_loop = missing
-    for (l_1_c, l_1_b), l_1_loop in LoopContext(t_24(context.call(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'per_sequence_bytes'), 'items'))), undefined):
+    for (l_1_c, l_1_b), l_1_loop in LoopContext(t_25(context.call(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'per_sequence_bytes'), 'items'))), undefined):
         _loop_vars = {}
         pass
         yield str(environment.finalize(t_13(l_1_c)))
@@ -619,12 +637,12 @@ def root(context, missing=missing):
             yield ' · '
     l_1_loop = l_1_c = l_1_b = missing
     yield '. Per GPU per token with TP: '
-    def t_25(fiter):
+    def t_26(fiter):
         for (l_1_tp, l_1_b) in fiter:
             if (l_1_tp <= 8):
                 yield (l_1_tp, l_1_b)
     l_1_loop = missing
-    for (l_1_tp, l_1_b), l_1_loop in LoopContext(t_25(context.call(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'per_gpu_bytes_per_token'), 'items'))), undefined):
+    for (l_1_tp, l_1_b), l_1_loop in LoopContext(t_26(context.call(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'per_gpu_bytes_per_token'), 'items'))), undefined):
         _loop_vars = {}
         pass
         yield 'TP'
@@ -669,6 +687,11 @@ def root(context, missing=missing):
             pass
             yield '| '
             yield str(environment.finalize(environment.getattr(l_1_cap, 'tp')))
+            if environment.getattr(l_1_cap, 'engine_blocker'):
+                pass
+                yield ' (refused by '
+                yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework')))
+                yield ')'
             yield ' | '
             yield str(environment.finalize(t_3(environment.getattr(l_1_cap, 'weights_per_gpu_gib'), 1)))
             yield ' GiB | '
@@ -681,6 +704,19 @@ def root(context, missing=missing):
             yield '\n'
         l_1_cap = missing
         yield '\n'
+        def t_27(fiter):
+            for l_1_cap in fiter:
+                if environment.getattr(l_1_cap, 'engine_blocker'):
+                    yield l_1_cap
+        for l_1_cap in t_27(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity')):
+            _loop_vars = {}
+            pass
+            yield '- TP'
+            yield str(environment.finalize(environment.getattr(l_1_cap, 'tp')))
+            yield ': '
+            yield str(environment.finalize(environment.getattr(l_1_cap, 'engine_blocker')))
+            yield '; the regimes skip it.\n'
+        l_1_cap = missing
     for l_1_n in environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'notes'):
         _loop_vars = {}
         pass
@@ -703,7 +739,7 @@ def root(context, missing=missing):
         yield '---|'
     l_1_tp = missing
     yield '---:|---:|\n'
-    l_0_tp1 = t_9(context.eval_ctx, t_14(context, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'gemms'), 'tp', 'equalto', 1))
+    l_0_tp1 = t_9(context.eval_ctx, t_15(context, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'gemms'), 'tp', 'equalto', 1))
     context.vars['tp1'] = l_0_tp1
     context.exported_vars.add('tp1')
     for l_1_g in (undefined(name='tp1') if l_0_tp1 is missing else l_0_tp1):
@@ -721,11 +757,11 @@ def root(context, missing=missing):
         for l_2_tp in environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps'):
             _loop_vars = {}
             pass
-            def t_26(fiter):
+            def t_28(fiter):
                 for l_3_x in fiter:
                     if ((((environment.getattr(l_3_x, 'tp') == l_2_tp) and (environment.getattr(l_3_x, 'name') == environment.getattr(l_1_g, 'name'))) and (environment.getattr(l_3_x, 'k_full') == environment.getattr(l_1_g, 'k_full'))) and (environment.getattr(l_3_x, 'n_full') == environment.getattr(l_1_g, 'n_full'))):
                         yield l_3_x
-            for l_3_x in t_26(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'gemms')):
+            for l_3_x in t_28(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'gemms')):
                 _loop_vars = {}
                 pass
                 yield str(environment.finalize(t_1(environment.getattr(l_3_x, 'k_multiple'))))
@@ -778,12 +814,12 @@ def root(context, missing=missing):
     yield ' ('
     yield str(environment.finalize(t_3(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'vocab'), 'vllm_waste_pct'), 2)))
     yield '% padded rows)'
-    def t_27(fiter):
+    def t_29(fiter):
         for (l_1_tp, l_1_rows) in fiter:
             if ((l_1_tp > 1) and (l_1_tp <= 8)):
                 yield (l_1_tp, l_1_rows)
     l_1_loop = missing
-    for (l_1_tp, l_1_rows), l_1_loop in LoopContext(t_27(context.call(environment.getattr(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'vocab'), 'per_tp_rows'), 'items'))), undefined):
+    for (l_1_tp, l_1_rows), l_1_loop in LoopContext(t_29(context.call(environment.getattr(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'vocab'), 'per_tp_rows'), 'items'))), undefined):
         _loop_vars = {}
         pass
         if environment.getattr(l_1_loop, 'first'):
@@ -887,12 +923,12 @@ def root(context, missing=missing):
     for l_1_n, l_1_loop in LoopContext([8, 16, 32, 64], undefined):
         _loop_vars = {}
         pass
-        def t_28(fiter):
+        def t_30(fiter):
             for l_2_l in fiter:
                 if (environment.getattr(l_2_l, 'n_gpus') == l_1_n):
                     yield l_2_l
         l_2_loop = missing
-        for l_2_l, l_2_loop in LoopContext(t_28(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'parallelism'), 'layouts')), undefined):
+        for l_2_l, l_2_loop in LoopContext(t_30(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'parallelism'), 'layouts')), undefined):
             _loop_vars = {}
             pass
             yield str(environment.finalize(t_11(environment.getattr(l_2_l, 'clean'))))
@@ -1012,9 +1048,9 @@ def root(context, missing=missing):
         l_1_rows = l_1_blockers = missing
         _loop_vars = {}
         pass
-        l_1_rows = t_9(context.eval_ctx, t_14(context, t_14(context, t_14(context, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix'), 'format', 'equalto', l_1_fmt), 'engine', 'equalto', 'vllm'), 'tp', 'in', environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps')))
+        l_1_rows = t_9(context.eval_ctx, t_15(context, t_15(context, t_15(context, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix'), 'format', 'equalto', l_1_fmt), 'engine', 'equalto', 'vllm'), 'tp', 'in', environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps')))
         _loop_vars['rows'] = l_1_rows
-        l_1_blockers = (t_9(context.eval_ctx, t_10(context, t_14(context, t_14(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'not_ready'), 'reason'), attribute='reason')) + t_9(context.eval_ctx, t_10(context, t_14(context, t_14(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'padded'), 'reason'), attribute='reason')))
+        l_1_blockers = (t_9(context.eval_ctx, t_10(context, t_15(context, t_15(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'not_ready'), 'reason'), attribute='reason')) + t_9(context.eval_ctx, t_10(context, t_15(context, t_15(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'padded'), 'reason'), attribute='reason')))
         _loop_vars['blockers'] = l_1_blockers
         yield '| '
         yield str(environment.finalize(l_1_fmt))
@@ -1022,11 +1058,11 @@ def root(context, missing=missing):
         for l_2_e in (undefined(name='rows') if l_1_rows is missing else l_1_rows):
             _loop_vars = {}
             pass
-            yield str(environment.finalize(t_15(environment.getattr(l_2_e, 'status'))))
+            yield str(environment.finalize(t_16(environment.getattr(l_2_e, 'status'))))
             if (environment.getattr(l_2_e, 'ep_status') and (environment.getattr(l_2_e, 'ep_status') != environment.getattr(l_2_e, 'status'))):
                 pass
                 yield ' (EP '
-                yield str(environment.finalize(t_15(environment.getattr(l_2_e, 'ep_status'))))
+                yield str(environment.finalize(t_16(environment.getattr(l_2_e, 'ep_status'))))
                 yield ')'
             yield ' | '
         l_2_e = missing
@@ -1041,18 +1077,18 @@ def root(context, missing=missing):
     l_0_diffs = []
     context.vars['diffs'] = l_0_diffs
     context.exported_vars.add('diffs')
-    def t_29(fiter):
+    def t_31(fiter):
         for l_1_e in fiter:
             if (((environment.getattr(l_1_e, 'engine') != 'vllm') and (environment.getattr(l_1_e, 'tp') in environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps'))) and (environment.getattr(l_1_e, 'rule') != 'T1')):
                 yield l_1_e
-    for l_1_e in t_29(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
+    for l_1_e in t_31(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
         _loop_vars = {}
         pass
-        def t_30(fiter):
+        def t_32(fiter):
             for l_2_v in fiter:
                 if ((((environment.getattr(l_2_v, 'engine') == 'vllm') and (environment.getattr(l_2_v, 'format') == environment.getattr(l_1_e, 'format'))) and (environment.getattr(l_2_v, 'tp') == environment.getattr(l_1_e, 'tp'))) and (environment.getattr(l_2_v, 'status') != environment.getattr(l_1_e, 'status'))):
                     yield l_2_v
-        for l_2_v in t_30(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
+        for l_2_v in t_32(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
             l_2__ = missing
             _loop_vars = {}
             pass
@@ -1073,7 +1109,7 @@ def root(context, missing=missing):
             yield ' TP'
             yield str(environment.finalize(environment.getattr(l_1_e, 'tp')))
             yield ': '
-            yield str(environment.finalize(t_15(environment.getattr(l_1_e, 'status'))))
+            yield str(environment.finalize(t_16(environment.getattr(l_1_e, 'status'))))
             yield ' — '
             yield str(environment.finalize((environment.getattr(l_1_e, 'reason') or '')))
             yield ' ('
@@ -1084,7 +1120,7 @@ def root(context, missing=missing):
         pass
         yield "SGLang and TensorRT-LLM give the same verdicts (SGLang's FP8-block and NVFP4 checks and TensorRT-LLM's ModelOpt AWQ/NVFP4 export checks are read from source; their other kernels are assumed to match vLLM).\n"
     yield '\n'
-    if (not t_18(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'quantized_derivatives'))):
+    if (not t_19(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'quantized_derivatives'))):
         pass
         yield 'Hub: '
         yield str(environment.finalize(t_8(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'quantized_derivatives'))))
@@ -1107,7 +1143,7 @@ def root(context, missing=missing):
     yield '% of GEMM weights stay BF16 under every recipe (rule Q7): '
     yield str(environment.finalize(t_7(context.eval_ctx, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'unquantized'), ', ')))
     yield '; embeddings are lookups and stay BF16 too.\n\n## Serving regimes\n'
-    t_31 = 1
+    t_33 = 1
     for (l_1_gpu, l_1_results) in context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'regimes'), 'items')):
         l_1_fr = missing
         _loop_vars = {}
@@ -1139,6 +1175,11 @@ def root(context, missing=missing):
                 yield str(environment.finalize(t_13(environment.getattr((undefined(name='x') if l_2_x is missing else l_2_x), 'osl'))))
                 yield ' out | '
                 yield str(environment.finalize(environment.getattr((undefined(name='x') if l_2_x is missing else l_2_x), 'layout')))
+                if (environment.getattr((undefined(name='x') if l_2_x is missing else l_2_x), 'nodes') > 1):
+                    pass
+                    yield ' ('
+                    yield str(environment.finalize(environment.getattr((undefined(name='x') if l_2_x is missing else l_2_x), 'nodes')))
+                    yield ' nodes)'
                 yield ' | '
                 yield str(environment.finalize(t_3(environment.getattr((undefined(name='x') if l_2_x is missing else l_2_x), 'ttft_ms'), 1)))
                 yield ' ms | '
@@ -1169,11 +1210,11 @@ def root(context, missing=missing):
                 yield ' | – | – | – | – | – | – | – |\n'
         l_2_r = l_2_x = missing
         yield '\n'
-        def t_32(fiter):
+        def t_34(fiter):
             for l_2_r in fiter:
                 if (environment.getattr(l_2_r, 'prediction') and environment.getattr(l_2_r, 'note')):
                     yield l_2_r
-        for l_2_r in t_32(l_1_results):
+        for l_2_r in t_34(l_1_results):
             _loop_vars = {}
             pass
             yield '- '
@@ -1203,6 +1244,11 @@ def root(context, missing=missing):
                 pass
                 yield '| '
                 yield str(environment.finalize(environment.getattr(l_2_x, 'layout')))
+                if (environment.getattr(l_2_x, 'nodes') > 1):
+                    pass
+                    yield ' ('
+                    yield str(environment.finalize(environment.getattr(l_2_x, 'nodes')))
+                    yield ' nodes)'
                 yield ' | '
                 yield str(environment.finalize(t_13(environment.getattr(l_2_x, 'concurrency'))))
                 yield ' | '
@@ -1226,9 +1272,9 @@ def root(context, missing=missing):
             yield str(environment.finalize(environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'note')))
             yield ').\n\n'
         yield '\n'
-        t_31 = 0
+        t_33 = 0
     l_1_gpu = l_1_results = l_1_fr = missing
-    if t_31:
+    if t_33:
         pass
         yield str(environment.finalize(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind')))
         yield ' model: decoder serving regimes do not apply (rule S3).\n'
@@ -1266,6 +1312,11 @@ def root(context, missing=missing):
             if l_1_x:
                 pass
                 yield str(environment.finalize(environment.getattr(l_1_x, 'layout')))
+                if (environment.getattr(l_1_x, 'nodes') > 1):
+                    pass
+                    yield ' ('
+                    yield str(environment.finalize(environment.getattr(l_1_x, 'nodes')))
+                    yield ' nodes)'
                 yield ' at '
                 yield str(environment.finalize(t_13(environment.getattr(l_1_x, 'concurrency'))))
                 yield ' concurrent, '
@@ -1287,7 +1338,7 @@ def root(context, missing=missing):
     l_0_ee = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct')
     context.vars['ee'] = l_0_ee
     context.exported_vars.add('ee')
-    if ((undefined(name='ee') if l_0_ee is missing else l_0_ee) and (not t_18(environment.getattr((undefined(name='ee') if l_0_ee is missing else l_0_ee), 'tpot_ms')))):
+    if ((undefined(name='ee') if l_0_ee is missing else l_0_ee) and (not t_19(environment.getattr((undefined(name='ee') if l_0_ee is missing else l_0_ee), 'tpot_ms')))):
         pass
         yield 'Expected error (leave-one-model-out MdAPE of the calibration): TTFT ±'
         yield str(environment.finalize(t_3(environment.getattr((undefined(name='ee') if l_0_ee is missing else l_0_ee), 'ttft_ms'), 0)))
@@ -1312,7 +1363,7 @@ def root(context, missing=missing):
         yield ' |\n'
     l_1_f = missing
     yield '\n## Recommendations\n'
-    t_33 = 1
+    t_35 = 1
     for l_1_r in environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'recommendations'):
         _loop_vars = {}
         pass
@@ -1321,9 +1372,9 @@ def root(context, missing=missing):
         yield ' [rules '
         yield str(environment.finalize(t_7(context.eval_ctx, environment.getattr(l_1_r, 'rules'), ', ')))
         yield ']\n'
-        t_33 = 0
+        t_35 = 0
     l_1_r = missing
-    if t_33:
+    if t_35:
         pass
         yield '- No width change recommended: no width within the search bounds (+6% MLP, +10% expert and hidden width, +2% vocabulary, rounded up to multiples of 64/128/256/1024) unlocks a quantization format at a valid TP degree or is predicted faster.\n'
     yield '\n## Score '
@@ -1364,9 +1415,9 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '['
-        yield str(environment.finalize((t_16(environment.getattr(l_1_src, 'id')) if environment.getattr(l_1_src, 'trusted') else environment.getattr(l_1_src, 'id'))))
+        yield str(environment.finalize((t_17(environment.getattr(l_1_src, 'id')) if environment.getattr(l_1_src, 'trusted') else environment.getattr(l_1_src, 'id'))))
         yield '] '
-        yield str(environment.finalize((t_16(environment.getattr(l_1_src, 'text')) if environment.getattr(l_1_src, 'trusted') else environment.getattr(l_1_src, 'text'))))
+        yield str(environment.finalize((t_17(environment.getattr(l_1_src, 'text')) if environment.getattr(l_1_src, 'trusted') else environment.getattr(l_1_src, 'text'))))
         if (not environment.getattr(l_1_loop, 'last')):
             pass
             yield '; '
@@ -1384,4 +1435,4 @@ def root(context, missing=missing):
     yield '.\n'
 
 blocks = {}
-debug_info = '2=121&3=124&4=127&5=131&8=137&9=141&10=207&11=215&15=230&16=233&17=239&18=243&22=247&23=250&26=254&32=258&33=271&34=274&36=276&37=279&39=290&40=293&41=296&42=337&43=340&45=342&46=345&48=369&49=387&50=391&51=401&52=403&53=406&55=409&60=418&61=429&62=431&63=445&64=452&65=455&66=467&67=470&69=480&70=483&72=496&74=498&77=501&78=509&80=525&81=533&83=547&85=550&87=552&89=555&94=574&95=582&102=590&103=594&106=606&108=645&109=648&111=654&113=661&115=667&116=671&121=684&122=688&126=692&127=700&128=706&129=709&130=713&134=746&135=748&137=775&139=801&146=817&147=821&150=842&151=846&154=862&158=879&161=887&165=921&168=941&169=944&172=993&174=997&175=1005&176=1011&177=1015&178=1017&179=1020&182=1041&183=1044&184=1051&185=1059&188=1063&190=1066&191=1070&197=1087&198=1090&201=1106&204=1111&205=1116&209=1124&210=1128&211=1130&212=1133&214=1160&218=1172&219=1180&222=1186&223=1188&224=1191&226=1199&230=1201&231=1205&234=1221&235=1224&240=1233&242=1235&243=1238&246=1287&247=1290&248=1293&256=1303&257=1307&261=1316&262=1320&267=1330&269=1334&273=1338&274=1342&280=1354&281=1358&284=1363&286=1375'
+debug_info = '2=127&3=130&4=133&5=137&8=143&9=147&10=220&11=228&15=248&16=251&17=257&18=261&22=265&23=268&26=272&32=276&33=289&34=292&36=294&37=297&39=308&40=311&41=314&42=355&43=358&45=360&46=363&48=387&49=405&50=409&51=419&52=421&53=424&55=427&60=436&61=447&62=449&63=463&64=470&65=473&66=485&67=488&69=498&70=501&72=514&74=516&77=519&78=527&80=543&81=551&83=565&85=568&87=570&89=573&94=592&95=600&102=608&103=612&106=624&108=663&109=666&111=672&113=679&115=685&116=689&120=707&121=715&124=720&125=724&129=728&130=736&131=742&132=745&133=749&137=782&138=784&140=811&142=837&149=853&150=857&153=878&154=882&157=898&161=915&164=923&168=957&171=977&172=980&175=1029&177=1033&178=1041&179=1047&180=1051&181=1053&182=1056&185=1077&186=1080&187=1087&188=1095&191=1099&193=1102&194=1106&200=1123&201=1126&204=1142&207=1147&208=1152&212=1160&213=1164&214=1166&215=1169&217=1201&221=1213&222=1221&225=1227&226=1229&227=1232&229=1240&233=1242&234=1246&237=1267&238=1270&243=1279&245=1281&246=1284&249=1338&250=1341&251=1344&259=1354&260=1358&264=1367&265=1371&270=1381&272=1385&276=1389&277=1393&283=1405&284=1409&287=1414&289=1426'
