@@ -535,9 +535,10 @@ def cmd_gpus(args) -> int:
     return 0
 
 
-def _runs_instead(cm, framework: str) -> str:
+def _runs_instead(cm, framework: str, context: int = 1) -> str:
     """The nearest layouts that do run, for a refused (precision, TP): the same precision at the closest TP
-    degrees the engine accepts, and the precisions it accepts at the requested TP."""
+    degrees the engine accepts, and the precisions it accepts at the requested TP — each only where the weights
+    and one sequence of ``context`` tokens fit."""
     from .costmodel import CostModel, Layout
     from .hardware import get_precision
     from .quant import DEFAULT_TPS
@@ -549,8 +550,9 @@ def _runs_instead(cm, framework: str) -> str:
                      dp=lay.dp)
         if layout_problem(arch, alt.tp, alt.pp, alt.ep, alt.dp):
             return False
-        return CostModel(arch, cm.params, cm.gpu, prec, alt, cm.kv_dtype, framework, cm.calibration,
-                         cm.unquantized, cm.gemms).engine_blocker() is None
+        alt_cm = CostModel(arch, cm.params, cm.gpu, prec, alt, cm.kv_dtype, framework, cm.calibration,
+                           cm.unquantized, cm.gemms)
+        return alt_cm.engine_blocker() is None and alt_cm.max_concurrency(context) >= 1  # runs and fits
 
     import math
     tps = sorted((t for t in DEFAULT_TPS if t != lay.tp), key=lambda t: (abs(math.log2(t / lay.tp)), t))
@@ -631,12 +633,14 @@ def cmd_predict(args) -> int:
     from .checkpoint import analyze, stored_weight_bytes
     stored = stored_weight_bytes(analyze(raw.checkpoint, arch, params), prec.id) if raw.checkpoint else None
     from .costmodel import speculative_setting
+    if args.speculative == "none" and (args.spec_tokens is not None or args.acceptance_rate is not None):
+        raise BadInputError("--spec-tokens and --acceptance-rate need --speculative mtp or eagle3")
     spec = speculative_setting(args.speculative, arch, args.spec_tokens, args.acceptance_rate)
     cm = CostModel(arch, params, gpu, prec, Layout(tp=args.tp, pp=args.pp, ep=args.ep, dp=dp or 1), args.kv_dtype,
                    args.framework, cal, unq, inventory(arch), stored_weight_bytes=stored, speculative=spec)
     blocker = cm.engine_blocker()
     if blocker:
-        raise BadInputError(blocker + "; " + _runs_instead(cm, args.framework))
+        raise BadInputError(blocker + "; " + _runs_instead(cm, args.framework, args.isl + args.osl))
     conc = "max" if args.concurrency == "max" else int(args.concurrency)
     price = args.usd_per_gpu_hour or catalog_price(gpu)
     p = predict(cm, args.isl, args.osl, conc, price)
@@ -672,12 +676,22 @@ def cmd_predict(args) -> int:
     if not p.fits and p.max_concurrency < 1:
         notes.append("does not fit: the weights plus the KV cache of one sequence exceed this layout's memory")
     elif p.queued:
-        notes.append(f"the KV cache holds {p.max_concurrency:,} sequences: the other {p.queued:,} requests wait in "
-                     "the engine's queue (TTFT includes the wait)")
+        cap = cm.admission_cap()
+        running = p.concurrency - p.queued
+        if cap is not None and running >= cap and cap < p.max_concurrency:
+            notes.append(f"{args.framework} admits {cap:,} requests at once (its default max-num-seqs on {gpu.id}, "
+                         f"data/engines.json): the other {p.queued:,} wait in the engine's queue (TTFT includes the "
+                         f"wait); the KV cache would hold {p.max_concurrency:,}")
+        else:
+            notes.append(f"the KV cache holds {p.max_concurrency:,} sequences: the other {p.queued:,} requests wait "
+                         "in the engine's queue (TTFT includes the wait)")
+    out["breakdown_scope"] = ("one decode step at the running batch (per emitted token under speculative decoding) "
+                              "and one request's prefill; tpot_ms adds the other users' prefill chunks riding in "
+                              "decode steps, ttft_ms the queueing behind them")
     if spec is not None:
         out["speculative"] = {"method": spec.method, "tokens": spec.tokens, "acceptance_rate": spec.acceptance,
                               "acceptance_length": round(spec.acceptance_length, 3), "source": spec.source}
-        notes.append(f"speculative decoding ({spec.method}): {spec.tokens} drafted tokens per step, acceptance "
+        notes.append(f"speculative decoding ({spec.method}): {spec.tokens} drafted token(s) per step, acceptance "
                      f"{spec.acceptance:g} per token -> {spec.acceptance_length:.2f} tokens per step; TPOT is the "
                      "draft-and-verify step over the tokens it emits")
     out["notes"] = notes
@@ -697,10 +711,21 @@ def cmd_predict(args) -> int:
                 return "yes" if v else "no"
             return f"{v:,.{digits}f}" if digits is not None else md_escape(v)
 
-        text = (f"{md_escape(out['model'])} on {out['num_gpus']}× {gpu.id}, {prec.id} weights, {args.kv_dtype} KV, "
-                f"{args.framework}, {args.isl:,} in / {args.osl:,} out\n\n"
+        span = f" ({out['nodes']} nodes)" if out["nodes"] > 1 else ""
+        b = out["breakdown"]
+        text = (f"{md_escape(out['model'])} on {out['num_gpus']}× {gpu.id}{span}, {prec.id} weights, "
+                f"{args.kv_dtype} KV ({md_escape(out['kv_dtype_source'])}), {args.framework}, {args.isl:,} in / "
+                f"{args.osl:,} out\n\n"
                 "| " + " | ".join(c[0] for c in cols) + " |\n|" + "---|" * len(cols) + "\n| "
                 + " | ".join(cell(out[k], d) for _, k, d in cols) + " |\n")
+        if b:
+            text += ("\n| step (ms) | GEMM | attention | comm intra-node | comm inter-node | overhead | draft | total |\n"
+                     "|---|---:|---:|---:|---:|---:|---:|---:|\n")
+            for step in ("decode", "prefill"):
+                x = b[step]
+                text += (f"| {step} | {x['gemm']:.3f} | {x['attention']:.3f} | {x['comm_intra_node']:.3f} | "
+                         f"{x['comm_inter_node']:.3f} | {x['overhead']:.3f} | {x['draft']:.3f} | {x['total']:.3f} |\n")
+            text += f"\nThe breakdown is {out['breakdown_scope']}.\n"
         ee = out["expected_error_pct"]
         if ee.get("tpot_ms") is not None:
             text += (f"\nExpected error (leave-one-model-out MdAPE): TTFT ±{ee['ttft_ms']:.0f}%, TPOT "

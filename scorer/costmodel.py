@@ -343,6 +343,8 @@ def speculative_setting(method: str, arch: ModelArch, tokens: int | None = None,
     if not 0.0 < a < 1.0:
         raise BadInputError(f"--acceptance-rate must be between 0 and 1 (exclusive), got {a:g}")
     src = spec["src"] if acceptance is None else f"--acceptance-rate {a:g} (given)"
+    if tokens is not None and acceptance is None:
+        src = f"--spec-tokens {k} (given); acceptance per token {a:g}: " + spec["src"]
     return Speculative(method, k, a, spec["draft_layers"], src)
 
 

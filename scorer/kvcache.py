@@ -340,8 +340,9 @@ def default_kv_dtype(framework: str, precision: str) -> tuple[str, str]:
     run with (assumption from the published recipes, not read from its source); bf16 otherwise.
     """
     if framework == "trtllm" and precision in FP8_KV_CHECKPOINTS:
-        return "fp8", ("TensorRT-LLM default: the ModelOpt checkpoint's kv_cache_quant_algo FP8 "
-                       "(KvCacheConfig dtype auto; assumption)")
+        return "fp8", ("assumed TensorRT-LLM default at FP8/NVFP4 weights: FP8 KV, as its ModelOpt FP8/NVFP4 "
+                       "checkpoints set kv_cache_quant_algo (KvCacheConfig dtype auto); pass --kv-dtype bf16 for a "
+                       "checkpoint without it")
     return "bf16", f"{framework} default: --kv-cache-dtype auto = the model's dtype (bf16)"
 
 

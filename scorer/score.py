@@ -227,7 +227,8 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
         out.append(finding("R3", f"KV cache {kib_per_b:.0f} KiB/token per billion active parameters at BF16"))
     # memory / regimes
     fits8 = [r for r in regimes if r.prediction is not None and r.prediction.num_gpus <= 8]
-    if regimes and not fits8 and arch.kind == "decoder":
+    refused = [r for r in regimes if r.prediction is None and r.note and " refuses " in r.note]
+    if regimes and not fits8 and not refused and arch.kind == "decoder":  # refusals have their Q finding
         out.append(finding("M1", f"weights do not fit on one 8-GPU {gpu_id} node at this precision; the regimes use "
                                  "multi-node layouts or none"))
     if arch.custom_code:
@@ -342,7 +343,7 @@ def compute_score(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant:
                f"{params.active / 1e9:.2f}B active / peak = MFU {mfu:.3f}"]
     else:
         v = 0.0 if arch.kind == "decoder" else 0.5
-        det = ["no throughput prediction (does not fit, or not a decoder)"]
+        det = ["no throughput prediction (does not fit, the engine refuses the format, or not a decoder)"]
     comps.append(Component(name="serving_economics", weight=w["serving_economics"], value=round(v, 4),
                            points=round(v * w["serving_economics"], 2), details=det))
 

@@ -25,8 +25,8 @@ from .kvcache import KV_DTYPES, POLICIES, KVCache, kv_cache
 from .params import ParamCounts, count_params
 from .quant import QuantReadiness, readiness
 from .recommend import Recommendation, recommend
-from .regimes import (SLA_CONCURRENCIES, Frontier, Prediction, RegimeResult, cheapest_meeting, pareto, run_regimes,
-                      sweep, to_prediction, valid_tp)
+from .regimes import (SLA_CONCURRENCIES, Frontier, Prediction, RegimeResult, cheapest_meeting, pareto, refused_note,
+                      run_regimes, sweep, to_prediction, valid_tp)
 from .score import Finding, Score, compute_score, findings
 from .sources import Provenance, RawModel
 
@@ -361,6 +361,8 @@ def validate_options(opts: Options) -> None:
         raise BadInputError(f"unknown KV dtype {opts.kv_dtype!r}; known: {', '.join(KV_DTYPES)}")
     if opts.kv_policy != "auto" and opts.kv_policy not in POLICIES:
         raise BadInputError(f"unknown KV policy {opts.kv_policy!r}; known: {', '.join(POLICIES)}")
+    if opts.speculative in (None, "", "none") and (opts.spec_tokens is not None or opts.acceptance_rate is not None):
+        raise BadInputError("--spec-tokens and --acceptance-rate need --speculative mtp or eagle3")
     if opts.tp is not None and not 1 <= opts.tp <= 1024:
         raise BadInputError(f"--tp must be between 1 and 1024, got {opts.tp}")
     for name, val in (("isl", opts.isl), ("osl", opts.osl)):
@@ -426,8 +428,10 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         price = opts.usd_per_gpu_hour or catalog_price(gpu)
         regimes[gpu.id] = run_regimes(make_cm(gpu), arch, gpu.id, prec.id, price, opts.tp)
         pts = [] if too_long else sweep(make_cm(gpu), arch, opts.isl, opts.osl, price, tp_fixed=opts.tp)
+        refused = None if (too_long or pts) else refused_note(make_cm(gpu), arch, opts.tp)
         note = (f"context {opts.isl + opts.osl:,} tokens exceeds max_position_embeddings {arch.max_positions:,}"
-                if too_long else None if pts else f"no layout fits {opts.isl:,} in / {opts.osl:,} out on {gpu.id}")
+                if too_long else None if pts else refused or
+                f"no layout fits {opts.isl:,} in / {opts.osl:,} out on {gpu.id}")
         frontier[gpu.id] = Frontier(gpu=gpu.id, precision=prec.id, isl=opts.isl, osl=opts.osl, points=pts,
                                     pareto=[to_prediction(make_cm(gpu), p, opts.isl, opts.osl, price)
                                             for p in pareto(pts)], note=note)

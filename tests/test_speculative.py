@@ -94,3 +94,13 @@ def test_predict_and_score_with_mtp(capsys):
         assert main(["score", str(p), "--speculative", "mtp", "--format", "json", "--no-recommendations"]) == 0
         doc = json.loads(capsys.readouterr().out)
         assert any("Speculative decoding (mtp)" in a for a in doc["assumptions"])
+
+
+def test_speculative_knobs_need_a_method(capsys):
+    for cmd in (["predict", "example:llama-3.1-8b", "--isl", "128", "--osl", "64", "--concurrency", "1"],
+                ["score", "example:llama-3.1-8b", "--no-recommendations"]):
+        assert main(cmd + ["--spec-tokens", "3"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--speculative" in err
+    s = speculative_setting("eagle3", _arch("llama-3.1-8b"), tokens=1)
+    assert s.source.startswith("--spec-tokens 1 (given)")

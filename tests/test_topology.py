@@ -185,3 +185,34 @@ def test_llama2_fp8_block_regimes_use_only_tps_vllm_runs(capsys):
                 assert c["tp"] in (1, 2)
     for f in doc["frontier"].values():
         assert {p[1] for p in f["points"]} <= {1, 2}
+
+
+def test_refused_format_is_not_reported_as_not_fitting(capsys):
+    """gpt-oss-20b at int4 is refused, not too big: no M1 'weights do not fit' finding, and the frontier says why."""
+    assert main(["score", "example:gpt-oss-20b", "--precision", "int4", "--format", "json",
+                 "--no-recommendations"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert "M1" not in {f["rule"] for f in doc["findings"]}
+    assert "Q3" in {f["rule"] for f in doc["findings"]}
+    assert all("refuses int4" in f["note"] for f in doc["frontier"].values())
+
+
+def test_nearest_layouts_that_run_also_fit(capsys):
+    """gpt-oss-20b int4 at TP1: of the precisions that run at TP1 only those whose weights fit are offered."""
+    rc = main(["predict", "example:gpt-oss-20b", "--gpu", "L4", "--precision", "int4", "--tp", "1", "--isl", "1024",
+               "--osl", "128", "--concurrency", "1"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "nearest that run" in err
+    assert "bf16" not in err.split("nearest that run")[1]  # 41 GB of bf16 weights do not fit a 24 GB L4
+
+
+def test_queue_note_names_the_admission_cap(capsys):
+    assert main(["predict", "example:llama-3.1-8b", "--gpu", "A100-SXM-80GB", "--isl", "128", "--osl", "128",
+                 "--concurrency", "2048", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["admission_cap"] == 256 and out["queued"] == 2048 - 256 and out["max_concurrency"] > 256
+    assert any("admits 256 requests" in n for n in out["notes"])
+    assert main(["predict", "example:llama-3.1-8b", "--gpu", "H100-SXM", "--tp", "1", "--isl", "128", "--osl", "128",
+                 "--concurrency", "4", "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    assert "| decode |" in md and "| prefill |" in md and "comm inter-node" in md
