@@ -379,7 +379,7 @@ def cmd_score(args) -> int:
     from .sources import load_source
 
     opts = Options(gpus=args.gpus or ["H100-SXM"], precision=args.precision, kv_dtype=args.kv_dtype.lower(),
-                   kv_policy=args.kv_policy, tp=args.tp, framework=args.framework, speculative=args.speculative,
+                   kv_policy=args.kv_policy.strip().lower(), tp=args.tp, framework=args.framework, speculative=args.speculative,
                    spec_tokens=args.spec_tokens, acceptance_rate=args.acceptance_rate,
                    usd_per_gpu_hour=args.usd_per_gpu_hour, calibration=args.calibration,
                    recommendations=not args.no_recommendations, ttft_ms=args.ttft_ms, itl_ms=args.itl_ms,
@@ -586,6 +586,7 @@ def cmd_predict(args) -> int:
     if not args.source.strip():
         raise BadInputError("SOURCE is empty: give a config.json, a folder, example:NAME or a Hub repo id")
     gpu = get_gpu(args.gpu)
+    args.kv_dtype = args.kv_dtype.strip().lower()
     if args.kv_dtype != "auto" and args.kv_dtype not in KV_DTYPES:
         raise BadInputError(f"unknown KV dtype {args.kv_dtype!r}; known: auto, {', '.join(KV_DTYPES)}")
     conc_ok = args.concurrency.isascii() and args.concurrency.isdigit() and \

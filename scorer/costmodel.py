@@ -338,7 +338,9 @@ def speculative_setting(method: str, arch: ModelArch, tokens: int | None = None,
         raise BadInputError("--speculative mtp: this model has no MTP (next-n) layers; try eagle3 with a draft head")
     k = tokens or spec["tokens"] or (arch.mtp.num_layers if arch.mtp is not None else 1)
     if not 1 <= k <= 16:
-        raise BadInputError(f"--spec-tokens must be between 1 and 16, got {k}")
+        given = "--spec-tokens" if tokens else "the checkpoint's MTP layers (num_nextn_predict_layers)"
+        raise BadInputError(f"speculative tokens per step must be between 1 and 16, got {k} from {given}"
+                            + ("" if tokens else "; pass --spec-tokens"))
     a = spec["acceptance"] if acceptance is None else acceptance
     if not 0.0 < a < 1.0:
         raise BadInputError(f"--acceptance-rate must be between 0 and 1 (exclusive), got {a:g}")
@@ -624,7 +626,9 @@ class CostModel:
         # every stage in turn, so one step costs the whole model's time at batch/pp (weights are read once per
         # micro-batch by the stage holding them).
         tp, dp, pp = self.layout.tp, self.layout.dp, self.layout.pp
-        batch = batch / pp
+        # a micro-batch holds at least one sequence: below pp sequences the step is one sequence's pass through
+        # every stage (a token still touches top_k experts in each stage's MoE layers)
+        batch = max(batch / pp, min(batch, 1.0))
         comp, mem, ops = self._gemm_features(batch * q, batch * q)
         local = batch / dp
         a_c = a_m = 0.0

@@ -372,6 +372,11 @@ class Predictor:
         unq = unquantized_components(arch, prec_id)
         key = (row.config, gpu.id, prec_id, row.tp, row.pp, max(1, row.ep), row.attention_dp, kv, row.framework)
         conc = "max" if row.concurrency == "max" else int(row.concurrency)
+        from .resources import load_json
+        known = load_json("harnesses.json")["harnesses"]
+        if row.harness and row.harness not in known:
+            return RowResult(row, None, f"unknown harness {row.harness[:40]!r} (known: {', '.join(known)}; "
+                                        "data/harnesses.json)")
         proto = harness_protocol(row, conc)
         key += (tuple(sorted(proto.engine_args.items())),)
         cm = self._cms.get(key)

@@ -354,7 +354,9 @@ def cost_model_factory(arch: ModelArch, params: ParamCounts, gemms: list[Gemm], 
 def validate_options(opts: Options) -> None:
     """Check GPUs, precision, KV dtype and policy, TP range and calibration file (BadInputError)."""
     for g in opts.gpus or [DEFAULT_GPU]:
-        get_gpu(g)
+        gpu = get_gpu(g)
+        if opts.framework == "trtllm" and gpu.vendor != "nvidia":
+            raise BadInputError(f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}")
     if opts.precision:
         get_precision(opts.precision)
     if opts.kv_dtype != "auto" and opts.kv_dtype not in KV_DTYPES:

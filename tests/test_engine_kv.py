@@ -144,3 +144,29 @@ def test_validate_uses_the_same_default(tmp_path, capsys):
         out = json.loads(capsys.readouterr().out)
         assert res.cost_model.kv_dtype == out["kv_dtype"] == default_kv_dtype(framework, precision)[0]
         assert out["tpot_ms"] == pytest.approx(res.prediction.tpot_ms, rel=1e-6)
+
+
+def test_pipeline_stages_do_not_shrink_a_single_tokens_expert_reads():
+    """One sequence at PP 8 still passes every stage, touching top_k experts in each: the decode step's GEMM time
+    cannot fall below PP 1's (it did: 3.35 B active parameters read at about 6 TB/s on an H100)."""
+    raw = load_source("example:mixtral-8x7b")
+    arch = normalize(raw.config)
+    t = {pp: CostModel(arch, count_params(arch), get_gpu("H100-SXM"), get_precision("bf16"),
+                       Layout(tp=1, pp=pp)).decode_step(1, 2048)["gemm"] for pp in (1, 4)}
+    assert t[4] >= t[1] * 0.999
+
+
+def test_unknown_harness_is_a_skipped_row(tmp_path):
+    from scorer.measure import Predictor, Row
+    (tmp_path / "llama").mkdir()
+    (tmp_path / "llama" / "config.json").write_text(json.dumps(load_source("example:llama-3.1-8b").config))
+    row = Row(model_id="m", config="llama", gpu="H100-SXM", num_gpus=1, tp=1, weight_precision="bf16",
+              framework="vllm", isl=1024, osl=128, concurrency="4", metric="ttft_ms", value=100.0, harness="inferencmax")
+    res = Predictor(tmp_path).predict_row(row)
+    assert res.skipped and "unknown harness 'inferencmax'" in res.skipped and "inferencemax" in res.skipped
+
+
+def test_tensorrt_llm_on_amd_is_refused_by_score_too(capsys):
+    assert main(["score", "example:llama-3.1-8b", "--framework", "trtllm", "--gpu", "MI300X",
+                 "--no-recommendations"]) == 2
+    assert "NVIDIA GPUs only" in capsys.readouterr().err

@@ -143,3 +143,15 @@ def test_g4_tile_finding_does_not_depend_on_hash_seed(write_config):
         assert res.returncode == 0, res.stderr
         outs.add(res.stdout)
     assert len(outs) == 1
+
+
+def test_mla_with_a_zero_latent_is_refused():
+    """kv_lora_rank 0 beside qk_nope/qk_rope dims used to fall back to standard attention (a KV cache ~28x too big)."""
+    from scorer.architecture import normalize
+    from scorer.errors import ConfigError
+    cfg = {"model_type": "deepseek_v3", "architectures": ["DeepseekV3ForCausalLM"], "hidden_size": 1024,
+           "intermediate_size": 2048, "moe_intermediate_size": 256, "num_hidden_layers": 2, "num_attention_heads": 8,
+           "n_routed_experts": 4, "num_experts_per_tok": 2, "kv_lora_rank": 0, "q_lora_rank": 256,
+           "qk_rope_head_dim": 32, "qk_nope_head_dim": 64, "v_head_dim": 64, "vocab_size": 1000}
+    with pytest.raises(ConfigError, match="kv_lora_rank must be at least 1"):
+        normalize(cfg)

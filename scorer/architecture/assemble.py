@@ -21,6 +21,7 @@ from .families import (ALIASES, ARCHITECTURE_HINTS, FAMILIES, REFUSED, VERIFIED,
 from .kinds import FFN_ONLY_KINDS, LayerContext, read_mixer
 from .kinds import classic, deepseek, encoders, gemma, hybrid
 from .kinds import hybrids2
+from .kinds.attention import is_mla
 from .kinds import looped  # group: g6
 from .kinds import inkling  # group: g2 (also registers the Inkling vision / audio towers)
 from .kinds import g4  # group: qwen4_exp, glm5_next, dots3_note, cosmos3_edge
@@ -227,7 +228,7 @@ def _dims(r: Reader, family: str, flags: dict[str, Any], guesses: list[str]) -> 
     n_layers = len(r.raw["block_configs"]) if isinstance(r.raw.get("block_configs"), list) else depth(r)
     # an attention-free family (Mamba, RWKV, xLSTM) needs no attention heads: a stand-in of 1 (no layer reads it)
     heads = r.int("num_heads", required=not flags["attention_free"]) or 1
-    mla = bool(r.get("kv_lora_rank"))
+    mla = is_mla(r)
     head_dim_raw = r.get("head_dim") if not mla else None
     if head_dim_raw is not None:
         head_dim = check_int(head_dim_raw, r.key_name("head_dim"), where, limit=LIMITS["head_dim"])

@@ -49,13 +49,27 @@ def mla(ctx: LayerContext, span: str = "full", window: int | None = None,
         qkv_bias=r.flag(flags["qkv_bias"]), o_bias=r.flag(flags["o_bias"]), indexer=indexer)
 
 
+def is_mla(r) -> bool:
+    """Whether the config describes multi-head latent attention: a non-zero ``kv_lora_rank``.
+
+    Raises:
+        ConfigError: ``kv_lora_rank`` is 0 beside the other MLA dimensions (``qk_nope_head_dim`` /
+            ``qk_rope_head_dim``): a latent of width 0 is not a model, and reading it as standard attention
+            would size the KV cache tens of times too large.
+    """
+    v = r.get("kv_lora_rank")
+    if v == 0 and not isinstance(v, bool) and (r.get("qk_nope_head_dim") or r.get("qk_rope_head_dim")):
+        raise ConfigError(f"{r.where}: kv_lora_rank must be at least 1 for multi-head latent attention, got 0")
+    return bool(v)
+
+
 @mixer("full_attention", "attention", "global_attention", "global", "full", "sliding_attention",
        "local_attention", "local", "sliding", "chunked_attention")
 def softmax_attention(ctx: LayerContext, index: int, kind: str) -> AttentionSpec | MLASpec:
     """Softmax attention of one layer; MLA when the config has ``kv_lora_rank``."""
     r, flags = ctx.r, ctx.flags
     span, window = _span(ctx, kind)
-    if r.get("kv_lora_rank"):
+    if is_mla(r):
         return mla(ctx, span, window)
     qk_norm = flags["qk_norm"]
     qk_norm_bias = False
