@@ -576,7 +576,7 @@ def cmd_predict(args) -> int:
     from .hardware import catalog_price, compute_dtype, get_gpu, get_precision
     from .kvcache import KV_DTYPES
     from .params import count_params
-    from .regimes import layout_problem, predict
+    from .regimes import layout_problem, predict, with_breakdown
     from .sheet import default_precision, error_caveats, expected_errors
     from .sources import load_source
 
@@ -644,7 +644,7 @@ def cmd_predict(args) -> int:
         raise BadInputError(blocker + "; " + _runs_instead(cm, args.framework, args.isl + args.osl))
     conc = "max" if args.concurrency == "max" else int(args.concurrency)
     price = args.usd_per_gpu_hour or catalog_price(gpu)
-    p = predict(cm, args.isl, args.osl, conc, price)
+    p = with_breakdown(cm, predict(cm, args.isl, args.osl, conc, price))
     out = {"model": raw.provenance.repo_id or raw.provenance.source, "gpu": gpu.id, "precision": prec.id,
            "kv_dtype": args.kv_dtype, "kv_dtype_source": kv_source or "--kv-dtype", "kv_policy": cm.kv_policy,
            "admission_cap": cm.admission_cap(), "framework": args.framework, **p.model_dump(),

@@ -479,6 +479,8 @@ class CostModel:
     def admission_cap(self) -> int | None:
         """Requests the engine runs at once by default (vLLM's ``max_num_seqs`` tier for the GPU, TensorRT-LLM's
         max_batch_size; SGLang: none beyond the KV pool), over all DP ranks; data/engines.json. None = no cap."""
+        if "_admission" in self.__dict__:
+            return self._admission
         from .kvcache import engine_default
         from .resources import load_json
         eng = load_json("engines.json")["engines"].get(self.framework) or {}
@@ -488,7 +490,8 @@ class CostModel:
             per_rank = engine_default(eng["max_num_seqs"], self.gpu)
         else:
             per_rank = eng.get("max_batch_size") or eng.get("max_running_requests")
-        return int(per_rank) * self.layout.dp if per_rank else None
+        self._admission = int(per_rank) * self.layout.dp if per_rank else None
+        return self._admission
 
     def running(self, concurrency: int, max_c: int) -> int:
         """Sequences the engine runs of ``concurrency`` in flight: what its KV cache holds (``max_c``, when at

@@ -142,6 +142,17 @@ class _WaveView:
         return getattr(self.__dict__["_cm"], name)
 
 
+def with_breakdown(cm: CostModel, p: Prediction) -> Prediction:
+    """``p`` with its per-step :class:`StepBreakdown` (decode at the running batch, one request's prefill); kept
+    out of the regimes and sweeps, which make thousands of predictions and show none of them."""
+    if p.tpot_ms is None:
+        return p
+    running = cm.running(p.concurrency, p.max_concurrency)
+    dec = cm.decode_step(running, p.isl + p.osl / 2)
+    return p.model_copy(update={"breakdown": {"decode": step_breakdown(dec),
+                                              "prefill": step_breakdown(cm.prefill(cm.layout.dp, p.isl))}})
+
+
 def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int, price: float | None) -> int:
     """The batch of ``concurrency="max"``: the most output tokens/s/GPU, the smallest batch within 1% of it.
 
@@ -245,8 +256,7 @@ def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, pri
                       tokens_per_s_per_user=round(1.0 / tpot, 2), output_tokens_per_s_per_gpu=round(tps_gpu, 2),
                       bound=bound_of(e["dec"]), usd_per_1m_output_tokens=round(usd, 4) if usd else None,
                       max_concurrency=max_c, nodes=cm.topology.nodes(lay.num_gpus),
-                      scaleup_domains=cm.topology.domains(lay.num_gpus),
-                      breakdown={"decode": step_breakdown(e["dec"]), "prefill": step_breakdown(cm.prefill(lay.dp, isl))})
+                      scaleup_domains=cm.topology.domains(lay.num_gpus))
 
 
 _VALID: dict[tuple[int, int], tuple[object, bool]] = {}
