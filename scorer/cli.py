@@ -417,14 +417,25 @@ def cmd_crawl(args) -> int:
     ids = read_ids_file(args.ids) if args.ids else None
     endpoint = hub_endpoint()
     token = os.environ.get("HF_TOKEN") or None
+    created = not os.path.exists(args.db)
     with CrawlDB(args.db) as db:
         listed = None
-        if listing:
-            listed = list_hub(endpoint, token, task=args.task, author=args.author, library=args.library,
-                              tags=args.tags, search=args.search, sort=args.sort, limit=args.limit)
-            db.note_listed(listed)
-        selected = selected_from(listed, ids)
-        tasks, unchanged = plan(db, selected, options, digest, endpoint, token, retry_errors=args.retry_errors)
+        try:
+            if listing:
+                listed = list_hub(endpoint, token, task=args.task, author=args.author, library=args.library,
+                                  tags=args.tags, search=args.search, sort=args.sort, limit=args.limit)
+                db.note_listed(listed)
+            selected = selected_from(listed, ids)
+            tasks, unchanged = plan(db, selected, options, digest, endpoint, token, retry_errors=args.retry_errors)
+        except BaseException:
+            if created:  # failed before its first result: leave no empty database behind
+                db.close()
+                for suffix in ("", "-wal", "-shm", "-journal"):
+                    try:
+                        os.unlink(args.db + suffix)
+                    except OSError:
+                        pass
+            raise
         stats = CrawlStats(selected=len(selected), unchanged=unchanged)
         backend = DaskBackend(args.dask) if args.dask else ThreadBackend()
         try:
@@ -645,6 +656,11 @@ def cmd_predict(args) -> int:
     conc = "max" if args.concurrency == "max" else int(args.concurrency)
     price = args.usd_per_gpu_hour or catalog_price(gpu)
     p = with_breakdown(cm, predict(cm, args.isl, args.osl, conc, price))
+    too_long = bool(arch.max_positions) and args.isl + args.osl > arch.max_positions
+    if too_long:  # no engine serves it as configured: no latency figures, a note says why
+        p = p.model_copy(update={"fits": False, "ttft_ms": None, "tpot_ms": None, "tokens_per_s_per_user": None,
+                                 "output_tokens_per_s_per_gpu": None, "usd_per_1m_output_tokens": None,
+                                 "bound": None, "breakdown": None, "queued": 0})
     out = {"model": raw.provenance.repo_id or raw.provenance.source, "gpu": gpu.id, "precision": prec.id,
            "kv_dtype": args.kv_dtype, "kv_dtype_source": kv_source or "--kv-dtype", "kv_policy": cm.kv_policy,
            "admission_cap": cm.admission_cap(), "framework": args.framework, **p.model_dump(),
@@ -674,7 +690,9 @@ def cmd_predict(args) -> int:
     if arch.max_positions and args.isl + args.osl > arch.max_positions:
         notes.append(f"isl + osl = {args.isl + args.osl:,} tokens exceeds the model's max_position_embeddings "
                      f"{arch.max_positions:,}: no engine serves this request as configured")
-    if not p.fits and p.max_concurrency < 1:
+    if too_long:
+        pass  # the max_position_embeddings note above says why
+    elif not p.fits and p.max_concurrency < 1:
         notes.append("does not fit: the weights plus the KV cache of one sequence exceed this layout's memory")
     elif p.queued:
         cap = cm.admission_cap()

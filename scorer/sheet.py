@@ -528,7 +528,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                        "(data/harnesses.json).")
     assumptions.insert(1, _checkpoint_assumption(ck, raw.checkpoint_note, prec.id, stored))
     sources = [Source(id=k, text=v, trusted=True) for k, v in gpu_sources().items()]
-    sources += [Source(id="rules", text="data/rules.json (from ../shared/reference/hardware-fit-rules.md)",
+    sources += [Source(id="rules", text="data/rules.json (each rule cites the engine or kernel source it comes from)",
                        trusted=True),
                 Source(id="calibration", text=f"{calibration.path}" + (
                     f" fitted {calibration.fit_date}" if calibration.fit_date else " (uncalibrated defaults)")),

@@ -746,14 +746,25 @@ def load_source(source: str | None, revision: str | None = None, token: str | No
     if len(source) > 4096:
         raise BadInputError("SOURCE is longer than 4096 characters")
     if source.startswith("example:"):
+        if revision is not None:
+            raise BadInputError("--revision applies to Hub repos only; an example: source has no revisions")
         return load_example(source[len("example:"):])
     path = Path(source).expanduser()
     try:
         exists = path.exists()
+        # "corpus/org__name" where ./corpus is a folder: a local path with a typo, not a Hub repo id
+        local_parent = "/" in source and not source.startswith(("http://", "https://")) and \
+            Path(source.split("/", 1)[0]).expanduser().is_dir()
     except OSError as exc:  # e.g. a component longer than NAME_MAX
         raise BadInputError(f"{source[:80]}: {exc.strerror or exc}") from None
     if exists:
+        if revision is not None:
+            raise BadInputError(f"--revision applies to Hub repos only; {source[:200]} is a local "
+                                f"{'folder' if path.is_dir() else 'file'}")
         return _load_local(source, path, "local")
+    if local_parent:
+        raise BadInputError(f"{source[:200]}: no such file or folder (the folder {source.split('/', 1)[0][:80]!r} "
+                            "exists here, so this is read as a local path, not a Hub repo id)")
     hub = parse_hub_source(source)
     if hub is not None and not source.startswith((".", "/", "~")) and not source.endswith(".json"):
         repo_id, rev = hub

@@ -243,3 +243,45 @@ def test_predict_markdown_is_readable(capsys):
     assert "None" not in md and "True" not in md and "| TTFT ms |" in md
     assert f"| {j['layout']} | 8 | yes | {j['ttft_ms']:,.1f} | {j['tpot_ms']:,.2f} |" in md
     assert "Expected error (leave-one-model-out MdAPE)" in md
+
+
+def test_a_mistyped_local_folder_is_not_sent_to_the_hub(tmp_path, monkeypatch, capsys):
+    """Issue 14: `score corpus/org__typo` (./corpus exists) tried the Hub and failed with a network error."""
+    (tmp_path / "corpus").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # a Hub call would fail with exit 3
+    assert main(["score", "corpus/org__typo"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file or folder" in err and "'corpus' exists" in err
+
+
+def test_revision_with_a_local_source_is_an_error(tmp_path, capsys):
+    cfg = tmp_path / "config.json"
+    cfg.write_text(json.dumps(LLAMA_LIKE))
+    for cmd in (["score", str(tmp_path), "--revision", "main"],
+                ["score", "example:qwen3-4b", "--revision", "v1"],
+                ["predict", str(cfg), "--revision", "main", "--isl", "10", "--osl", "10", "--concurrency", "1"]):
+        assert main(cmd) == 2
+        err = capsys.readouterr().err
+        assert "--revision applies to Hub repos only" in err and err.count("\n") == 1
+
+
+def test_predict_beyond_the_context_has_no_latency(capsys):
+    """qwen3-4b's max_position_embeddings is 40,960: a 50,000-token prompt is served by no engine as configured."""
+    assert main(["predict", "example:qwen3-4b", "--isl", "50000", "--osl", "100", "--concurrency", "1",
+                 "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fits"] is False
+    assert all(out[k] is None for k in ("ttft_ms", "tpot_ms", "tokens_per_s_per_user",
+                                        "output_tokens_per_s_per_gpu", "breakdown"))
+    assert any("exceeds the model's max_position_embeddings 40,960" in n for n in out["notes"])
+
+
+@pytest.mark.parametrize("cmd", [["score", "--format", "md"], ["score", "--format", "json"],
+                                 ["score", "--format", "html"], ["gpus", "--format", "json"], ["gpus"],
+                                 ["rules", "--format", "json"], ["rules"],
+                                 ["predict", "example:gpt-oss-20b", "--isl", "100", "--osl", "10", "--concurrency", "1"]])
+def test_user_facing_output_never_points_at_shared(cmd, capsys):
+    """Issue 14: users do not have ../shared (the project's reference notes); no source may send them there."""
+    assert main(cmd) == 0
+    assert "../shared" not in capsys.readouterr().out

@@ -343,3 +343,29 @@ def test_ids_file_with_a_bom_and_comments(tmp_path):
     f = tmp_path / "ids.txt"
     f.write_bytes("\ufefforg/a  # first\r\n\r\n# a comment\r\norg/b@v1.0\r\norg/a\r\n".encode("utf-8"))
     assert read_ids_file(str(f)) == [("org/a", None), ("org/b", "v1.0")]
+
+
+def test_a_crawl_that_fails_before_its_first_result_leaves_no_database(tmp_path, monkeypatch, capsys):
+    """Issue 14: an unreachable Hub made `crawl` exit 3 and leave an empty out.db behind; an existing database
+    is kept. (The listing fails at once here: a real unreachable endpoint spends ~24 s in retries.)"""
+    import scorer.crawl
+    from scorer.cli import main
+    from scorer.errors import HubError
+
+    def unreachable(*a, **k):
+        raise HubError("cannot reach the Hub at http://127.0.0.1:9 for the model listing: ConnectError")
+
+    monkeypatch.setattr(scorer.crawl, "list_hub", unreachable)
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing beyond loopback
+    db = tmp_path / "out.db"
+    assert main(["crawl", "--db", str(db), "--task", "text-generation", "--limit", "3", "--no-progress"]) == 3
+    assert "cannot reach the Hub" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+    ids = tmp_path / "ids.txt"
+    ids.write_text("org/model\n")
+    assert main(["crawl", "--db", str(db), "--ids", str(ids), "--no-progress"]) in (0, 3)  # creates the database
+    capsys.readouterr()
+    assert db.exists()
+    assert main(["crawl", "--db", str(db), "--task", "text-generation", "--limit", "3", "--no-progress"]) == 3
+    capsys.readouterr()
+    assert db.exists()  # the user's database stays
