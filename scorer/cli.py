@@ -350,7 +350,10 @@ def build_parser() -> argparse.ArgumentParser:
                                     "that could not be scored are listed with their status and error. With --out DIR: "
                                     "writes leaderboard.md, leaderboard.csv and index.html (a self-contained sortable, "
                                     "filterable page) all-or-nothing; otherwise prints --format.")
-    lb.add_argument("db", metavar="DB", help="crawl database file")
+    lb.add_argument("db", metavar="DB", nargs="?", help="crawl database file (or --from DIR...)")
+    lb.add_argument("--from", dest="from_dirs", nargs="+", metavar="DIR",
+                    help="rank local models instead of a crawl database: each DIR holding a config.json, or whose "
+                         "subfolders do (no Hub needed)")
     lb.add_argument("--gpu", default="H100-SXM", metavar="ID", help="GPU of the cost ranking (default H100-SXM; "
                                                                     "must have costs in the database)")
     lb.add_argument("--regime", default="throughput", choices=["latency", "throughput", "long_context",
@@ -454,16 +457,7 @@ def cmd_crawl(args) -> int:
 def cmd_leaderboard(args) -> int:
     import shutil
 
-    from .leaderboard import build_leaderboard
-    from .leaderboard_output import (
-        HUB_REPO_ID,
-        build_files,
-        check_folder,
-        push_to_hub,
-        render,
-        warn,
-        write_folder,
-    )
+    from .leaderboard_output import HUB_REPO_ID
 
     if args.out and args.output:
         raise BadInputError("leaderboard: give --out DIR (every format) or -o FILE (one --format), not both")
@@ -474,10 +468,33 @@ def cmd_leaderboard(args) -> int:
         raise BadInputError("leaderboard: --sheets writes sheets/ beside index.html: give --out DIR or --push-to-hub")
     if args.push_to_hub is not None and not HUB_REPO_ID.fullmatch(args.push_to_hub):
         raise BadInputError(f"leaderboard: --push-to-hub {args.push_to_hub[:100]!r} is not a Hub repo id (org/name)")
+    if (args.db is None) == (not args.from_dirs):
+        raise BadInputError("leaderboard: give a crawl database DB or --from DIR..., one of the two")
+    tmp_db = None
+    if args.from_dirs:
+        from .leaderboard import local_database
+        tmp_db = tempfile.mkdtemp(prefix="deploysheet-local-")
+        args.db = local_database(args.from_dirs, os.path.join(tmp_db, "local.db"), args.gpu)
+    try:
+        return _leaderboard(args)
+    finally:
+        if tmp_db:
+            shutil.rmtree(tmp_db, ignore_errors=True)
+
+
+def _leaderboard(args) -> int:
+    import shutil
+
+    from .leaderboard import build_leaderboard
+    from .leaderboard_output import build_files, check_folder, push_to_hub, render, warn, write_folder
+
     refuse_overwrite(args.output, [args.db])
     if args.out:
         check_folder(args.out, [args.db])  # before the work
     board = build_leaderboard(args.db, args.gpu, args.regime)
+    if args.from_dirs:
+        from .leaderboard import localized
+        board = localized(board, args.from_dirs)
     if not args.out and not args.push_to_hub:
         write_output(render(board, args.format), args.output)
         return 0

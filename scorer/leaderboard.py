@@ -284,3 +284,65 @@ def sheet_names(repo_ids: list[str]) -> dict[str, str]:
         used.add(base.lower())
         out[repo] = base
     return out
+
+
+def local_folders(dirs: list[str]) -> list[Path]:
+    """The model folders of ``leaderboard --from``: each DIR holding a ``config.json``, else its subfolders that
+    do (sorted). Raises BadInputError for a DIR that is not a folder or holds no model."""
+    out: list[Path] = []
+    for d in dirs:
+        p = Path(d).expanduser()
+        if not p.is_dir():
+            raise BadInputError(f"leaderboard --from {d[:200]}: not a folder")
+        if (p / "config.json").is_file():
+            out.append(p)
+            continue
+        subs = sorted(x for x in p.iterdir() if x.is_dir() and (x / "config.json").is_file())
+        if not subs:
+            raise BadInputError(f"leaderboard --from {d[:200]}: no config.json in it or in its subfolders")
+        out += subs
+    return out
+
+
+def local_database(dirs: list[str], db_path: str, gpu: str) -> str:
+    """Score the local model folders of ``dirs`` (:func:`local_folders`) on ``gpu`` into a new crawl database at
+    ``db_path``, as ``crawl`` would store Hub repos: the folder name is the repo id, the SHA-1 of its config the
+    commit. A folder that cannot be read is stored with its status and error, as the crawl does. Returns
+    ``db_path``."""
+    import hashlib
+
+    from .crawl import CrawlOptions, Task, _score
+    from .crawldb import CrawlDB, Listed, Result
+    from .errors import DeploysheetError
+    from .sources import load_source
+
+    options = CrawlOptions(gpus=[gpu])
+    digest = options.digest()
+    folders = local_folders(dirs)
+    names = [f.name for f in folders]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise BadInputError(f"leaderboard --from: two model folders are named {dup[0][:100]!r}; rename one")
+    with CrawlDB(db_path) as db:
+        for folder in folders:
+            sha = hashlib.sha1((folder / "config.json").read_bytes()).hexdigest()
+            db.note_listed([Listed(repo_id=folder.name, sha=sha)])
+            base = dict(repo_id=folder.name, options=digest)
+            try:
+                raw = load_source(str(folder))
+                res = _score(Task(repo_id=folder.name, endpoint="local", options=options, options_digest=digest),
+                             raw, sha, base, {})
+            except DeploysheetError as exc:
+                res = Result(**base, sha=sha, status="invalid_config", error=str(exc)[:500], fetched=True)
+            db.put(res)
+    return db_path
+
+
+def localized(board: Leaderboard, dirs: list[str]) -> Leaderboard:
+    """A leaderboard of local folders (``--from``): no Hub links, and the source named as the folders."""
+    for e in board.entries:
+        e.url = ""
+    for n in board.not_scored:
+        n.url = ""
+    board.db = "local folders " + ", ".join(Path(d).name or d for d in dirs)[:300]
+    return board

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .resources import data_dir, templates_dir
 from .sheet import Sheet
@@ -107,32 +107,75 @@ def frontier_mermaid(front) -> Markup:
                   f"    line [{ys}]\n```")
 
 
-def frontier_svg(front, width: int = 560, height: int = 320) -> Markup:
-    """An inline SVG scatter of every swept point with the Pareto frontier drawn as a line (no external assets)."""
-    pts = [p for p in front.points if p.tokens_per_s_per_user and p.output_tokens_per_s_per_gpu]
-    if not pts:
+#: one colour per GPU of an overlaid chart (frontier line and its points)
+SERIES_COLOURS = ("#175cd3", "#dc6803", "#039855", "#7a5af8", "#d92d20", "#0e9384", "#c11574", "#667085")
+
+
+def nice_ticks(top: float, count: int = 5) -> list[float]:
+    """Tick values 0, s, 2s, ... up to ``top`` with a step s of 1, 2 or 5 x 10^k giving about ``count`` ticks."""
+    import math as _m
+    if top <= 0:
+        return [0.0]
+    raw = top / count
+    mag = 10 ** _m.floor(_m.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    return [i * step for i in range(int(top // step) + 1)]
+
+
+def _tick_label(v: float) -> str:
+    return f"{v / 1000:g}k" if v >= 10000 else f"{v:g}"
+
+
+def frontier_svg(fronts, width: int = 600, height: int = 340) -> Markup:
+    """An inline SVG (no external assets) of every swept point and the Pareto frontier of one or several GPUs
+    (``fronts``: a Frontier or a list of them, overlaid, one colour each, with a legend), with axis ticks and
+    gridlines. x: tokens/s/user, y: output tokens/s/GPU, both from 0."""
+    fronts = [f for f in (fronts if isinstance(fronts, (list, tuple)) else [fronts])
+              if any(p.tokens_per_s_per_user and p.output_tokens_per_s_per_gpu for p in f.points)]
+    if not fronts:
         return Markup("")
-    pad = 48
-    xmax = max(p.tokens_per_s_per_user for p in pts) * 1.05
-    ymax = max(p.output_tokens_per_s_per_gpu for p in pts) * 1.05
+    pts_all = [p for f in fronts for p in f.points if p.tokens_per_s_per_user and p.output_tokens_per_s_per_gpu]
+    left, right, top, bottom = 64, 16, 16 + 16 * len(fronts), 48
+    xmax = max(p.tokens_per_s_per_user for p in pts_all) * 1.05
+    ymax = max(p.output_tokens_per_s_per_gpu for p in pts_all) * 1.05
+    pw, ph = width - left - right, height - top - bottom
 
-    def xy(p):
-        return (pad + (width - 2 * pad) * p.tokens_per_s_per_user / xmax,
-                height - pad - (height - 2 * pad) * p.output_tokens_per_s_per_gpu / ymax)
+    def xy(x, y):
+        return left + pw * x / xmax, top + ph - ph * y / ymax
 
-    dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#98a2b3"><title>{p.layout} C={p.concurrency}: '
-                   f"{p.tokens_per_s_per_user:.0f} tok/s/user, {p.output_tokens_per_s_per_gpu:.0f} tok/s/GPU</title>"
-                   "</circle>" for p in pts for x, y in [xy(p)])
-    line = " ".join(f"{x:.1f},{y:.1f}" for p in front.pareto for x, y in [xy(p)])
-    axes = (f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#475467"/>'
-            f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#475467"/>'
-            f'<text x="{width / 2:.0f}" y="{height - 10}" text-anchor="middle" font-size="12">tokens/s/user '
-            f"(0–{xmax:.0f})</text>"
-            f'<text x="14" y="{height / 2:.0f}" font-size="12" transform="rotate(-90 14 {height / 2:.0f})" '
-            f'text-anchor="middle">output tokens/s/GPU (0–{ymax:.0f})</text>')
+    parts = []
+    for v in nice_ticks(xmax):
+        x, _ = xy(v, 0)
+        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + ph}" stroke="#eaecf0"/>'
+                     f'<text x="{x:.1f}" y="{top + ph + 16}" text-anchor="middle" font-size="11">{_tick_label(v)}'
+                     "</text>")
+    for v in nice_ticks(ymax):
+        _, y = xy(0, v)
+        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + pw}" y2="{y:.1f}" stroke="#eaecf0"/>'
+                     f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">{_tick_label(v)}</text>')
+    parts.append(f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="#475467"/>'
+                 f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#475467"/>'
+                 f'<text x="{left + pw / 2:.0f}" y="{height - 8}" text-anchor="middle" font-size="12">'
+                 "tokens/s/user</text>"
+                 f'<text x="14" y="{top + ph / 2:.0f}" font-size="12" transform="rotate(-90 14 {top + ph / 2:.0f})" '
+                 'text-anchor="middle">output tokens/s/GPU</text>')
+    for i, f in enumerate(fronts):
+        colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+        gpu = escape(f.gpu)
+        for p in f.points:
+            if not (p.tokens_per_s_per_user and p.output_tokens_per_s_per_gpu):
+                continue
+            x, y = xy(p.tokens_per_s_per_user, p.output_tokens_per_s_per_gpu)
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{colour}" fill-opacity="0.35"><title>'
+                         f"{gpu} {escape(p.layout)} C={p.concurrency}: {p.tokens_per_s_per_user:.0f} tok/s/user, "
+                         f"{p.output_tokens_per_s_per_gpu:.0f} tok/s/GPU</title></circle>")
+        line = " ".join(f"{x:.1f},{y:.1f}" for p in f.pareto
+                        for x, y in [xy(p.tokens_per_s_per_user, p.output_tokens_per_s_per_gpu)])
+        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>'
+                     f'<rect x="{left + 8}" y="{6 + 16 * i}" width="10" height="10" fill="{colour}"/>'
+                     f'<text x="{left + 22}" y="{15 + 16 * i}" font-size="11">{gpu} ({escape(f.precision)})</text>')
     return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-                  f'aria-label="Pareto frontier">{axes}{dots}<polyline points="{line}" fill="none" '
-                  f'stroke="#175cd3" stroke-width="2"/></svg>')
+                  f'aria-label="Pareto frontier">{"".join(parts)}</svg>')
 
 
 def _num(x, unit: str = "") -> str:

@@ -428,3 +428,34 @@ def test_sheet_that_validates_but_cannot_render_is_a_warning(db_rows, tmp_path):
     res = run_cli("leaderboard", str(bad), "--out", str(tmp_path / "site"), "--sheets")
     assert res.returncode == 0, res.stderr
     assert repo in res.stderr and "cannot be rendered" in res.stderr
+
+
+def test_leaderboard_straight_from_local_folders(tmp_path, capsys, monkeypatch):
+    """Issue 14: `leaderboard --from DIR...` ranks local model folders, no crawl and no Hub."""
+    import json as _json
+
+    from scorer.cli import main
+    from scorer.resources import data_dir
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # any Hub call would fail
+    mine = tmp_path / "mine"
+    (mine / "broken").mkdir(parents=True)
+    (mine / "broken" / "config.json").write_text('{"model_type": "llama", "hidden_size": 0}')
+    (mine / "tiny").mkdir()
+    (mine / "tiny" / "config.json").write_text(_json.dumps({
+        "model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 1024, "intermediate_size": 2816,
+        "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 2, "vocab_size": 32000,
+        "max_position_embeddings": 4096}))
+    assert main(["leaderboard", "--from", str(data_dir() / "examples"), str(mine), "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    rows = list(__import__("csv").DictReader(__import__("io").StringIO(out)))
+    scored = {r["model"] for r in rows if r.get("status", "ok") == "ok"}
+    assert {"llama-3.1-8b", "qwen3-4b", "tiny"} <= scored
+    assert any(r["model"] == "broken" and r.get("status") == "invalid_config" for r in rows)
+    assert "huggingface.co" not in out
+    assert main(["leaderboard", "--from", str(mine)]) == 0
+    md = capsys.readouterr().out
+    assert "local folders mine" in md and "](https://huggingface.co" not in md
+    for bad in (["leaderboard"], ["leaderboard", "x.db", "--from", str(mine)],
+                ["leaderboard", "--from", str(tmp_path / "nope")], ["leaderboard", "--from", str(tmp_path / "mine" / "tiny" / "config.json")]):
+        assert main(bad) == 2
+        assert capsys.readouterr().err.count("\n") == 1

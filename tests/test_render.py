@@ -106,3 +106,26 @@ def test_a_stale_compiled_template_falls_back_to_the_source(monkeypatch, tmp_pat
     monkeypatch.setattr(render, "data_dir", lambda: fake)
     assert render._compiled_loader("md") is None
     assert render._compiled_loader("html") is not None
+
+
+def test_pareto_chart_has_ticks_gridlines_and_every_gpu_overlaid():
+    """Issue 14: the chart had two bare axes and one GPU; now ticks, gridlines and one series per --gpu."""
+    import xml.etree.ElementTree as ET
+
+    from scorer.render import nice_ticks, render_html
+    from scorer.sheet import Options, build_sheet
+    from scorer.sources import load_source
+    assert nice_ticks(330) == [0, 100, 200, 300]  # 330 / 5 = 66 -> step 100 (1, 2, 5 x 10^k) and nice_ticks(16800)[:3] == [0, 5000, 10000]
+    sheet = build_sheet(load_source("example:llama-3.1-8b"),
+                        Options(gpus=["H100-SXM", "B200", "MI300X"], recommendations=False))
+    html = render_html(sheet)
+    assert html.count("<svg") == 1  # one overlaid chart
+    svg = ET.fromstring(html[html.index("<svg"):html.index("</svg>") + 6])
+    ns = "{http://www.w3.org/2000/svg}"
+    lines = svg.findall(f"{ns}polyline")
+    assert len(lines) == 3 and len({ln.get("stroke") for ln in lines}) == 3
+    labels = [t.text for t in svg.findall(f"{ns}text")]
+    assert {"H100-SXM (bf16)", "B200 (bf16)", "MI300X (bf16)"} <= set(labels)
+    assert "0" in labels and sum(1 for t in labels if t and t.rstrip("k").replace(".", "").isdigit()) >= 6
+    grid = [ln for ln in svg.findall(f"{ns}line") if ln.get("stroke") == "#eaecf0"]
+    assert len(grid) >= 6

@@ -628,8 +628,9 @@ def root(context, missing=missing):
         l_2_eng = l_2_rows = missing
     l_1_fmt = missing
     yield '</table>\n\n<h2>Serving regimes</h2>\n'
+    l_1_loop = missing
     t_18 = 1
-    for (l_1_gpu, l_1_results) in context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'regimes'), 'items')):
+    for (l_1_gpu, l_1_results), l_1_loop in LoopContext(context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'regimes'), 'items')), undefined):
         l_1_fr = missing
         _loop_vars = {}
         pass
@@ -691,13 +692,21 @@ def root(context, missing=missing):
         _loop_vars['fr'] = l_1_fr
         if ((undefined(name='fr') if l_1_fr is missing else l_1_fr) and environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'pareto')):
             pass
-            yield '<p>Throughput vs interactivity ('
+            yield '<p>Pareto frontier on '
+            yield escape(environment.finalize(l_1_gpu))
+            yield ' ('
             yield escape(environment.finalize(environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'isl')))
             yield ' in / '
             yield escape(environment.finalize(environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'osl')))
-            yield ' out): every layout × concurrency, Pareto frontier in blue.</p>\n'
-            yield escape(environment.finalize(t_10((undefined(name='fr') if l_1_fr is missing else l_1_fr))))
-            yield '\n<table><tr><th>layout</th><th>concurrency</th><th>tok/s/user</th><th>tok/s/GPU</th><th>TTFT ms</th><th>TPOT ms</th></tr>\n'
+            yield ' out)'
+            if environment.getattr(l_1_loop, 'first'):
+                pass
+                yield ': the chart overlays every GPU'
+            yield '.</p>\n'
+            if environment.getattr(l_1_loop, 'first'):
+                pass
+                yield escape(environment.finalize(t_10(t_6(context.eval_ctx, context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'frontier'), 'values'), _loop_vars=_loop_vars)))))
+            yield '<table><tr><th>layout</th><th>concurrency</th><th>tok/s/user</th><th>tok/s/GPU</th><th>TTFT ms</th><th>TPOT ms</th></tr>\n'
             for l_2_x in environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'pareto'):
                 _loop_vars = {}
                 pass
@@ -727,7 +736,7 @@ def root(context, missing=missing):
             yield escape(environment.finalize(environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'note')))
             yield ').</p>'
         t_18 = 0
-    l_1_gpu = l_1_results = l_1_fr = missing
+    l_1_loop = l_1_gpu = l_1_results = l_1_fr = missing
     if t_18:
         pass
         yield '<p>'
@@ -888,4 +897,4 @@ def root(context, missing=missing):
     yield '.</small></p>\n</body>\n</html>'
 
 blocks = {}
-debug_info = '2=85&3=88&9=92&22=94&24=100&25=107&26=116&27=127&29=133&30=142&31=153&32=156&34=160&38=164&39=168&40=173&41=184&42=187&43=227&44=234&45=248&46=250&47=261&48=263&49=277&50=284&51=299&52=312&53=328&57=337&59=340&60=366&62=391&63=396&66=418&72=435&76=451&77=461&78=469&79=477&80=499&86=505&88=530&89=565&92=585&93=593&94=596&95=600&96=603&102=632&103=637&105=643&106=650&109=690&110=692&111=699&113=701&114=724&115=734&116=736&117=797&121=810&123=824&124=827&127=838&129=842&133=858&134=867&135=879'
+debug_info = '2=85&3=88&9=92&22=94&24=100&25=107&26=116&27=127&29=133&30=142&31=153&32=156&34=160&38=164&39=168&40=173&41=184&42=187&43=227&44=234&45=248&46=250&47=261&48=263&49=277&50=284&51=299&52=312&53=328&57=337&59=340&60=366&62=391&63=396&66=418&72=435&76=451&77=461&78=469&79=477&80=499&86=505&88=530&89=565&92=585&93=593&94=596&95=600&96=603&102=633&103=638&105=644&106=651&109=691&110=693&111=706&113=710&114=733&115=743&116=745&117=806&121=819&123=833&124=836&127=847&129=851&133=867&134=876&135=888'
