@@ -274,3 +274,33 @@ def test_serve_refuses_to_start_broken(hub, tmp_path, monkeypatch, capsys):
     assert f"cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
     assert main(["hub", "serve", "--port", "70000"]) == 2
     assert "not a TCP port" in capsys.readouterr().err
+
+
+def test_the_readme_webhook_payload_is_queued():
+    """Issue 14: the README shows the payload `hub serve` expects; this is that block, classified by the server."""
+    import json as _json
+    import re as _re
+    from pathlib import Path as _Path
+
+    from bot.server import classify
+    readme = (_Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = _re.search(r"The payload `hub serve` acts on.*?```json\n(.*?)```", readme, _re.S).group(1)
+    payload = _json.loads(block)
+    verdict, repo, sha, old = classify(payload)
+    assert (verdict, repo) == ("queue", "my-org/my-model")
+    assert sha == payload["updatedRefs"][0]["newSha"] and old == payload["updatedRefs"][0]["oldSha"]
+
+
+def test_the_readme_lists_every_action_input_as_action_yml_declares_it():
+    import re as _re
+    from pathlib import Path as _Path
+
+    import yaml
+    root = _Path(__file__).resolve().parent.parent
+    doc = yaml.safe_load((root / "action.yml").read_text())
+    readme = (root / "README.md").read_text()
+    rows = dict(_re.findall(r"^\| `([a-z-]+)` \| ([^|]+) \|", readme, _re.M))
+    assert set(rows) >= set(doc["inputs"])
+    for name, spec in doc["inputs"].items():
+        default = spec.get("default", "")
+        assert rows[name].strip() == (f"`{default}`" if default != "" else "(empty)"), name
