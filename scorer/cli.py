@@ -187,7 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--acceptance-rate", type=float, help="per-token acceptance of drafted tokens (default: "
                                                            "mtp 0.875, eagle3 0.7; sources in the output)")
     sc.add_argument("--calibration", help="calibration file (default: the packaged data/calibration.json)")
-    sc.add_argument("--format", default="md", choices=["md", "json", "html"])
+    sc.add_argument("--format", default="md", choices=["md", "json", "html", "csv"],
+                    help="md (default), json, html, or csv: one row per serving regime per GPU")
     sc.add_argument("-o", "--output", help="write to this file instead of stdout (atomically)")
     sc.add_argument("--no-recommendations", action="store_true", help="skip the what-if recommendations")
     sc.add_argument("--ttft-ms", type=_MS, help="TTFT target: report the cheapest layout meeting it")
@@ -233,6 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "(the fewest GPUs when no price is known), $ per month "
                                     "(730 h) and per 1M output tokens, risks, and a recommendation.")
     cm.add_argument("sources", nargs="+", metavar="SOURCE", help="two to 8 models")
+    cm.add_argument("--label", action="append", dest="labels", metavar="NAME=SOURCE",
+                    help="show SOURCE as NAME (repeatable; default: the repo id, example name or folder name)")
     cm.add_argument("--isl", type=_positive_int, required=True, help="input tokens per request")
     cm.add_argument("--osl", type=_positive_int, required=True, help="output tokens per request")
     cm.add_argument("--qps", type=_positive_float, required=True, help="requests per second to serve")
@@ -252,7 +255,8 @@ def build_parser() -> argparse.ArgumentParser:
     cm.add_argument("--precision", help="weight precision for every model (default: each checkpoint's own, else bf16)")
     cm.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
     cm.add_argument("--calibration", help="calibration file (default: the packaged data/calibration.json)")
-    cm.add_argument("--format", default="md", choices=["md", "html", "json"])
+    cm.add_argument("--format", default="md", choices=["md", "html", "json", "csv"],
+                    help="md (default), html, json, or csv: one row per model per GPU (TTFT and TPOT are means)")
     cm.add_argument("-o", "--output", help="write to this file instead of stdout (atomically)")
 
     va = sub.add_parser("validate", help="compare predictions with a measurements CSV (MdAPE, Spearman)",
@@ -771,6 +775,18 @@ def cmd_predict(args) -> int:
     return 0
 
 
+def _default_label(prov, src: str) -> str:
+    """A model's name in a comparison: the repo id, the example's name, or the folder's name (the folder holding
+    config.json, never the path to it)."""
+    if prov.kind == "hub":
+        return prov.repo_id or src
+    if prov.kind == "example":
+        return src
+    p = Path(prov.path or src)
+    folder = p.parent if p.name == "config.json" or p.is_file() else p
+    return folder.resolve().name or src
+
+
 def cmd_compare(args) -> int:
     from . import report as report_mod
     from .costmodel import load_calibration
@@ -779,7 +795,18 @@ def cmd_compare(args) -> int:
     from .report import MAX_MODELS, Workload, build_report
     from .sources import load_source, parse_hub_source
 
+    labels: dict[str, str] = {}
+    for item in args.labels or []:
+        name, sep, src = item.partition("=")
+        if not sep or not name.strip() or not src.strip():
+            raise BadInputError(f"compare: --label {item[:100]!r} is not NAME=SOURCE")
+        if len(name) > 100 or any(c in name for c in "\n\r|<>`"):
+            raise BadInputError(f"compare: --label name {name[:100]!r} must be one short line without | < > `")
+        labels[src.strip()] = name.strip()
     sources = [s.strip() for s in args.sources]
+    for src in labels:
+        if src not in sources:
+            raise BadInputError(f"compare: --label names {src[:100]!r}, which is not one of the SOURCEs")
     refuse_overwrite(args.output, [*sources, args.calibration])
     if len(sources) < 2:
         raise BadInputError("compare: give at least two models to compare")
@@ -814,7 +841,13 @@ def cmd_compare(args) -> int:
         if key in seen:
             raise BadInputError(f"compare: {src[:100]!r} and {seen[key][:100]!r} are the same model")
         seen[key] = src
+        raw.provenance.label = labels.get(src) or _default_label(raw.provenance, src)
         raws.append(raw)
+    names = [r.provenance.label for r in raws]
+    clash = sorted({n for n in names if names.count(n) > 1})
+    if clash:
+        raise BadInputError(f"compare: two models would both be called {clash[0][:100]!r}; name them with "
+                            "--label NAME=SOURCE")
     report = build_report(raws, workload, gpus or None, args.usd_per_gpu_hour, precision=args.precision,
                           framework=args.framework, calibration=args.calibration, skipped=skipped)
     write_output(render_report(report, args.format), args.output)

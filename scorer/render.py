@@ -288,7 +288,69 @@ def render_report_html(report) -> str:
     return _env("html").get_template("report.html.j2").render(r=report)
 
 
+#: CSV columns of ``compare --format csv`` (one row per model per GPU) and of ``score --format csv`` (one row per
+#: regime per GPU); latencies are means of the steady state (the model gives no percentiles)
+REPORT_CSV = ("model", "source", "gpu", "status", "layout", "num_gpus", "replicas", "concurrency", "ttft_ms_mean",
+              "tpot_ms_mean", "output_tokens_per_s_per_gpu", "usd_per_gpu_hour", "usd_per_month",
+              "usd_per_1m_tokens_load", "usd_per_1m_tokens_capacity", "note")
+SHEET_CSV = ("model", "gpu", "regime", "isl", "osl", "concurrency", "layout", "nodes", "num_gpus", "fits",
+             "ttft_ms_mean", "tpot_ms_mean", "tokens_per_s_per_user", "output_tokens_per_s_per_gpu",
+             "memory_per_gpu_gib", "bound", "usd_per_1m_output_tokens", "precision", "kv_dtype", "framework", "note")
+
+
+def _csv(header, rows) -> str:
+    import csv
+    import io
+
+    from .leaderboard_output import csv_cell
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    for row in rows:
+        w.writerow([csv_cell(row.get(k)) for k in header])
+    return buf.getvalue()
+
+
+def render_report_csv(report) -> str:
+    """One row per model per GPU of a :class:`~scorer.report.CompareReport`; TTFT and TPOT are means."""
+    rows = []
+    for m in report.models:
+        for d in m.deployments:
+            p = d.prediction
+            rows.append(dict(model=m.name, source=m.source, gpu=d.gpu, status=d.status, note=d.note,
+                             layout=p.layout if p else None, num_gpus=d.num_gpus, replicas=d.replicas,
+                             concurrency=p.concurrency if p else None, ttft_ms_mean=p.ttft_ms if p else None,
+                             tpot_ms_mean=p.tpot_ms if p else None,
+                             output_tokens_per_s_per_gpu=p.output_tokens_per_s_per_gpu if p else None,
+                             usd_per_gpu_hour=d.usd_per_gpu_hour, usd_per_month=d.usd_per_month,
+                             usd_per_1m_tokens_load=d.usd_per_1m_tokens_load,
+                             usd_per_1m_tokens_capacity=d.usd_per_1m_tokens_capacity))
+    return _csv(REPORT_CSV, rows)
+
+
+def render_sheet_csv(sheet: Sheet) -> str:
+    """One row per serving regime per GPU of a sheet; TTFT and TPOT are steady-state means."""
+    rows = []
+    for gpu, results in sheet.regimes.items():
+        for r in results:
+            p = r.prediction
+            rows.append(dict(model=sheet.model.name, gpu=gpu, regime=r.id, isl=r.isl, osl=r.osl,
+                             concurrency=p.concurrency if p else r.concurrency, layout=p.layout if p else None,
+                             nodes=p.nodes if p else None, num_gpus=p.num_gpus if p else None,
+                             fits=p.fits if p else False, ttft_ms_mean=p.ttft_ms if p else None,
+                             tpot_ms_mean=p.tpot_ms if p else None,
+                             tokens_per_s_per_user=p.tokens_per_s_per_user if p else None,
+                             output_tokens_per_s_per_gpu=p.output_tokens_per_s_per_gpu if p else None,
+                             memory_per_gpu_gib=p.memory_per_gpu_gib if p else None, bound=p.bound if p else None,
+                             usd_per_1m_output_tokens=p.usd_per_1m_output_tokens if p else None,
+                             precision=sheet.options.precision, kv_dtype=sheet.options.kv_dtype,
+                             framework=sheet.options.framework, note=r.note))
+    return _csv(SHEET_CSV, rows)
+
+
 def render_report(report, fmt: str) -> str:
+    if fmt == "csv":
+        return render_report_csv(report)
     if fmt == "json":
         data = _finite(report.model_dump(mode="json"))
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
@@ -303,6 +365,8 @@ def render_json(sheet: Sheet) -> str:
 
 
 def render(sheet: Sheet, fmt: str) -> str:
+    if fmt == "csv":
+        return render_sheet_csv(sheet)
     if fmt == "json":
         return render_json(sheet)
     if fmt == "html":

@@ -188,6 +188,8 @@ class Sheet(BaseModel):
 
 
 def _model_name(prov: Provenance) -> str:
+    if prov.label:
+        return prov.label
     if prov.kind == "hub":
         return prov.repo_id or prov.source
     if prov.kind == "example":

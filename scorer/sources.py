@@ -58,6 +58,7 @@ class Provenance(BaseModel):
 
     kind: Literal["local", "example", "hub"]
     source: str = Field(description="the SOURCE string the user gave")
+    label: str | None = Field(None, description="the name to show for the model (compare --label), if any")
     path: str | None = Field(None, description="local file read (local/example)")
     repo_id: str | None = None
     revision: str | None = Field(None, description="revision requested (branch, tag or sha)")
