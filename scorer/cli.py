@@ -725,6 +725,9 @@ def cmd_predict(args) -> int:
         else:
             notes.append(f"the KV cache holds {p.max_concurrency:,} sequences: the other {p.queued:,} requests wait "
                          "in the engine's queue (TTFT includes the wait)")
+    if cm.admission_cap() is None:
+        notes.append(f"{args.framework} sets no cap on running requests by default (data/engines.json): the running "
+                     "batch is what its KV pool holds")
     out["breakdown_scope"] = ("one decode step at the running batch (per emitted token under speculative decoding) "
                               "and one request's prefill; tpot_ms adds the other users' prefill chunks riding in "
                               "decode steps, ttft_ms the queueing behind them")

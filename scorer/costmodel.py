@@ -426,8 +426,25 @@ class CostModel:
     def weights_per_gpu(self) -> float:
         """Bytes of weights each GPU holds (GEMMs sharded; embedding vocab-parallel; the rest replicated)."""
         if getattr(self, "_weights", None) is None:
-            self._weights = self._weights_per_gpu()
+            self._weights = self._weights_per_gpu() + self.draft_weight_bytes()
         return self._weights
+
+    def draft_weight_bytes(self) -> float:
+        """Per-GPU bytes of the speculative draft, 0 without one. MTP: the checkpoint's MTP layers (``params.mtp``
+        less the embedding / lm_head copies engines share with the main model) at the serving precision; EAGLE-3:
+        a draft head of ``draft_layers`` average decoder layers plus an lm_head in bf16 (assumption: the head's own
+        vocabulary is not known from the target's config). Split over TP like the main model's layers."""
+        sp = self.speculative
+        if sp is None:
+            return 0.0
+        tp = self.layout.tp
+        if sp.method == "mtp":
+            mtp = (self.params.mtp or 0) - (self.params.mtp_copies or 0)
+            return mtp * self.precision.weight_bytes / tp
+        emb = self.params.by_component.get("embedding", 0)
+        head = self.params.by_component.get("lm_head", 0) or emb
+        layer = max(0, self.params.total - emb - self.params.by_component.get("lm_head", 0)) / max(1, self.arch.num_layers)
+        return (sp.draft_layers * layer + head) * 2.0 / tp
 
     def _weights_per_gpu(self) -> float:
         """Modelled per-GPU bytes; with ``stored_weight_bytes`` the checkpoint's total wins and is split over the

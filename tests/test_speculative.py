@@ -104,3 +104,15 @@ def test_speculative_knobs_need_a_method(capsys):
         assert err.count("\n") == 1 and "--speculative" in err
     s = speculative_setting("eagle3", _arch("llama-3.1-8b"), tokens=1)
     assert s.source.startswith("--spec-tokens 1 (given)")
+
+
+def test_the_draft_is_in_weight_memory():
+    """EAGLE-3's head (one decoder layer + an lm_head, bf16) and the checkpoint's MTP layers take GPU memory too."""
+    arch = _arch("llama-3.1-8b")
+    p = count_params(arch)
+    args = (arch, p, get_gpu("H100-SXM"), get_precision("bf16"), Layout(tp=2))
+    plain = CostModel(*args).weights_per_gpu()
+    eagle = CostModel(*args, speculative=speculative_setting("eagle3", arch)).weights_per_gpu()
+    v, h, n = 128256, 4096, 32  # Llama-3.1-8B: untied embedding and lm_head of vocab x hidden each
+    layer = (p.total - 2 * v * h) / n
+    assert eagle - plain == pytest.approx((layer + v * h) * 2 / 2, rel=1e-9)
