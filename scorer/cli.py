@@ -728,6 +728,12 @@ def cmd_predict(args) -> int:
     if cm.admission_cap() is None:
         notes.append(f"{args.framework} sets no cap on running requests by default (data/engines.json): the running "
                      "batch is what its KV pool holds")
+    if p.tpot_ms is not None:
+        from .launch import launch_command
+        served = raw.provenance.repo_id or (str(Path(raw.provenance.path).parent) if raw.provenance.path and
+                                            raw.provenance.path.endswith("config.json") else raw.provenance.source)
+        q = arch.quantization
+        out["launch"] = launch_command(cm, p, served, q.format if q is not None else None).model_dump()
     out["breakdown_scope"] = ("one decode step at the running batch (per emitted token under speculative decoding) "
                               "and one request's prefill; tpot_ms adds the other users' prefill chunks riding in "
                               "decode steps, ttft_ms the queueing behind them")
@@ -769,6 +775,11 @@ def cmd_predict(args) -> int:
                 text += (f"| {step} | {x['gemm']:.3f} | {x['attention']:.3f} | {x['comm_intra_node']:.3f} | "
                          f"{x['comm_inter_node']:.3f} | {x['overhead']:.3f} | {x['draft']:.3f} | {x['total']:.3f} |\n")
             text += f"\nThe breakdown is {out['breakdown_scope']}.\n"
+        launch = out.get("launch")
+        if launch and launch["argv"]:
+            text += f"\nLaunch ({launch['engine']} {launch['version']}):\n\n```\n{launch['text']}\n```\n"
+        for n in (launch or {}).get("notes", []):
+            notes.append(n)
         ee = out["expected_error_pct"]
         if ee.get("tpot_ms") is not None:
             text += (f"\nExpected error (leave-one-model-out MdAPE): TTFT ±{ee['ttft_ms']:.0f}%, TPOT "

@@ -16,7 +16,7 @@ Continuous-batching model (steady state, closed loop of C users):
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -94,6 +94,7 @@ class RegimeResult(BaseModel):
     prediction: Prediction | None
     note: str | None = None
     candidates: list[Prediction] = Field(default_factory=list, description="best prediction per TP degree tried")
+    launch: Any = Field(None, description="scorer.launch.LaunchCommand that realizes the prediction, when made")
 
 
 def regime_defs() -> list[dict]:

@@ -631,7 +631,7 @@ def root(context, missing=missing):
     l_1_loop = missing
     t_18 = 1
     for (l_1_gpu, l_1_results), l_1_loop in LoopContext(context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'regimes'), 'items')), undefined):
-        l_1_fr = missing
+        l_1_launches = l_1_fr = missing
         _loop_vars = {}
         pass
         yield '<p><b>'
@@ -688,6 +688,40 @@ def root(context, missing=missing):
             yield '</tr>\n'
         l_2_r = l_2_x = missing
         yield '</table>\n'
+        l_1_launches = t_6(context.eval_ctx, t_9(context, l_1_results, 'launch'))
+        _loop_vars['launches'] = l_1_launches
+        if ((undefined(name='launches') if l_1_launches is missing else l_1_launches) and environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'argv')):
+            pass
+            yield '<p>Launch commands ('
+            yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'engine')))
+            yield ' '
+            yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'version')))
+            yield '):</p>\n'
+            def t_19(fiter):
+                for l_2_r in fiter:
+                    if environment.getattr(environment.getattr(l_2_r, 'launch'), 'argv'):
+                        yield l_2_r
+            for l_2_r in t_19((undefined(name='launches') if l_1_launches is missing else l_1_launches)):
+                _loop_vars = {}
+                pass
+                yield '<p>'
+                yield escape(environment.finalize(environment.getattr(l_2_r, 'title')))
+                yield ':</p><pre><code>'
+                yield escape(environment.finalize(environment.getattr(environment.getattr(l_2_r, 'launch'), 'text')))
+                yield '</code></pre>'
+                for l_3_n in environment.getattr(environment.getattr(l_2_r, 'launch'), 'notes'):
+                    _loop_vars = {}
+                    pass
+                    yield '<p class="note">'
+                    yield escape(environment.finalize(l_3_n))
+                    yield '</p>'
+                l_3_n = missing
+            l_2_r = missing
+        elif (undefined(name='launches') if l_1_launches is missing else l_1_launches):
+            pass
+            yield '<p>'
+            yield escape(environment.finalize(t_5(context.eval_ctx, environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'notes'), '; ')))
+            yield '</p>'
         l_1_fr = context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'frontier'), 'get'), l_1_gpu, _loop_vars=_loop_vars)
         _loop_vars['fr'] = l_1_fr
         if ((undefined(name='fr') if l_1_fr is missing else l_1_fr) and environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'pareto')):
@@ -736,7 +770,7 @@ def root(context, missing=missing):
             yield escape(environment.finalize(environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'note')))
             yield ').</p>'
         t_18 = 0
-    l_1_loop = l_1_gpu = l_1_results = l_1_fr = missing
+    l_1_loop = l_1_gpu = l_1_results = l_1_launches = l_1_fr = missing
     if t_18:
         pass
         yield '<p>'
@@ -897,4 +931,4 @@ def root(context, missing=missing):
     yield '.</small></p>\n</body>\n</html>'
 
 blocks = {}
-debug_info = '2=85&3=88&9=92&22=94&24=100&25=107&26=116&27=127&29=133&30=142&31=153&32=156&34=160&38=164&39=168&40=173&41=184&42=187&43=227&44=234&45=248&46=250&47=261&48=263&49=277&50=284&51=299&52=312&53=328&57=337&59=340&60=366&62=391&63=396&66=418&72=435&76=451&77=461&78=469&79=477&80=499&86=505&88=530&89=565&92=585&93=593&94=596&95=600&96=603&102=633&103=638&105=644&106=651&109=691&110=693&111=706&113=710&114=733&115=743&116=745&117=806&121=819&123=833&124=836&127=847&129=851&133=867&134=876&135=888'
+debug_info = '2=85&3=88&9=92&22=94&24=100&25=107&26=116&27=127&29=133&30=142&31=153&32=156&34=160&38=164&39=168&40=173&41=184&42=187&43=227&44=234&45=248&46=250&47=261&48=263&49=277&50=284&51=299&52=312&53=328&57=337&59=340&60=366&62=391&63=396&66=418&72=435&76=451&77=461&78=469&79=477&80=499&86=505&88=530&89=565&92=585&93=593&94=596&95=600&96=603&102=633&103=638&105=644&106=651&109=691&110=693&111=700&112=720&113=725&114=727&115=740&117=744&118=767&119=777&120=779&121=840&125=853&127=867&128=870&131=881&133=885&137=901&138=910&139=922'

@@ -1145,7 +1145,7 @@ def root(context, missing=missing):
     yield '; embeddings are lookups and stay BF16 too.\n\n## Serving regimes\n'
     t_33 = 1
     for (l_1_gpu, l_1_results) in context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'regimes'), 'items')):
-        l_1_fr = missing
+        l_1_launches = l_1_fr = missing
         _loop_vars = {}
         pass
         yield '**'
@@ -1224,6 +1224,40 @@ def root(context, missing=missing):
             yield '\n'
         l_2_r = missing
         yield '\n'
+        l_1_launches = t_9(context.eval_ctx, t_15(context, l_1_results, 'launch'))
+        _loop_vars['launches'] = l_1_launches
+        if ((undefined(name='launches') if l_1_launches is missing else l_1_launches) and environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'argv')):
+            pass
+            yield 'Launch commands ('
+            yield str(environment.finalize(environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'engine')))
+            yield ' '
+            yield str(environment.finalize(environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'version')))
+            yield '; flags as its CLI spells them):\n\n'
+            def t_35(fiter):
+                for l_2_r in fiter:
+                    if environment.getattr(environment.getattr(l_2_r, 'launch'), 'argv'):
+                        yield l_2_r
+            for l_2_r in t_35((undefined(name='launches') if l_1_launches is missing else l_1_launches)):
+                _loop_vars = {}
+                pass
+                yield '- '
+                yield str(environment.finalize(environment.getattr(l_2_r, 'title')))
+                yield ':\n  ```\n  '
+                yield str(environment.finalize(t_17(environment.getattr(environment.getattr(l_2_r, 'launch'), 'text'))))
+                yield '\n  ```\n'
+                for l_3_n in environment.getattr(environment.getattr(l_2_r, 'launch'), 'notes'):
+                    _loop_vars = {}
+                    pass
+                    yield '  '
+                    yield str(environment.finalize(l_3_n))
+                    yield '\n'
+                l_3_n = missing
+            l_2_r = missing
+        elif (undefined(name='launches') if l_1_launches is missing else l_1_launches):
+            pass
+            yield str(environment.finalize(t_7(context.eval_ctx, environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'notes'), '; ')))
+            yield '\n'
+        yield '\n'
         l_1_fr = context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'frontier'), 'get'), l_1_gpu, _loop_vars=_loop_vars)
         _loop_vars['fr'] = l_1_fr
         if ((undefined(name='fr') if l_1_fr is missing else l_1_fr) and environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'pareto')):
@@ -1273,7 +1307,7 @@ def root(context, missing=missing):
             yield ').\n\n'
         yield '\n'
         t_33 = 0
-    l_1_gpu = l_1_results = l_1_fr = missing
+    l_1_gpu = l_1_results = l_1_launches = l_1_fr = missing
     if t_33:
         pass
         yield str(environment.finalize(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind')))
@@ -1363,7 +1397,7 @@ def root(context, missing=missing):
         yield ' |\n'
     l_1_f = missing
     yield '\n## Recommendations\n'
-    t_35 = 1
+    t_36 = 1
     for l_1_r in environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'recommendations'):
         _loop_vars = {}
         pass
@@ -1372,9 +1406,9 @@ def root(context, missing=missing):
         yield ' [rules '
         yield str(environment.finalize(t_7(context.eval_ctx, environment.getattr(l_1_r, 'rules'), ', ')))
         yield ']\n'
-        t_35 = 0
+        t_36 = 0
     l_1_r = missing
-    if t_35:
+    if t_36:
         pass
         yield '- No width change recommended: no width within the search bounds (+6% MLP, +10% expert and hidden width, +2% vocabulary, rounded up to multiples of 64/128/256/1024) unlocks a quantization format at a valid TP degree or is predicted faster.\n'
     yield '\n## Score '
@@ -1435,4 +1469,4 @@ def root(context, missing=missing):
     yield '.\n'
 
 blocks = {}
-debug_info = '2=127&3=130&4=133&5=137&8=143&9=147&10=220&11=228&15=248&16=251&17=257&18=261&22=265&23=268&26=272&32=276&33=289&34=292&36=294&37=297&39=308&40=311&41=314&42=355&43=358&45=360&46=363&48=387&49=405&50=409&51=419&52=421&53=424&55=427&60=436&61=447&62=449&63=463&64=470&65=473&66=485&67=488&69=498&70=501&72=514&74=516&77=519&78=527&80=543&81=551&83=565&85=568&87=570&89=573&94=592&95=600&102=608&103=612&106=624&108=663&109=666&111=672&113=679&115=685&116=689&120=707&121=715&124=720&125=724&129=728&130=736&131=742&132=745&133=749&137=782&138=784&140=811&142=837&149=853&150=857&153=878&154=882&157=898&161=915&164=923&168=957&171=977&172=980&175=1029&177=1033&178=1041&179=1047&180=1051&181=1053&182=1056&185=1077&186=1080&187=1087&188=1095&191=1099&193=1102&194=1106&200=1123&201=1126&204=1142&207=1147&208=1152&212=1160&213=1164&214=1166&215=1169&217=1201&221=1213&222=1221&225=1227&226=1229&227=1232&229=1240&233=1242&234=1246&237=1267&238=1270&243=1279&245=1281&246=1284&249=1338&250=1341&251=1344&259=1354&260=1358&264=1367&265=1371&270=1381&272=1385&276=1389&277=1393&283=1405&284=1409&287=1414&289=1426'
+debug_info = '2=127&3=130&4=133&5=137&8=143&9=147&10=220&11=228&15=248&16=251&17=257&18=261&22=265&23=268&26=272&32=276&33=289&34=292&36=294&37=297&39=308&40=311&41=314&42=355&43=358&45=360&46=363&48=387&49=405&50=409&51=419&52=421&53=424&55=427&60=436&61=447&62=449&63=463&64=470&65=473&66=485&67=488&69=498&70=501&72=514&74=516&77=519&78=527&80=543&81=551&83=565&85=568&87=570&89=573&94=592&95=600&102=608&103=612&106=624&108=663&109=666&111=672&113=679&115=685&116=689&120=707&121=715&124=720&125=724&129=728&130=736&131=742&132=745&133=749&137=782&138=784&140=811&142=837&149=853&150=857&153=878&154=882&157=898&161=915&164=923&168=957&171=977&172=980&175=1029&177=1033&178=1041&179=1047&180=1051&181=1053&182=1056&185=1077&186=1080&187=1087&188=1095&191=1099&193=1102&194=1106&200=1123&201=1126&204=1142&207=1147&208=1152&212=1160&213=1164&214=1166&215=1169&217=1201&221=1213&222=1221&225=1227&226=1229&227=1232&229=1236&230=1244&232=1246&234=1248&235=1252&238=1256&239=1258&242=1261&243=1263&244=1266&246=1274&250=1276&251=1280&254=1301&255=1304&260=1313&262=1315&263=1318&266=1372&267=1375&268=1378&276=1388&277=1392&281=1401&282=1405&287=1415&289=1419&293=1423&294=1427&300=1439&301=1443&304=1448&306=1460'

@@ -1,0 +1,123 @@
+"""The engine command that realizes a prediction: ``vllm serve`` or ``python -m sglang.launch_server``.
+
+The flags are the ones the prediction assumed — parallel sizes (attention DP and expert parallelism included),
+quantization and KV-cache dtype, the context (``max-model-len`` / ``context-length``), the batch
+(``max-num-seqs`` / ``max-running-requests``), vLLM's ``max-num-batched-tokens`` and the memory share — spelled
+as each engine's CLI spells them for the version in ``data/engine_flags.json`` (read from the engine's wheel by
+``scripts/engine_flags.py``). Only flags in that table are emitted. TensorRT-LLM gets no command: its flags
+could not be read from its source here.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from pydantic import BaseModel, Field
+
+from .resources import load_json
+
+#: weight precisions an engine quantizes a BF16 checkpoint to at load time (vLLM and SGLang ``--quantization fp8``:
+#: dynamic per-tensor FP8); other formats need a checkpoint already quantized to them
+ONLINE = {"fp8": "fp8"}
+#: model names put in a command as they are (Hub repo ids, plain paths); anything else becomes a placeholder
+SAFE_MODEL = __import__("re").compile(r"[A-Za-z0-9][A-Za-z0-9._/~+-]{0,300}")
+#: --kv-cache-dtype spellings (vLLM: fp8 = fp8_e4m3; SGLang: fp8_e4m3)
+KV_FLAG = {"vllm": {"fp8": "fp8"}, "sglang": {"fp8": "fp8_e4m3"}}
+
+
+class LaunchCommand(BaseModel):
+    engine: str
+    version: str | None = Field(description="the engine version whose CLI the flags come from")
+    argv: list[str] = Field(default_factory=list, description="the command, one argument per item (empty: none)")
+    text: str = Field("", description="the command as one shell line")
+    notes: list[str] = Field(default_factory=list, description="what the command needs beyond itself")
+
+
+def engine_flags(engine: str) -> set[str]:
+    """Flags ``engine``'s CLI accepts (data/engine_flags.json); empty when its source could not be read."""
+    return set((load_json("engine_flags.json")["engines"].get(engine) or {}).get("flags") or [])
+
+
+def launch_command(cm, p, model: str, checkpoint_format: str | None = None) -> LaunchCommand:
+    """The command for prediction ``p`` (a :class:`~scorer.regimes.Prediction`) made by cost model ``cm``.
+
+    ``model``: the Hub repo id or folder to serve; ``checkpoint_format``: the checkpoint's own quantization
+    format (None: BF16/FP16 weights). Raises nothing: what cannot be expressed goes to ``notes``.
+    """
+    fw = cm.framework
+    if not SAFE_MODEL.fullmatch(model or ""):  # a hostile or odd path never reaches a shell line or a Markdown fence
+        model = "MODEL_REPO_OR_FOLDER"
+    table = load_json("engine_flags.json")["engines"].get(fw) or {}
+    if not table.get("flags"):
+        return LaunchCommand(engine=fw, version=table.get("version"),
+                             notes=[f"{fw}: its CLI flags could not be read from its source here "
+                                    f"({table.get('note', 'no flag table')}); no command is emitted"])
+    lay, prec, notes = cm.layout, cm.precision.id, []
+    flags: list[tuple[str, str | None]] = []
+    ckpt = checkpoint_format or None
+    if prec not in ("bf16", "fp16") and ckpt != prec:
+        if prec in ONLINE:
+            flags.append(("--quantization", ONLINE[prec]))
+        else:
+            notes.append(f"{prec} weights need a checkpoint quantized to {prec} (the engine reads its format from "
+                         "the checkpoint's quantization config; it does not quantize to it at load time)")
+    kv = KV_FLAG.get(fw, {}).get(cm.kv_dtype)
+    ctx = p.isl + p.osl
+    if fw == "vllm":
+        argv = ["vllm", "serve", model]
+        flags += [("--tensor-parallel-size", str(lay.tp))]
+        if lay.pp > 1:
+            flags.append(("--pipeline-parallel-size", str(lay.pp)))
+        if lay.dp > 1:
+            flags.append(("--data-parallel-size", str(lay.dp)))
+        if lay.ep > 1:
+            flags.append(("--enable-expert-parallel", None))
+        if kv:
+            flags.append(("--kv-cache-dtype", kv))
+        flags += [("--max-model-len", str(ctx)), ("--max-num-seqs", str(max(1, p.concurrency - p.queued))),
+                  ("--max-num-batched-tokens", str(cm.engine_kv.in_flight_tokens // (2 if lay.pp <= 1 else lay.pp))),
+                  ("--gpu-memory-utilization", f"{cm.p['gpu_mem_util']:g}")]
+        if cm.speculative is not None:
+            spec = {"method": "mtp" if cm.speculative.method == "mtp" else "eagle3",
+                    "num_speculative_tokens": cm.speculative.tokens}
+            if cm.speculative.method == "eagle3":
+                spec["model"] = "<EAGLE-3 draft head>"
+                notes.append("eagle3: set \"model\" in --speculative-config to the draft head's repo")
+            flags.append(("--speculative-config", json.dumps(spec, separators=(",", ":"))))
+        if p.nodes > 1:
+            flags += [("--nnodes", str(p.nodes)), ("--node-rank", "0"), ("--master-addr", "<node-0 address>")]
+            notes.append(f"the layout spans {p.nodes} nodes: run the same command on every node with --node-rank "
+                         f"0..{p.nodes - 1} (vLLM {table['version']} multi-node flags)")
+    else:  # sglang
+        argv = ["python", "-m", "sglang.launch_server", "--model-path", model]
+        flags += [("--tp-size", str(lay.tp * lay.dp))]  # SGLang's tp_size counts every GPU of the attention-DP group
+        if lay.dp > 1:
+            flags.append(("--attn-dp-size", str(lay.dp)))
+        if lay.ep > 1:
+            flags.append(("--ep-size", str(lay.ep)))
+        if lay.pp > 1:
+            flags.append(("--pp-size", str(lay.pp)))
+        if kv:
+            flags.append(("--kv-cache-dtype", kv))
+        flags += [("--context-length", str(ctx)), ("--max-running-requests", str(max(1, p.concurrency - p.queued))),
+                  ("--mem-fraction-static", f"{cm.p['gpu_mem_util']:g}")]
+        if cm.speculative is not None:
+            algo = "NEXTN" if cm.speculative.method == "mtp" else "EAGLE3"
+            flags += [("--speculative-algorithm", algo), ("--speculative-num-steps", str(cm.speculative.tokens)),
+                      ("--speculative-num-draft-tokens", str(cm.speculative.tokens + 1))]
+            if algo == "EAGLE3":
+                flags.append(("--speculative-draft-model-path", "<EAGLE-3 draft head>"))
+        if p.nodes > 1:
+            flags += [("--nnodes", str(p.nodes)), ("--node-rank", "0"), ("--dist-init-addr", "<node-0 address>:5000")]
+            notes.append(f"the layout spans {p.nodes} nodes: run the same command on every node with --node-rank "
+                         f"0..{p.nodes - 1}")
+    accepted = set(table["flags"])
+    for name, value in flags:
+        if name not in accepted:  # never emit what the engine's CLI would reject
+            notes.append(f"{name} is not a {fw} {table['version']} flag: left out")
+            continue
+        argv.append(name)
+        if value is not None:
+            argv.append(value)
+    return LaunchCommand(engine=fw, version=table.get("version"), argv=argv, text=shlex.join(argv), notes=notes)
