@@ -8,7 +8,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_s = resolve('s')
-    l_0_m = l_0_p = l_0_ck = missing
+    l_0_m = l_0_p = l_0_fit1 = l_0_ck = missing
     try:
         t_1 = environment.filters['bn']
     except KeyError:
@@ -58,28 +58,34 @@ def root(context, missing=missing):
         def t_8(*unused):
             raise TemplateRuntimeError("No filter named 'n' found.")
     try:
-        t_9 = environment.filters['selectattr']
+        t_9 = environment.filters['rejectattr']
     except KeyError:
         @internalcode
         def t_9(*unused):
-            raise TemplateRuntimeError("No filter named 'selectattr' found.")
+            raise TemplateRuntimeError("No filter named 'rejectattr' found.")
     try:
-        t_10 = environment.filters['svg']
+        t_10 = environment.filters['selectattr']
     except KeyError:
         @internalcode
         def t_10(*unused):
-            raise TemplateRuntimeError("No filter named 'svg' found.")
+            raise TemplateRuntimeError("No filter named 'selectattr' found.")
     try:
-        t_11 = environment.filters['upper']
+        t_11 = environment.filters['svg']
     except KeyError:
         @internalcode
         def t_11(*unused):
-            raise TemplateRuntimeError("No filter named 'upper' found.")
+            raise TemplateRuntimeError("No filter named 'svg' found.")
     try:
-        t_12 = environment.tests['none']
+        t_12 = environment.filters['upper']
     except KeyError:
         @internalcode
         def t_12(*unused):
+            raise TemplateRuntimeError("No filter named 'upper' found.")
+    try:
+        t_13 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_13(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     l_0_m = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'model')
@@ -129,7 +135,34 @@ def root(context, missing=missing):
     yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
     yield ', '
     yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'policy')))
-    yield ' policy)\n</div>\n'
+    yield ' policy)\n'
+    l_0_fit1 = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'smallest_fit')
+    context.vars['fit1'] = l_0_fit1
+    context.exported_vars.add('fit1')
+    if (undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1):
+        pass
+        yield ' · <b class="verdict">fits '
+        yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'tp')))
+        yield '× '
+        yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'gpu')))
+        yield ' at '
+        yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'precision')))
+        yield '</b>'
+    elif (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity') and (not t_6(context.eval_ctx, t_9(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'), 'engine_blocker')))):
+        pass
+        yield ' · <b class="verdict">'
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework')))
+        yield ' refuses '
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
+        yield ' at every TP ≤ 8</b>'
+    elif environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'):
+        pass
+        yield ' · <b class="verdict">does not fit 8× '
+        yield escape(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'primary_gpu')))
+        yield ' at '
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
+        yield '</b>'
+    yield '</div>\n'
     if (not environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'exact')):
         pass
         yield '<p class="change"><b>Estimated counts:</b> '
@@ -224,10 +257,10 @@ def root(context, missing=missing):
             pass
             yield ': differs (rule C1)'
         yield '</td></tr>\n'
-    elif t_6(context.eval_ctx, t_9(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'sources'), 'id', 'equalto', 'checkpoint')):
+    elif t_6(context.eval_ctx, t_10(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'sources'), 'id', 'equalto', 'checkpoint')):
         pass
         yield '<tr><th>stored in the checkpoint</th><td>not read: '
-        yield escape(environment.finalize(environment.getattr(t_2(environment, t_9(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'sources'), 'id', 'equalto', 'checkpoint')), 'text')))
+        yield escape(environment.finalize(environment.getattr(t_2(environment, t_10(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'sources'), 'id', 'equalto', 'checkpoint')), 'text')))
         yield '</td></tr>'
     yield '<tr><th>weights</th><td>'
     l_1_loop = missing
@@ -307,7 +340,7 @@ def root(context, missing=missing):
         yield '), head_dim '
         yield escape(environment.finalize(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'head_dim')))
         yield ' ('
-        yield escape(environment.finalize(t_11(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'attention'), 'mechanism'))))
+        yield escape(environment.finalize(t_12(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'attention'), 'mechanism'))))
         yield ')</td></tr>'
     if environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'):
         pass
@@ -337,11 +370,11 @@ def root(context, missing=missing):
     if (undefined(name='ck') if l_0_ck is missing else l_0_ck):
         pass
         yield '<table><tr><th>component</th><th>parameters (config)</th><th>stored (checkpoint)</th><th>stored bytes</th><th>active</th></tr>\n'
-        def t_13(fiter):
+        def t_14(fiter):
             for (l_1_k, l_1_v) in fiter:
                 if (l_1_v or context.call(environment.getattr(environment.getattr((undefined(name='ck') if l_0_ck is missing else l_0_ck), 'by_component'), 'get'), l_1_k)):
                     yield (l_1_k, l_1_v)
-        for (l_1_k, l_1_v) in t_13(context.call(environment.getattr(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'by_component'), 'items'))):
+        for (l_1_k, l_1_v) in t_14(context.call(environment.getattr(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'by_component'), 'items'))):
             _loop_vars = {}
             pass
             yield '<tr><td>'
@@ -363,11 +396,11 @@ def root(context, missing=missing):
             yield escape(environment.finalize(t_8(environment.getitem(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'active_by_component'), l_1_k))))
             yield '</td></tr>'
         l_1_k = l_1_v = missing
-        def t_14(fiter):
+        def t_15(fiter):
             for (l_1_k, l_1_v) in fiter:
                 if ((l_1_v or context.call(environment.getattr(environment.getattr((undefined(name='ck') if l_0_ck is missing else l_0_ck), 'by_component'), 'get'), l_1_k)) or context.call(environment.getattr(environment.getattr((undefined(name='ck') if l_0_ck is missing else l_0_ck), 'bytes_by_component'), 'get'), l_1_k)):
                     yield (l_1_k, l_1_v)
-        for (l_1_k, l_1_v) in t_14([('vision', environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'vision')), ('mtp', environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'mtp')), ('other', None)]):
+        for (l_1_k, l_1_v) in t_15([('vision', environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'vision')), ('mtp', environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'mtp')), ('other', None)]):
             _loop_vars = {}
             pass
             yield '<tr><td>'
@@ -415,11 +448,11 @@ def root(context, missing=missing):
     else:
         pass
         yield '<table><tr><th>component</th><th>parameters</th><th>active</th></tr>\n'
-        def t_15(fiter):
+        def t_16(fiter):
             for (l_1_k, l_1_v) in fiter:
                 if l_1_v:
                     yield (l_1_k, l_1_v)
-        for (l_1_k, l_1_v) in t_15(context.call(environment.getattr(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'by_component'), 'items'))):
+        for (l_1_k, l_1_v) in t_16(context.call(environment.getattr(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'by_component'), 'items'))):
             _loop_vars = {}
             pass
             yield '<tr><td>'
@@ -447,7 +480,95 @@ def root(context, missing=missing):
         yield escape(environment.finalize((t_8(environment.getattr(l_1_k, 'state_bytes_per_sequence_per_layer')) if environment.getattr(l_1_k, 'state_bytes_per_sequence_per_layer') else '–')))
         yield '</td></tr>'
     l_1_k = missing
-    yield '</table>\n\n<h2>Hardware fit</h2>\n<table><tr><th>GEMM</th><th>count</th><th>K × N</th>'
+    yield '</table>\n\n<p>Per sequence: '
+    def t_17(fiter):
+        for (l_1_c, l_1_b) in fiter:
+            if (not (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'max_positions') and (l_1_c > environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'max_positions')))):
+                yield (l_1_c, l_1_b)
+    l_1_loop = missing
+    for (l_1_c, l_1_b), l_1_loop in LoopContext(t_17(context.call(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'per_sequence_bytes'), 'items'))), undefined):
+        _loop_vars = {}
+        pass
+        yield escape(environment.finalize(t_8(l_1_c)))
+        yield ' tokens → '
+        yield escape(environment.finalize(t_4(l_1_b)))
+        if (not environment.getattr(l_1_loop, 'last')):
+            pass
+            yield ' · '
+    l_1_loop = l_1_c = l_1_b = missing
+    yield '. Per GPU per token with TP: '
+    def t_18(fiter):
+        for (l_1_tp, l_1_b) in fiter:
+            if (l_1_tp <= 8):
+                yield (l_1_tp, l_1_b)
+    l_1_loop = missing
+    for (l_1_tp, l_1_b), l_1_loop in LoopContext(t_18(context.call(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'per_gpu_bytes_per_token'), 'items'))), undefined):
+        _loop_vars = {}
+        pass
+        yield 'TP'
+        yield escape(environment.finalize(l_1_tp))
+        yield ' '
+        yield escape(environment.finalize(t_8(l_1_b)))
+        yield ' B'
+        if (not environment.getattr(l_1_loop, 'last')):
+            pass
+            yield ' · '
+    l_1_loop = l_1_tp = l_1_b = missing
+    yield '.</p>\n'
+    if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'):
+        pass
+        yield '<p>Concurrent sequences that fit on '
+        yield escape(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'primary_gpu')))
+        yield ' at '
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
+        yield ' weights ('
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
+        yield ' KV, after weights and runtime reserve):</p>\n<table class="capacity"><tr><th>TP</th><th>weights/GPU</th>'
+        for l_1_c in environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'per_sequence_bytes'):
+            _loop_vars = {}
+            pass
+            yield '<th>'
+            yield escape(environment.finalize(t_8(l_1_c)))
+            yield ' tokens</th>'
+        l_1_c = missing
+        yield '</tr>\n'
+        for l_1_cap in environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'):
+            _loop_vars = {}
+            pass
+            yield '<tr><td class="num">'
+            yield escape(environment.finalize(environment.getattr(l_1_cap, 'tp')))
+            if environment.getattr(l_1_cap, 'engine_blocker'):
+                pass
+                yield ' (refused by '
+                yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework')))
+                yield ')'
+            yield '</td><td class="num">'
+            yield escape(environment.finalize(t_3('%.1f', environment.getattr(l_1_cap, 'weights_per_gpu_gib'))))
+            yield ' GiB</td>'
+            for (l_2_c, l_2_n) in context.call(environment.getattr(environment.getattr(l_1_cap, 'max_sequences'), 'items'), _loop_vars=_loop_vars):
+                _loop_vars = {}
+                pass
+                yield '<td class="num">'
+                yield escape(environment.finalize((t_8(l_2_n) if (not (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'max_positions') and (l_2_c > environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'max_positions')))) else 'beyond context')))
+                yield '</td>'
+            l_2_c = l_2_n = missing
+            yield '</tr>'
+        l_1_cap = missing
+        yield '</table>\n'
+        def t_19(fiter):
+            for l_1_cap in fiter:
+                if environment.getattr(l_1_cap, 'engine_blocker'):
+                    yield l_1_cap
+        for l_1_cap in t_19(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity')):
+            _loop_vars = {}
+            pass
+            yield '<p class="note">TP'
+            yield escape(environment.finalize(environment.getattr(l_1_cap, 'tp')))
+            yield ': '
+            yield escape(environment.finalize(environment.getattr(l_1_cap, 'engine_blocker')))
+            yield '; the regimes skip it.</p>'
+        l_1_cap = missing
+    yield '\n<h2>Hardware fit</h2>\n<table><tr><th>GEMM</th><th>count</th><th>K × N</th>'
     for l_1_tp in environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps'):
         _loop_vars = {}
         pass
@@ -458,11 +579,11 @@ def root(context, missing=missing):
     yield '<th>η@8k '
     yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'gpu')))
     yield '</th><th>η@128</th></tr>\n'
-    def t_16(fiter):
+    def t_20(fiter):
         for l_1_g in fiter:
             if (environment.getattr(l_1_g, 'tp') == 1):
                 yield l_1_g
-    for l_1_g in t_16(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'gemms')):
+    for l_1_g in t_20(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'gemms')):
         _loop_vars = {}
         pass
         yield '<tr><td>'
@@ -478,11 +599,11 @@ def root(context, missing=missing):
             _loop_vars = {}
             pass
             yield '<td>'
-            def t_17(fiter):
+            def t_21(fiter):
                 for l_3_x in fiter:
                     if ((((environment.getattr(l_3_x, 'tp') == l_2_tp) and (environment.getattr(l_3_x, 'name') == environment.getattr(l_1_g, 'name'))) and (environment.getattr(l_3_x, 'k_full') == environment.getattr(l_1_g, 'k_full'))) and (environment.getattr(l_3_x, 'n_full') == environment.getattr(l_1_g, 'n_full'))):
                         yield l_3_x
-            for l_3_x in t_17(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'gemms')):
+            for l_3_x in t_21(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'gemms')):
                 _loop_vars = {}
                 pass
                 yield '<span class="'
@@ -561,7 +682,74 @@ def root(context, missing=missing):
             pass
             yield ' · '
     l_1_loop = l_1_pp = l_1_ok = missing
-    yield '.</p>\n<p><b>Attention kernels</b> ('
+    yield '.</p>\n<p>Vocabulary '
+    yield escape(environment.finalize(t_8(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'vocab'), 'vocab_size'))))
+    yield ': vLLM pads to '
+    yield escape(environment.finalize(t_8(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'vocab'), 'vllm_padded'))))
+    yield ' ('
+    yield escape(environment.finalize(t_3('%.2f', environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'vocab'), 'vllm_waste_pct'))))
+    yield '% padded rows)'
+    def t_22(fiter):
+        for (l_1_tp, l_1_rows) in fiter:
+            if ((l_1_tp > 1) and (l_1_tp <= 8)):
+                yield (l_1_tp, l_1_rows)
+    l_1_loop = missing
+    for (l_1_tp, l_1_rows), l_1_loop in LoopContext(t_22(context.call(environment.getattr(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'vocab'), 'per_tp_rows'), 'items'))), undefined):
+        _loop_vars = {}
+        pass
+        if environment.getattr(l_1_loop, 'first'):
+            pass
+            yield ', lm_head rows per rank'
+        yield ' TP'
+        yield escape(environment.finalize(l_1_tp))
+        yield ' '
+        yield escape(environment.finalize(t_8(l_1_rows)))
+    l_1_loop = l_1_tp = l_1_rows = missing
+    yield '.</p>\n<p>Layouts on one 8-GPU node and larger (✔ clean: valid heads, no KV replication, balanced stages, experts divide):</p>\n<table class="layouts"><tr><th>GPUs</th>'
+    for l_1_n in [8, 16, 32, 64]:
+        _loop_vars = {}
+        pass
+        yield '<th>'
+        yield escape(environment.finalize(l_1_n))
+        yield '</th>'
+    l_1_n = missing
+    yield '</tr>\n<tr><td>layouts</td>'
+    l_1_loop = missing
+    for l_1_n, l_1_loop in LoopContext([8, 16, 32, 64], undefined):
+        _loop_vars = {}
+        pass
+        yield '<td>'
+        def t_23(fiter):
+            for l_2_l in fiter:
+                if (environment.getattr(l_2_l, 'n_gpus') == l_1_n):
+                    yield l_2_l
+        l_2_loop = missing
+        for l_2_l, l_2_loop in LoopContext(t_23(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'parallelism'), 'layouts')), undefined):
+            _loop_vars = {}
+            pass
+            yield escape(environment.finalize(t_7(environment.getattr(l_2_l, 'clean'))))
+            yield ' TP'
+            yield escape(environment.finalize(environment.getattr(l_2_l, 'tp')))
+            if (environment.getattr(l_2_l, 'pp') > 1):
+                pass
+                yield '×PP'
+                yield escape(environment.finalize(environment.getattr(l_2_l, 'pp')))
+            if (environment.getattr(l_2_l, 'ep') > 1):
+                pass
+                yield ' EP'
+                yield escape(environment.finalize(environment.getattr(l_2_l, 'ep')))
+            if environment.getattr(l_2_l, 'notes'):
+                pass
+                yield ' ('
+                yield escape(environment.finalize(t_5(context.eval_ctx, environment.getattr(l_2_l, 'notes'), '; ')))
+                yield ')'
+            if (not environment.getattr(l_2_loop, 'last')):
+                pass
+                yield '<br>'
+        l_2_loop = l_2_l = missing
+        yield '</td>'
+    l_1_loop = l_1_n = missing
+    yield '</tr>\n</table>\n<p><b>Attention kernels</b> ('
     yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'attention'), 'mechanism')))
     if environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'attention'), 'head_dim'):
         pass
@@ -597,7 +785,7 @@ def root(context, missing=missing):
             l_2_rows = missing
             _loop_vars = {}
             pass
-            l_2_rows = t_6(context.eval_ctx, t_9(context, t_9(context, t_9(context, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix'), 'format', 'equalto', l_1_fmt), 'engine', 'equalto', l_2_eng), 'tp', 'in', environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps')))
+            l_2_rows = t_6(context.eval_ctx, t_10(context, t_10(context, t_10(context, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix'), 'format', 'equalto', l_1_fmt), 'engine', 'equalto', l_2_eng), 'tp', 'in', environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps')))
             _loop_vars['rows'] = l_2_rows
             yield '<tr><td>'
             yield escape(environment.finalize(l_1_fmt))
@@ -629,7 +817,7 @@ def root(context, missing=missing):
     l_1_fmt = missing
     yield '</table>\n\n<h2>Serving regimes</h2>\n'
     l_1_loop = missing
-    t_18 = 1
+    t_24 = 1
     for (l_1_gpu, l_1_results), l_1_loop in LoopContext(context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'regimes'), 'items')), undefined):
         l_1_launches = l_1_fr = missing
         _loop_vars = {}
@@ -688,7 +876,7 @@ def root(context, missing=missing):
             yield '</tr>\n'
         l_2_r = l_2_x = missing
         yield '</table>\n'
-        l_1_launches = t_6(context.eval_ctx, t_9(context, l_1_results, 'launch'))
+        l_1_launches = t_6(context.eval_ctx, t_10(context, l_1_results, 'launch'))
         _loop_vars['launches'] = l_1_launches
         if ((undefined(name='launches') if l_1_launches is missing else l_1_launches) and environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'argv')):
             pass
@@ -697,11 +885,11 @@ def root(context, missing=missing):
             yield ' '
             yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'version')))
             yield '):</p>\n'
-            def t_19(fiter):
+            def t_25(fiter):
                 for l_2_r in fiter:
                     if environment.getattr(environment.getattr(l_2_r, 'launch'), 'argv'):
                         yield l_2_r
-            for l_2_r in t_19((undefined(name='launches') if l_1_launches is missing else l_1_launches)):
+            for l_2_r in t_25((undefined(name='launches') if l_1_launches is missing else l_1_launches)):
                 _loop_vars = {}
                 pass
                 yield '<p>'
@@ -739,7 +927,7 @@ def root(context, missing=missing):
             yield '.</p>\n'
             if environment.getattr(l_1_loop, 'first'):
                 pass
-                yield escape(environment.finalize(t_10(t_6(context.eval_ctx, context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'frontier'), 'values'), _loop_vars=_loop_vars)))))
+                yield escape(environment.finalize(t_11(t_6(context.eval_ctx, context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'frontier'), 'values'), _loop_vars=_loop_vars)))))
             yield '<table><tr><th>layout</th><th>concurrency</th><th>tok/s/user</th><th>tok/s/GPU</th><th>TTFT ms</th><th>TPOT ms</th></tr>\n'
             for l_2_x in environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'pareto'):
                 _loop_vars = {}
@@ -769,9 +957,9 @@ def root(context, missing=missing):
             yield '<p>Throughput vs interactivity: not computed ('
             yield escape(environment.finalize(environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'note')))
             yield ').</p>'
-        t_18 = 0
+        t_24 = 0
     l_1_loop = l_1_gpu = l_1_results = l_1_launches = l_1_fr = missing
-    if t_18:
+    if t_24:
         pass
         yield '<p>'
         yield escape(environment.finalize(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind')))
@@ -837,7 +1025,7 @@ def root(context, missing=missing):
                 yield ' · '
         l_1_loop = l_1_g = l_1_x = missing
         yield '.</p>'
-    if (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct') and (not t_12(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct'), 'tpot_ms')))):
+    if (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct') and (not t_13(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct'), 'tpot_ms')))):
         pass
         yield '<p>Expected error (leave-one-model-out MdAPE): TTFT ±'
         yield escape(environment.finalize(t_3('%.0f', environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct'), 'ttft_ms'))))
@@ -931,4 +1119,4 @@ def root(context, missing=missing):
     yield '.</small></p>\n</body>\n</html>'
 
 blocks = {}
-debug_info = '2=85&3=88&9=92&22=94&24=100&25=107&26=116&27=127&29=133&30=142&31=153&32=156&34=160&38=164&39=168&40=173&41=184&42=187&43=227&44=234&45=248&46=250&47=261&48=263&49=277&50=284&51=299&52=312&53=328&57=337&59=340&60=366&62=391&63=396&66=418&72=435&76=451&77=461&78=469&79=477&80=499&86=505&88=530&89=565&92=585&93=593&94=596&95=600&96=603&102=633&103=638&105=644&106=651&109=691&110=693&111=700&112=720&113=725&114=727&115=740&117=744&118=767&119=777&120=779&121=840&125=853&127=867&128=870&131=881&133=885&137=901&138=910&139=922'
+debug_info = '2=91&3=94&9=98&22=100&24=106&25=113&26=122&27=133&28=139&30=166&31=175&32=186&33=189&35=193&39=197&40=201&41=206&42=217&43=220&44=260&45=267&46=281&47=283&48=294&49=296&50=310&51=317&52=332&53=345&54=361&58=370&60=373&61=399&63=424&64=429&67=451&73=468&76=484&77=518&78=527&79=535&81=558&84=572&85=582&86=590&87=598&88=620&94=626&96=651&97=686&99=709&100=718&102=753&105=773&106=781&107=784&108=788&109=791&115=821&116=826&118=832&119=839&122=879&123=881&124=888&125=908&126=913&127=915&128=928&130=932&131=955&132=965&133=967&134=1028&138=1041&140=1055&141=1058&144=1069&146=1073&150=1089&151=1098&152=1110'

@@ -1,0 +1,91 @@
+"""Issue 14: one sheet, every format. What the Markdown sheet shows — the fits verdict, KV per sequence, the
+concurrent-sequences table, the vocabulary padding, the layout grid, the launch commands, every regime,
+finding and recommendation — the HTML sheet shows too, and the JSON carries as data; and a real browser
+shows the verdict and the command.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+from scorer.render import render
+from scorer.sheet import Options, build_sheet
+from scorer.sources import load_source
+
+
+@pytest.fixture(scope="module", params=["gpt-oss-20b", "llama-2-7b"])
+def sheet(request):
+    return build_sheet(load_source(f"example:{request.param}"), Options(gpus=["H100-SXM", "B200"]))
+
+
+def _text(html: str) -> str:
+    import html as h
+    return h.unescape(re.sub(r"<[^>]+>", " ", html))
+
+
+def test_every_markdown_section_is_in_the_html(sheet):
+    md, html = render(sheet, "md"), render(sheet, "html")
+    text = " ".join(_text(html).split())
+    fit = sheet.smallest_fit
+    assert fit is not None and f"fits {fit.tp}× {fit.gpu} at {fit.precision}" in md
+    assert f"fits {fit.tp}× {fit.gpu} at {fit.precision}" in text
+    for marker in ("Per sequence:", "Concurrent sequences that fit", "Layouts on one 8-GPU node",
+                   f"Vocabulary {sheet.hardware_fit.vocab.vocab_size:,}", "Attention kernels",
+                   "Quantization readiness", "Serving regimes", "Findings", "Assumptions and sources"):
+        assert marker in md, marker
+        assert marker in text, marker
+    for cap in sheet.capacity:  # every row of the capacity table, every number
+        for c, n in cap.max_sequences.items():
+            if not (sheet.model.max_positions and c > sheet.model.max_positions):
+                assert f"{n:,}" in text
+    for gpu, regs in sheet.regimes.items():
+        for r in regs:
+            assert r.title in text
+            if r.launch is not None and r.launch.argv:
+                assert r.launch.text in md and r.launch.text in text
+    for f in sheet.findings:
+        assert f.rule in text
+    for rec in sheet.recommendations:
+        assert rec.summary.split(";")[0][:40] in text
+
+
+def test_the_json_carries_the_same_data(sheet):
+    doc = json.loads(render(sheet, "json"))
+    assert doc["capacity"] and all("max_sequences" in c and "engine_blocker" in c for c in doc["capacity"])
+    assert doc["kv_cache"]["per_sequence_bytes"] and doc["hardware_fit"]["vocab"]["vllm_padded"]
+    assert doc["hardware_fit"]["parallelism"]["layouts"]
+    assert any(r["launch"] and r["launch"]["argv"] for regs in doc["regimes"].values() for r in regs)
+
+
+def test_a_browser_shows_the_verdict_and_the_command(tmp_path):
+    """Headless Chromium (as the leaderboard's browser test): the rendered page's visible text holds the fits
+    verdict and a launch command, and a screenshot is taken."""
+    from test_leaderboard_browser import CHROMEDRIVER, CHROMIUM, _need_browser
+    _need_browser()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    sheet = build_sheet(load_source("example:llama-3.1-8b"), Options(recommendations=False))
+    page = tmp_path / "sheet.html"
+    page.write_text(render(sheet, "html"))
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--window-size=1400,4000", f"--user-data-dir={tmp_path / 'profile'}"):
+        opts.add_argument(flag)
+    drv = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    try:
+        drv.get(page.as_uri())
+        verdict = drv.find_element(By.CSS_SELECTOR, ".verdict").text
+        assert verdict.startswith("fits ") and "H100-SXM" in verdict and verdict.endswith("bf16")
+        codes = [e.text for e in drv.find_elements(By.CSS_SELECTOR, "pre code")]
+        assert any(c.startswith("vllm serve") and "--tensor-parallel-size" in c for c in codes)
+        shot = tmp_path / "sheet.png"
+        assert drv.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    finally:
+        drv.quit()
