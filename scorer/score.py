@@ -342,10 +342,19 @@ def compute_score(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant:
         det = [f"throughput regime: {thr.prediction.output_tokens_per_s_per_gpu:,.0f} tok/s/GPU x 2 x "
                f"{params.active / 1e9:.2f}B active / peak = MFU {mfu:.3f}"]
     else:
-        v = 0.0 if arch.kind == "decoder" else 0.5
-        det = ["no throughput prediction (does not fit, the engine refuses the format, or not a decoder)"]
-    comps.append(Component(name="serving_economics", weight=w["serving_economics"], value=round(v, 4),
-                           points=round(v * w["serving_economics"], 2), details=det))
+        v = 0.0
+        det = ["no throughput prediction (does not fit, or the engine refuses the format)"]
+    if arch.kind != "decoder":  # serving regimes do not apply (rule S3): no serving score, the others scale to 100
+        rest = sum(c.weight for c in comps)
+        for c in comps:
+            c.weight = round(c.weight * 100.0 / rest, 2) if rest else c.weight
+            c.points = round(c.value * c.weight, 2)
+        comps.append(Component(name="serving_economics", weight=0.0, value=0.0, points=0.0,
+                               details=[f"{arch.kind} model: decoder serving regimes do not apply (rule S3); its "
+                                        "weight is spread over the other components"]))
+    else:
+        comps.append(Component(name="serving_economics", weight=w["serving_economics"], value=round(v, 4),
+                               points=round(v * w["serving_economics"], 2), details=det))
 
     total = round(sum(c.points for c in comps), 1)
     grade = next(g for thr_, g in cfg["grades"] if total >= thr_)

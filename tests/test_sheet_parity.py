@@ -89,3 +89,17 @@ def test_a_browser_shows_the_verdict_and_the_command(tmp_path):
         assert drv.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
     finally:
         drv.quit()
+
+
+def test_encoders_get_no_kv_figure_and_no_serving_score():
+    cfg = {"model_type": "bert", "architectures": ["BertModel"], "hidden_size": 768, "num_hidden_layers": 12,
+           "num_attention_heads": 12, "intermediate_size": 3072, "vocab_size": 30522, "max_position_embeddings": 512}
+    from scorer.sources import RawModel, Provenance
+    sheet = build_sheet(RawModel(config=cfg, provenance=Provenance(kind="local", source="bert")),
+                        Options(recommendations=False))
+    head = render(sheet, "md").splitlines()[2]
+    assert "encoder" in head and "KV" not in head and "B/token" not in head
+    serving = next(c for c in sheet.score.components if c.name == "serving_economics")
+    assert serving.weight == 0 and serving.points == 0
+    assert abs(sum(c.weight for c in sheet.score.components) - 100) < 0.1
+    assert sheet.score.total == round(sum(c.points for c in sheet.score.components), 1)

@@ -129,13 +129,16 @@ def root(context, missing=missing):
         yield ' ('
         yield escape(environment.finalize(t_1(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'active'))))
         yield ' active)'
-    yield ' ·\nKV '
-    yield escape(environment.finalize(t_8(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token'))))
-    yield ' B/token ('
-    yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
-    yield ', '
-    yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'policy')))
-    yield ' policy)\n'
+    yield ' ·\n'
+    if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') == 'decoder'):
+        pass
+        yield 'KV '
+        yield escape(environment.finalize(t_8(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token'))))
+        yield ' B/token ('
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
+        yield ', '
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'policy')))
+        yield ' policy)'
     l_0_fit1 = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'smallest_fit')
     context.vars['fit1'] = l_0_fit1
     context.exported_vars.add('fit1')
@@ -1119,4 +1122,4 @@ def root(context, missing=missing):
     yield '.</small></p>\n</body>\n</html>'
 
 blocks = {}
-debug_info = '2=91&3=94&9=98&22=100&24=106&25=113&26=122&27=133&28=139&30=166&31=175&32=186&33=189&35=193&39=197&40=201&41=206&42=217&43=220&44=260&45=267&46=281&47=283&48=294&49=296&50=310&51=317&52=332&53=345&54=361&58=370&60=373&61=399&63=424&64=429&67=451&73=468&76=484&77=518&78=527&79=535&81=558&84=572&85=582&86=590&87=598&88=620&94=626&96=651&97=686&99=709&100=718&102=753&105=773&106=781&107=784&108=788&109=791&115=821&116=826&118=832&119=839&122=879&123=881&124=888&125=908&126=913&127=915&128=928&130=932&131=955&132=965&133=967&134=1028&138=1041&140=1055&141=1058&144=1069&146=1073&150=1089&151=1098&152=1110'
+debug_info = '2=91&3=94&9=98&22=100&24=106&25=113&26=122&27=133&28=142&30=169&31=178&32=189&33=192&35=196&39=200&40=204&41=209&42=220&43=223&44=263&45=270&46=284&47=286&48=297&49=299&50=313&51=320&52=335&53=348&54=364&58=373&60=376&61=402&63=427&64=432&67=454&73=471&76=487&77=521&78=530&79=538&81=561&84=575&85=585&86=593&87=601&88=623&94=629&96=654&97=689&99=712&100=721&102=756&105=776&106=784&107=787&108=791&109=794&115=824&116=829&118=835&119=842&122=882&123=884&124=891&125=911&126=916&127=918&128=931&130=935&131=958&132=968&133=970&134=1031&138=1044&140=1058&141=1061&144=1072&146=1076&150=1092&151=1101&152=1113'

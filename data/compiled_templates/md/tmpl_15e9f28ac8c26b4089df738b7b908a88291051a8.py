@@ -185,16 +185,18 @@ def root(context, missing=missing):
         yield ' GiB at '
         yield str(environment.finalize(environment.getattr(l_1_w, 'precision')))
     l_1_w = missing
-    yield ' · KV '
-    yield str(environment.finalize(t_13(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token_all_layers'))))
-    yield ' B/token ('
-    yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
-    if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'policy') == 'window'):
+    if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') == 'decoder'):
         pass
-        yield ', window policy: '
-        yield str(environment.finalize(t_13(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token'))))
-        yield ' B/token beyond the windows'
-    yield ')'
+        yield ' · KV '
+        yield str(environment.finalize(t_13(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token_all_layers'))))
+        yield ' B/token ('
+        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
+        if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'policy') == 'window'):
+            pass
+            yield ', window policy: '
+            yield str(environment.finalize(t_13(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token'))))
+            yield ' B/token beyond the windows'
+        yield ')'
     if (undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1):
         pass
         yield ' · fits '
@@ -1469,4 +1471,4 @@ def root(context, missing=missing):
     yield '.\n'
 
 blocks = {}
-debug_info = '2=127&3=130&4=133&5=137&8=143&9=147&10=220&11=228&15=248&16=251&17=257&18=261&22=265&23=268&26=272&32=276&33=289&34=292&36=294&37=297&39=308&40=311&41=314&42=355&43=358&45=360&46=363&48=387&49=405&50=409&51=419&52=421&53=424&55=427&60=436&61=447&62=449&63=463&64=470&65=473&66=485&67=488&69=498&70=501&72=514&74=516&77=519&78=527&80=543&81=551&83=565&85=568&87=570&89=573&94=592&95=600&102=608&103=612&106=624&108=663&109=666&111=672&113=679&115=685&116=689&120=707&121=715&124=720&125=724&129=728&130=736&131=742&132=745&133=749&137=782&138=784&140=811&142=837&149=853&150=857&153=878&154=882&157=898&161=915&164=923&168=957&171=977&172=980&175=1029&177=1033&178=1041&179=1047&180=1051&181=1053&182=1056&185=1077&186=1080&187=1087&188=1095&191=1099&193=1102&194=1106&200=1123&201=1126&204=1142&207=1147&208=1152&212=1160&213=1164&214=1166&215=1169&217=1201&221=1213&222=1221&225=1227&226=1229&227=1232&229=1236&230=1244&232=1246&234=1248&235=1252&238=1256&239=1258&242=1261&243=1263&244=1266&246=1274&250=1276&251=1280&254=1301&255=1304&260=1313&262=1315&263=1318&266=1372&267=1375&268=1378&276=1388&277=1392&281=1401&282=1405&287=1415&289=1419&293=1423&294=1427&300=1439&301=1443&304=1448&306=1460'
+debug_info = '2=127&3=130&4=133&5=137&8=143&9=147&10=222&11=230&15=250&16=253&17=259&18=263&22=267&23=270&26=274&32=278&33=291&34=294&36=296&37=299&39=310&40=313&41=316&42=357&43=360&45=362&46=365&48=389&49=407&50=411&51=421&52=423&53=426&55=429&60=438&61=449&62=451&63=465&64=472&65=475&66=487&67=490&69=500&70=503&72=516&74=518&77=521&78=529&80=545&81=553&83=567&85=570&87=572&89=575&94=594&95=602&102=610&103=614&106=626&108=665&109=668&111=674&113=681&115=687&116=691&120=709&121=717&124=722&125=726&129=730&130=738&131=744&132=747&133=751&137=784&138=786&140=813&142=839&149=855&150=859&153=880&154=884&157=900&161=917&164=925&168=959&171=979&172=982&175=1031&177=1035&178=1043&179=1049&180=1053&181=1055&182=1058&185=1079&186=1082&187=1089&188=1097&191=1101&193=1104&194=1108&200=1125&201=1128&204=1144&207=1149&208=1154&212=1162&213=1166&214=1168&215=1171&217=1203&221=1215&222=1223&225=1229&226=1231&227=1234&229=1238&230=1246&232=1248&234=1250&235=1254&238=1258&239=1260&242=1263&243=1265&244=1268&246=1276&250=1278&251=1282&254=1303&255=1306&260=1315&262=1317&263=1320&266=1374&267=1377&268=1380&276=1390&277=1394&281=1403&282=1407&287=1417&289=1421&293=1425&294=1429&300=1441&301=1445&304=1450&306=1462'
