@@ -113,3 +113,20 @@ def test_multinode_fp8_and_speculative_commands(tmp_path, capsys):
                  "--concurrency", "4", "--format", "json"]) == 0
     launch = json.loads(capsys.readouterr().out)["launch"]
     assert launch["argv"] == [] and "could not be read" in launch["notes"][0]
+
+
+def test_compare_gives_each_cheapest_deployment_its_command(capsys):
+    assert main(["compare", "example:llama-3.1-8b", "example:mixtral-8x7b", "--isl", "512", "--osl", "128", "--qps",
+                 "4", "--gpu", "H100-SXM", "--framework", "sglang", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for m in doc["models"]:
+        for d in m["deployments"]:
+            if d["status"] != "ok":
+                continue
+            opts = _opts(d["launch"]["argv"])
+            assert set(opts) <= engine_flags("sglang")
+            x = d["prediction"]
+            assert int(opts["--tp-size"]) == x["num_gpus"] // x["pp"]
+            assert int(opts["--max-running-requests"]) == x["concurrency"] - x["queued"]
+    assert main(["compare", "example:llama-3.1-8b", "example:qwen3-4b", "--isl", "512", "--osl", "128", "--qps", "2"]) == 0
+    assert "Launch commands of each model's cheapest deployment" in capsys.readouterr().out

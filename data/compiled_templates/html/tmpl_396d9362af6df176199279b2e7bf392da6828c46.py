@@ -408,7 +408,31 @@ def root(context, missing=missing):
     l_1_loop = l_1_m = missing
     yield "</table>\n<p><small>★ the model's cheapest deployment. Predictions from the cost model ("
     yield escape(environment.finalize(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'calibration')))
-    yield "); the expected error is the calibration's leave-one-model-out median error on each GPU.</small></p>\n\n"
+    yield "); the expected error is the calibration's leave-one-model-out median error on each GPU.</small></p>\n"
+    def t_10(fiter):
+        for l_1_m in fiter:
+            if ((environment.getattr(l_1_m, 'best') and environment.getattr(environment.getattr(l_1_m, 'best'), 'launch')) and environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'launch'), 'argv')):
+                yield l_1_m
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(t_10(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models')), undefined):
+        _loop_vars = {}
+        pass
+        if environment.getattr(l_1_loop, 'first'):
+            pass
+            yield "<p>Launch commands of each model's cheapest deployment ("
+            yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'launch'), 'engine')))
+            yield ' '
+            yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'launch'), 'version')))
+            yield '; one per replica):</p>'
+        yield '<p>'
+        yield escape(environment.finalize(environment.getattr(l_1_m, 'name')))
+        yield ' on '
+        yield escape(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'best'), 'gpu')))
+        yield ':</p><pre><code>'
+        yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'launch'), 'text')))
+        yield '</code></pre>'
+    l_1_loop = l_1_m = missing
+    yield '\n'
     if environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'skipped'):
         pass
         yield '<h2>Not compared</h2>\n<ul>\n'
@@ -431,7 +455,7 @@ def root(context, missing=missing):
         yield escape(environment.finalize(environment.getattr(l_1_m, 'name')))
         yield '</b>: '
         l_2_loop = missing
-        t_10 = 1
+        t_11 = 1
         for l_2_x, l_2_loop in LoopContext(environment.getattr(l_1_m, 'risks'), undefined):
             _loop_vars = {}
             pass
@@ -445,9 +469,9 @@ def root(context, missing=missing):
             if (not environment.getattr(l_2_loop, 'last')):
                 pass
                 yield '; '
-            t_10 = 0
+            t_11 = 0
         l_2_loop = l_2_x = missing
-        if t_10:
+        if t_11:
             pass
             yield 'none found'
         yield '</li>\n'
@@ -467,4 +491,4 @@ def root(context, missing=missing):
     yield '</small></p>\n</body>\n</html>'
 
 blocks = {}
-debug_info = '2=55&3=58&9=63&22=72&23=74&27=101&28=103&29=114&34=126&35=134&36=147&37=162&38=178&39=186&40=194&41=223&42=245&43=261&44=271&45=279&46=295&47=304&51=333&54=340&55=344&56=348&57=350&58=353&60=399&65=410&67=412&70=415&71=419&77=427&78=431&84=456&85=460&88=464'
+debug_info = '2=55&3=58&9=63&22=72&23=74&27=101&28=103&29=114&34=126&35=134&36=147&37=162&38=178&39=186&40=194&41=223&42=245&43=261&44=271&45=279&46=295&47=304&51=333&54=340&55=344&56=348&57=350&58=353&60=399&65=410&66=412&67=428&69=436&72=439&73=443&79=451&80=455&86=480&87=484&90=488'

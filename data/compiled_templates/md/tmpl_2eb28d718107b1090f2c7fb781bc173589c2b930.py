@@ -58,10 +58,16 @@ def root(context, missing=missing):
         def t_8(*unused):
             raise TemplateRuntimeError("No filter named 'rejectattr' found.")
     try:
-        t_9 = environment.tests['none']
+        t_9 = environment.filters['trusted']
     except KeyError:
         @internalcode
         def t_9(*unused):
+            raise TemplateRuntimeError("No filter named 'trusted' found.")
+    try:
+        t_10 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_10(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     l_0_w = environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'workload')
@@ -172,7 +178,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield ' '
-        if t_9(environment.getattr(l_1_m, 'kv_bytes_per_token')):
+        if t_10(environment.getattr(l_1_m, 'kv_bytes_per_token')):
             pass
             yield '– (not a decoder)'
         else:
@@ -281,7 +287,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield ' '
-        yield str(environment.finalize((str_join(('$', t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month'), 0), )) if (environment.getattr(l_1_m, 'best') and (not t_9(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))) else '–')))
+        yield str(environment.finalize((str_join(('$', t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month'), 0), )) if (environment.getattr(l_1_m, 'best') and (not t_10(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))) else '–')))
         yield ' |'
     l_1_m = missing
     yield '\n| $ per 1M output tokens (load · capacity) |'
@@ -289,7 +295,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield ' '
-        if (environment.getattr(l_1_m, 'best') and (not t_9(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))):
+        if (environment.getattr(l_1_m, 'best') and (not t_10(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))):
             pass
             yield '$'
             yield str(environment.finalize(t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_1m_tokens_load'), 3)))
@@ -318,7 +324,7 @@ def root(context, missing=missing):
         l_1_rk = t_6(context.eval_ctx, t_8(context, environment.getattr(l_1_m, 'risks'), 'severity', 'equalto', 'info'))
         _loop_vars['rk'] = l_1_rk
         l_2_loop = missing
-        t_10 = 1
+        t_11 = 1
         for l_2_x, l_2_loop in LoopContext((undefined(name='rk') if l_1_rk is missing else l_1_rk), undefined):
             _loop_vars = {}
             pass
@@ -326,9 +332,9 @@ def root(context, missing=missing):
             if (not environment.getattr(l_2_loop, 'last')):
                 pass
                 yield ', '
-            t_10 = 0
+            t_11 = 0
         l_2_loop = l_2_x = missing
-        if t_10:
+        if t_11:
             pass
             yield 'none'
         yield ' |'
@@ -377,17 +383,17 @@ def root(context, missing=missing):
                 yield ' | '
                 yield str(environment.finalize(t_7(environment.getattr(l_2_d, 'num_gpus'))))
                 yield ' | '
-                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_month'), 0), )) if (not t_9(environment.getattr(l_2_d, 'usd_per_month'))) else '–')))
+                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_month'), 0), )) if (not t_10(environment.getattr(l_2_d, 'usd_per_month'))) else '–')))
                 yield ' | '
-                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'), 3), )) if (not t_9(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'))) else '–')))
+                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'), 3), )) if (not t_10(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'))) else '–')))
                 yield ' | '
-                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'), 3), )) if (not t_9(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'))) else '–')))
+                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'), 3), )) if (not t_10(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'))) else '–')))
                 yield ' | '
                 l_3_loop = missing
                 for l_3_k, l_3_loop in LoopContext(('ttft_ms', 'tpot_ms', 'output_tokens_per_s_per_gpu'), undefined):
                     _loop_vars = {}
                     pass
-                    yield str(environment.finalize((t_3('±%.0f%%', environment.getitem((undefined(name='e') if l_2_e is missing else l_2_e), l_3_k)) if (not t_9(context.call(environment.getattr((undefined(name='e') if l_2_e is missing else l_2_e), 'get'), l_3_k, _loop_vars=_loop_vars))) else '–')))
+                    yield str(environment.finalize((t_3('±%.0f%%', environment.getitem((undefined(name='e') if l_2_e is missing else l_2_e), l_3_k)) if (not t_10(context.call(environment.getattr((undefined(name='e') if l_2_e is missing else l_2_e), 'get'), l_3_k, _loop_vars=_loop_vars))) else '–')))
                     if (not environment.getattr(l_3_loop, 'last')):
                         pass
                         yield ' · '
@@ -409,6 +415,30 @@ def root(context, missing=missing):
     yield "\n★ the model's cheapest deployment. Predictions from the cost model ("
     yield str(environment.finalize(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'calibration')))
     yield "); the expected error is the calibration's leave-one-model-out median error on each GPU.\n\n"
+    def t_12(fiter):
+        for l_1_m in fiter:
+            if ((environment.getattr(l_1_m, 'best') and environment.getattr(environment.getattr(l_1_m, 'best'), 'launch')) and environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'launch'), 'argv')):
+                yield l_1_m
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(t_12(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models')), undefined):
+        _loop_vars = {}
+        pass
+        if environment.getattr(l_1_loop, 'first'):
+            pass
+            yield "Launch commands of each model's cheapest deployment ("
+            yield str(environment.finalize(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'launch'), 'engine')))
+            yield ' '
+            yield str(environment.finalize(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'launch'), 'version')))
+            yield '; one per replica):\n\n'
+        yield '- '
+        yield str(environment.finalize(environment.getattr(l_1_m, 'name')))
+        yield ' on '
+        yield str(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'best'), 'gpu')))
+        yield ':\n  ```\n  '
+        yield str(environment.finalize(t_9(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'launch'), 'text'))))
+        yield '\n  ```\n'
+    l_1_loop = l_1_m = missing
+    yield '\n'
     if environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'skipped'):
         pass
         yield '## Not compared\n\n'
@@ -431,7 +461,7 @@ def root(context, missing=missing):
         yield str(environment.finalize(environment.getattr(l_1_m, 'name')))
         yield '**: '
         l_2_loop = missing
-        t_11 = 1
+        t_13 = 1
         for l_2_x, l_2_loop in LoopContext(environment.getattr(l_1_m, 'risks'), undefined):
             _loop_vars = {}
             pass
@@ -442,9 +472,9 @@ def root(context, missing=missing):
             if (not environment.getattr(l_2_loop, 'last')):
                 pass
                 yield '; '
-            t_11 = 0
+            t_13 = 0
         l_2_loop = l_2_x = missing
-        if t_11:
+        if t_13:
             pass
             yield 'none found'
         yield '\n'
@@ -464,4 +494,4 @@ def root(context, missing=missing):
     yield '</sub>\n'
 
 blocks = {}
-debug_info = '2=67&3=70&4=74&6=76&11=103&13=105&14=108&15=111&19=117&22=120&23=124&29=129&31=137&33=143&35=156&37=171&39=187&41=195&43=203&45=232&47=254&49=270&51=280&53=288&55=304&57=313&62=337&66=344&67=348&68=352&69=354&70=357&72=399&77=410&79=412&82=415&83=419&89=427&90=431&96=453&97=457&100=461'
+debug_info = '2=73&3=76&4=80&6=82&11=109&13=111&14=114&15=117&19=123&22=126&23=130&29=135&31=143&33=149&35=162&37=177&39=193&41=201&43=209&45=238&47=260&49=276&51=286&53=294&55=310&57=319&62=343&66=350&67=354&68=358&69=360&70=363&72=405&77=416&79=418&80=426&83=434&85=438&89=442&92=445&93=449&99=457&100=461&106=483&107=487&110=491'
