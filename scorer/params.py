@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+#: parameters (language model + towers + MTP) beyond which a config is refused as implausible (count_params)
+PLAUSIBLE_MAX_PARAMS = 100e12
+
 from .architecture import (AttentionSpec, CompressedAttentionSpec, DenseMLP, GatedDeltaNetSpec, LayerSpec,
                            LinearMixerSpec, Mamba1Spec, Mamba2Spec, MLASpec, ModelArch, MoEMLP, ShortConvSpec)
 
@@ -253,5 +256,12 @@ def count_params(arch: ModelArch) -> ParamCounts:
         mtp = arch.mtp.num_layers * (sum(lp.values()) + sum(arch.mtp.extra_params_per_layer.values()))
         mtp_copies = arch.mtp.num_layers * sum(arch.mtp.extra_params_per_layer.get(k, 0) for k in arch.mtp.copies)
     emb = comp["embedding"] + comp["lm_head"]
+    grand = total + (vision or 0) + (mtp or 0)
+    if grand > PLAUSIBLE_MAX_PARAMS:
+        from .errors import ConfigError
+        raise ConfigError(f"the config describes {grand / 1e12:,.0f} trillion parameters, beyond the plausibility "
+                          f"bound of {PLAUSIBLE_MAX_PARAMS / 1e12:.0f} trillion (the largest published models hold "
+                          "1-2 trillion; 100 trillion is 50 TB of weights even at 4 bits, more than any GPU system "
+                          "in the catalog serves): a dimension is probably wrong")
     return ParamCounts(total=total, active=active, by_component=comp, active_by_component=active_comp,
                        vision=vision, mtp=mtp, mtp_copies=mtp_copies, embedding_fraction=emb / total if total else 0.0)

@@ -155,3 +155,16 @@ def test_mla_with_a_zero_latent_is_refused():
            "qk_rope_head_dim": 32, "qk_nope_head_dim": 64, "v_head_dim": 64, "vocab_size": 1000}
     with pytest.raises(ConfigError, match="kv_lora_rank must be at least 1"):
         normalize(cfg)
+
+
+def test_an_implausible_total_is_refused(write_config, capsys):
+    """Issue 15: 58 fuzzed sheets were scored for configs of more than 100 trillion parameters."""
+    from scorer.cli import main
+    cfg = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 131072,
+           "intermediate_size": 524288, "num_hidden_layers": 512, "num_attention_heads": 1024,
+           "num_key_value_heads": 8, "vocab_size": 32000, "max_position_embeddings": 4096}
+    # per layer 4 x 131072^2 x (1 + ...) ~ 1.3e11 (attention ~ 3.5e10, MLP 3 x 131072 x 524288 = 2.1e11): 512 layers
+    # hold ~1.2e14 parameters
+    assert main(["score", str(write_config(cfg))]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "trillion parameters" in err and "plausibility bound of 100 trillion" in err
