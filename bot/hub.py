@@ -79,7 +79,12 @@ class HubClient:
                 from None
         except HfHubHTTPError as exc:
             status = getattr(getattr(exc, "response", None), "status_code", "?")
-            raise HubError(f"the Hub at {redact(self.endpoint)} refused the bot's token (whoami: HTTP {status})") from None
+            if status in (401, 403):
+                raise HubError(f"the Hub at {redact(self.endpoint)} refused the bot's token (whoami: HTTP "
+                               f"{status})") from None
+            # a 429 or 5xx after the retries is the Hub failing, not a verdict on the token
+            raise HubError(f"the Hub at {redact(self.endpoint)} could not answer whoami (HTTP {status} after "
+                           "retries); the token was not checked") from None
         except OSError as exc:
             raise HubError(f"cannot reach the Hub at {redact(self.endpoint)} ({type(exc).__name__})") from None
 

@@ -197,3 +197,14 @@ def test_grade_change_comment_survives_a_failed_edit(hub):
     notes = [e for e in d["events"][1:] if e["type"] == "comment"]
     assert len(notes) == 1 and "grade" in notes[0]["data"]["latest"]["raw"]  # one comment, not two
     assert find_marker(d["events"][0]["data"]["latest"]["raw"]).sha == hub.repos["org/model"].sha
+
+
+def test_a_failing_whoami_is_not_called_a_refused_token(hub):
+    """Issue 15: a 5xx from whoami (after the retries) was reported as "the Hub refused the bot's token"."""
+    from scorer.errors import HubError
+    hub.fail_paths["/api/whoami-v2"] = 503
+    with pytest.raises(HubError, match="could not answer whoami .HTTP 503 after retries.; the token was not checked"):
+        client().me
+    hub.fail_paths["/api/whoami-v2"] = 401
+    with pytest.raises(HubError, match="refused the bot's token"):
+        client().me
