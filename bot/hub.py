@@ -88,6 +88,24 @@ class HubClient:
         except OSError as exc:
             raise HubError(f"cannot reach the Hub at {redact(self.endpoint)} ({type(exc).__name__})") from None
 
+    def head_sha(self, repo_id: str) -> str:
+        """The commit ``main`` of a model repo points at now (retried on 429/5xx).
+
+        Raises:
+            HubError: reason ``network`` when the Hub cannot answer, ``not_found`` when the repo is gone.
+        """
+        from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
+
+        try:
+            info = self._retry(lambda: self.api.model_info(repo_id, revision="main", expand=["sha"]))
+        except RepositoryNotFoundError:
+            raise HubError(f"{repo_id}: no such model repo (or not readable)", "not_found") from None
+        except (HfHubHTTPError, OSError) as exc:
+            raise HubError(f"{repo_id}: could not read main's head ({type(exc).__name__})", "network") from None
+        if not isinstance(info.sha, str):
+            raise HubError(f"{repo_id}: the Hub gave no commit sha for main", "network")
+        return info.sha
+
     def own_discussions(self, repo_id: str, pull_requests: bool | None = False) -> list[BotDiscussion]:
         """The bot's discussions (``pull_requests=False``), pull requests (True) or both (None) on a repo
         that carry its marker, oldest first."""

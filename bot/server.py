@@ -133,12 +133,26 @@ class Worker(threading.Thread):
             return
         client = self.client_factory() if self.client_factory else HubClient()
         try:
+            head = client.head_sha(job.repo)  # never write an older commit's sheet over a newer one
+            if head != job.sha:
+                again = self.queue.enqueue(job.repo, head, job.sha)
+                self.queue.finish(job, "skipped", f"superseded: main is at {head[:7]} now"
+                                                  + (" (queued)" if again else ""))
+                log.info("skip %s %s: superseded by %s", job.repo, job.sha[:7], head[:7])
+                return
             if not touches_config_or_weights(client, job.repo, job.old_sha, job.sha):
                 self.queue.finish(job, "skipped", "commit changes neither config.json nor the weights")
                 return
             poster = post_card_pr if self.settings.mode == "pr" else post_discussion
             out = poster(job.repo, job.sha, client=client)
         except DeploysheetError as exc:  # gated, private, gone (HubError) or an unusable config: nothing to post
+            if getattr(exc, "reason", None) in ("network", "rate_limited"):  # transient: back on the queue
+                if job.attempts >= self.settings.max_attempts:
+                    self.queue.finish(job, "failed", str(exc))
+                else:
+                    self.queue.retry_later(job, min(300, 2 ** job.attempts), str(exc))
+                log.warning("job %s on %s: transient Hub failure (%s)", job.id, job.repo, exc)
+                return
             self.queue.finish(job, "skipped", str(exc))
             log.info("skip %s: %s", job.repo, exc)
             return

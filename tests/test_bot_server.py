@@ -304,3 +304,45 @@ def test_the_readme_lists_every_action_input_as_action_yml_declares_it():
     for name, spec in doc["inputs"].items():
         default = spec.get("default", "")
         assert rows[name].strip() == (f"`{default}`" if default != "" else "(empty)"), name
+
+
+def test_a_late_webhook_never_rolls_the_sheet_back(hub, tmp_path):
+    """Issue 15: a job posted its own commit's sheet without checking it was still main's head; a late delivery of
+    an older push edited the discussion backwards."""
+    old = hub.add("org/model", CFG)
+    new = hub.add("org/model", dict(CFG, max_position_embeddings=8192))  # main moves on
+    with Server(settings(tmp_path)) as srv:
+        srv.post(payload("org/model", new.sha, old.sha))
+        srv.wait_idle()
+        assert len(hub.discussions["org/model"]) == 1
+        before = json.dumps(hub.discussions["org/model"])
+        assert new.sha[:7] in before
+        srv.post(payload("org/model", old.sha))  # the older push, delivered late
+        jobs = srv.wait_idle()
+        late = next(j for j in jobs if j["sha"] == old.sha)
+        assert late["status"] == "skipped" and "superseded" in late["result"]
+        assert json.dumps(hub.discussions["org/model"]) == before  # no backward edit
+
+
+def test_an_old_job_queues_the_head_instead(hub, tmp_path):
+    old = hub.add("org/model", CFG)
+    with Server(settings(tmp_path, allow=[])) as srv:  # not allowed yet: nothing runs
+        srv.post(payload("org/model", old.sha))
+        srv.wait_idle()
+    new = hub.add("org/model", dict(CFG, max_position_embeddings=8192))
+    with Server(settings(tmp_path)) as srv:
+        srv.post(payload("org/model", old.sha))  # a redelivery of the old push after main moved
+        jobs = srv.wait_idle()
+        assert any(j["sha"] == new.sha and j["status"] == "done" for j in jobs)
+        assert new.sha[:7] in json.dumps(hub.discussions["org/model"])
+
+
+def test_a_transient_hub_failure_goes_back_on_the_queue(hub, tmp_path):
+    """Issue 15: after the client's retries a 5xx marked the job skipped for good."""
+    repo = hub.add("org/model", CFG)
+    hub.fail_next = [503] * 12  # more than one job attempt's retries
+    with Server(settings(tmp_path)) as srv:
+        srv.post(payload("org/model", repo.sha))
+        jobs = srv.wait_idle(timeout=60)
+    assert [j["status"] for j in jobs] == ["done"] and jobs[0]["attempts"] >= 2
+    assert len(hub.discussions["org/model"]) == 1
