@@ -165,15 +165,30 @@ class HubClient:
     def edit_first_comment(self, repo_id: str, d: BotDiscussion, body: str) -> None:
         self._retry(lambda: self.api.edit_discussion_comment(repo_id, d.num, d.first_comment_id, body))
 
-    def add_comment(self, repo_id: str, d: BotDiscussion, text: str) -> None:
+    def add_comment(self, repo_id: str, d: BotDiscussion, text: str, attempts: int = 3) -> None:
+        """Add ``text`` to discussion ``d`` exactly once: after any failed attempt (the answer may be lost after the
+        comment landed) the discussion is read again and the comment adopted if it is there; only then is the
+        write tried again, up to ``attempts`` times.
+
+        Raises:
+            huggingface_hub.errors.HfHubHTTPError / OSError: the last attempt failed and the comment is not there.
+        """
         from huggingface_hub.errors import HfHubHTTPError
 
-        try:
-            self.api.comment_discussion(repo_id, d.num, text)
-        except (HfHubHTTPError, OSError):
-            again = next((x for x in self.own_discussions(repo_id) if x.num == d.num), None)
-            if again is None or text not in again.comments:
-                self._retry(lambda: self.api.comment_discussion(repo_id, d.num, text))
+        from scorer.sources import retry_wait
+
+        for attempt in range(attempts):
+            try:
+                self.api.comment_discussion(repo_id, d.num, text)
+                return
+            except (HfHubHTTPError, OSError) as exc:
+                again = next((x for x in self.own_discussions(repo_id) if x.num == d.num), None)
+                if again is not None and text in again.comments:
+                    return  # it landed: adopt it
+                if attempt == attempts - 1:
+                    raise
+                wait = retry_wait(exc, attempt) if isinstance(exc, HfHubHTTPError) else 1.0 * (attempt + 1)
+                (self._sleep or time.sleep)(wait)
 
     def close(self, repo_id: str, d: BotDiscussion, comment: str) -> None:
         self._retry(lambda: self.api.change_discussion_status(repo_id, d.num, "closed", comment=comment))

@@ -65,6 +65,8 @@ class FakeHub:
         self.ignore_ranges = False
         self.fail_next: list[int] = []  # status codes to answer before serving normally
         self.fail_after_create: list[int] = []  # store the discussion, then answer with this status
+        self.fail_comment: list[int] = []  # answer a comment with this status without storing it
+        self.fail_after_comment: list[int] = []  # store a comment, then answer with this status
         self.bot_name = bot_name
         self.discussions: dict[str, list[dict]] = {}
         self.pr_files: dict[tuple[str, int], dict[str, bytes]] = {}
@@ -137,8 +139,12 @@ class FakeHub:
             return j(out)
         body = json.loads(req.get_data() or b"{}")
         if sub == "/comment":
+            if self.fail_comment:
+                return Response("upstream error", status=self.fail_comment.pop(0))
             ev = self._event(self.bot_name, body["comment"])
             d["events"].append(ev)
+            if self.fail_after_comment:
+                return Response("upstream error", status=self.fail_after_comment.pop(0))
             return j({"newMessage": ev})
         m2 = re.match(r"^/comment/([0-9a-f]+)/edit$", sub)
         if m2:

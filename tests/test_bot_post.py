@@ -208,3 +208,20 @@ def test_a_failing_whoami_is_not_called_a_refused_token(hub):
     hub.fail_paths["/api/whoami-v2"] = 401
     with pytest.raises(HubError, match="refused the bot's token"):
         client().me
+
+
+def test_the_grade_change_comment_is_written_once_when_answers_are_lost(hub):
+    """Issue 15: a write whose answer is lost after it landed was retried blindly (a duplicate comment). Here the
+    first comment attempt fails before landing and the second lands but its answer is a 5xx."""
+    hub.add("org/model", CFG)
+    post_discussion("org/model", client=client())
+    hub.add("org/model", dict(CFG, hidden_size=1000, num_attention_heads=8, head_dim=128, intermediate_size=2730,
+                              vocab_size=32001))  # the grade changes: a comment is due
+    hub.fail_comment = [503]
+    hub.fail_after_comment = [503]
+    out = post_discussion("org/model", client=client())
+    assert out.action == "updated+comment"
+    d = hub.discussions["org/model"][0]
+    notes = [e for e in d["events"] if e["type"] == "comment" and "grade" in e["data"]["latest"]["raw"]
+             and "was updated for commit" in e["data"]["latest"]["raw"]]
+    assert len(notes) == 1
