@@ -156,6 +156,17 @@ def _port(text: str) -> int:
     return v
 
 
+def _speculative_args(parser) -> None:
+    """--speculative / --spec-tokens / --acceptance-rate, shared by score and predict."""
+    parser.add_argument("--speculative", default="none", choices=["none", "mtp", "eagle3"],
+                        help="speculative decoding: the checkpoint's MTP layers or an EAGLE-3 draft head (default "
+                             "none)")
+    parser.add_argument("--spec-tokens", type=_positive_int, help="tokens drafted per step (default: mtp = the MTP "
+                                                                  "layers, eagle3 = 3)")
+    parser.add_argument("--acceptance-rate", type=float, help="per-token acceptance of drafted tokens (default: "
+                                                              "mtp 0.875, eagle3 0.7; sources in the output)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="deploysheet", description="Deployment sheets for LLMs from a Hugging Face config.",
                  epilog=EPILOG)
@@ -180,12 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"],
                     help="serving framework profile of the cost model (default vllm)")
     sc.add_argument("--usd-per-gpu-hour", type=_PRICE, help="GPU price override for $/1M tokens")
-    sc.add_argument("--speculative", default="none", choices=["none", "mtp", "eagle3"],
-                    help="speculative decoding: the checkpoint's MTP layers or an EAGLE-3 draft head (default none)")
-    sc.add_argument("--spec-tokens", type=_positive_int, help="tokens drafted per step (default: mtp = the MTP "
-                                                               "layers, eagle3 = 3)")
-    sc.add_argument("--acceptance-rate", type=float, help="per-token acceptance of drafted tokens (default: "
-                                                           "mtp 0.875, eagle3 0.7; sources in the output)")
+    _speculative_args(sc)
     sc.add_argument("--calibration", help="calibration file (default: the packaged data/calibration.json)")
     sc.add_argument("--format", default="md", choices=["md", "json", "html", "csv"],
                     help="md (default), json, html, or csv: one row per serving regime per GPU")
@@ -216,12 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--osl", type=_positive_int, required=True)
     pr.add_argument("--concurrency", required=True, help="concurrent requests, or 'max'")
     pr.add_argument("--usd-per-gpu-hour", type=_PRICE)
-    pr.add_argument("--speculative", default="none", choices=["none", "mtp", "eagle3"],
-                    help="speculative decoding: the checkpoint's MTP layers or an EAGLE-3 draft head (default none)")
-    pr.add_argument("--spec-tokens", type=_positive_int, help="tokens drafted per step (default: mtp = the MTP "
-                                                               "layers, eagle3 = 3)")
-    pr.add_argument("--acceptance-rate", type=float, help="per-token acceptance of drafted tokens (default: "
-                                                           "mtp 0.875, eagle3 0.7; sources in the output)")
+    _speculative_args(pr)
     pr.add_argument("--calibration")
     pr.add_argument("--format", default="json", choices=["json", "md"])
     pr.add_argument("-o", "--output")
@@ -730,10 +731,7 @@ def cmd_predict(args) -> int:
                      "batch is what its KV pool holds")
     if p.tpot_ms is not None:
         from .launch import launch_command
-        served = raw.provenance.repo_id or (str(Path(raw.provenance.path).parent) if raw.provenance.path and
-                                            raw.provenance.path.endswith("config.json") else raw.provenance.source)
-        q = arch.quantization
-        out["launch"] = launch_command(cm, p, served, q.format if q is not None else None).model_dump()
+        out["launch"] = launch_command(cm, p, raw.provenance).model_dump()
     out["breakdown_scope"] = ("one decode step at the running batch (per emitted token under speculative decoding) "
                               "and one request's prefill; tpot_ms adds the other users' prefill chunks riding in "
                               "decode steps, ttft_ms the queueing behind them")

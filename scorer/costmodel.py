@@ -645,7 +645,7 @@ class CostModel:
         # Pipeline parallelism: the batch runs as pp micro-batches, and each sequence's token passes through
         # every stage in turn, so one step costs the whole model's time at batch/pp (weights are read once per
         # micro-batch by the stage holding them).
-        tp, dp, pp = self.layout.tp, self.layout.dp, self.layout.pp
+        dp, pp = self.layout.dp, self.layout.pp
         # a micro-batch holds at least one sequence: below pp sequences the step is one sequence's pass through
         # every stage (a token still touches top_k experts in each stage's MoE layers)
         batch = max(batch / pp, min(batch, 1.0))

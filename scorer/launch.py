@@ -11,17 +11,22 @@ could not be read from its source here.
 from __future__ import annotations
 
 import json
+import re
 import shlex
+from pathlib import Path
 
 from pydantic import BaseModel, Field
 
 from .resources import load_json
 
-#: weight precisions an engine quantizes a BF16 checkpoint to at load time (vLLM and SGLang ``--quantization fp8``:
-#: dynamic per-tensor FP8); other formats need a checkpoint already quantized to them
+#: weight precisions an engine quantizes a BF16 checkpoint to at load time: ``--quantization fp8`` on an
+#: unquantized checkpoint (vLLM 0.33.0 vllm/model_executor/layers/quantization/fp8.py and SGLang 0.5.23
+#: sglang/srt/layers/quantization/fp8.py: ``Fp8Config(is_checkpoint_fp8_serialized=False)``, dynamic FP8); other
+#: formats need a checkpoint already quantized to them
 ONLINE = {"fp8": "fp8"}
 #: model names put in a command as they are (Hub repo ids, plain paths); anything else becomes a placeholder
-SAFE_MODEL = __import__("re").compile(r"[A-Za-z0-9][A-Za-z0-9._/~+-]{0,300}")
+SAFE_MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/~+-]{0,300}")
+PLACEHOLDER = "MODEL_REPO_OR_FOLDER"
 #: --kv-cache-dtype spellings (vLLM: fp8 = fp8_e4m3; SGLang: fp8_e4m3)
 KV_FLAG = {"vllm": {"fp8": "fp8"}, "sglang": {"fp8": "fp8_e4m3"}}
 
@@ -39,15 +44,28 @@ def engine_flags(engine: str) -> set[str]:
     return set((load_json("engine_flags.json")["engines"].get(engine) or {}).get("flags") or [])
 
 
-def launch_command(cm, p, model: str, checkpoint_format: str | None = None) -> LaunchCommand:
-    """The command for prediction ``p`` (a :class:`~scorer.regimes.Prediction`) made by cost model ``cm``.
+def served_name(prov) -> str:
+    """What the engine is pointed at for a :class:`~scorer.sources.Provenance`: the Hub repo id, the local folder
+    (the one holding ``config.json`` when a file was given), or ``MODEL_REPO_OR_FOLDER`` for a bundled example
+    (written from public facts: no weights to serve) and for any name unsafe on a shell line or in Markdown."""
+    if prov.repo_id:
+        name = prov.repo_id
+    elif prov.kind == "example":
+        return PLACEHOLDER
+    elif prov.path and prov.path.endswith("config.json"):
+        name = str(Path(prov.path).parent)
+    else:
+        name = prov.source
+    return name if SAFE_MODEL.fullmatch(name or "") else PLACEHOLDER
 
-    ``model``: the Hub repo id or folder to serve; ``checkpoint_format``: the checkpoint's own quantization
-    format (None: BF16/FP16 weights). Raises nothing: what cannot be expressed goes to ``notes``.
+
+def launch_command(cm, p, prov) -> LaunchCommand:
+    """The command for prediction ``p`` (a :class:`~scorer.regimes.Prediction`) made by cost model ``cm`` for the
+    model of provenance ``prov`` (:func:`served_name`); the checkpoint's own quantization format comes from
+    ``cm.arch``. Raises nothing: what cannot be expressed goes to ``notes``.
     """
     fw = cm.framework
-    if not SAFE_MODEL.fullmatch(model or ""):  # a hostile or odd path never reaches a shell line or a Markdown fence
-        model = "MODEL_REPO_OR_FOLDER"
+    model = served_name(prov)
     table = load_json("engine_flags.json")["engines"].get(fw) or {}
     if not table.get("flags"):
         return LaunchCommand(engine=fw, version=table.get("version"),
@@ -55,7 +73,7 @@ def launch_command(cm, p, model: str, checkpoint_format: str | None = None) -> L
                                     f"({table.get('note', 'no flag table')}); no command is emitted"])
     lay, prec, notes = cm.layout, cm.precision.id, []
     flags: list[tuple[str, str | None]] = []
-    ckpt = checkpoint_format or None
+    ckpt = cm.arch.quantization.format if cm.arch.quantization is not None else None
     if prec not in ("bf16", "fp16") and ckpt != prec:
         if prec in ONLINE:
             flags.append(("--quantization", ONLINE[prec]))

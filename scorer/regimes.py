@@ -71,6 +71,11 @@ class Prediction(BaseModel):
                                                 "collectives cross the scale-out network")
     breakdown: dict[str, StepBreakdown] | None = Field(
         None, description="decode: one decode step at the running batch; prefill: one request's prefill (ms)")
+
+    @property
+    def layout_spec(self) -> Layout:
+        """The :class:`~scorer.costmodel.Layout` this prediction ran (attention DP ranks = GPUs / (TP x PP))."""
+        return Layout(tp=self.tp, pp=self.pp, ep=self.ep, dp=max(1, self.num_gpus // (self.tp * self.pp)))
     queued: int = Field(0, description="requests waiting because their KV cache does not fit (concurrency beyond "
                                        "max_concurrency): their wait is in TTFT")
 
@@ -112,8 +117,6 @@ def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"]
     throughput holds within 1%. ``max_requests`` bounds the batch a ``max`` run can reach: a benchmark that
     issues N requests in all never runs more than N at once, whatever fits. ``wave_share``: the share of a
     benchmark's requests that arrive in its opening wave (:func:`scorer.costmodel.serve`; 0 = steady state)."""
-    if wave_share:
-        cm = _WaveView(cm, wave_share)
     # in a steady closed loop the running sequences are spread over their decode: on average ISL + OSL/2 tokens
     # of KV each (engines allocate pages as tokens arrive, and preempt when they run out)
     ctx = isl + (osl + 1) // 2
@@ -124,23 +127,10 @@ def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"]
             return _no_fit(cm, isl, osl, 1, max_c)
         top = min(max_c, cap, max_requests or cap, cm.admission_cap() or cap)
         if engine_choice:
-            return _engine_max(cm, isl, osl, top, max_c, usd_per_gpu_hour)
-        return _predict_one(cm, isl, osl, max_throughput_batch(cm, isl, osl, top, max_c, usd_per_gpu_hour), max_c,
-                            usd_per_gpu_hour)
-    return _predict_one(cm, isl, osl, int(concurrency), max_c, usd_per_gpu_hour)
-
-
-class _WaveView:
-    """A cost model seen through a benchmark's opening wave: the same object, another memo for predictions."""
-
-    def __init__(self, cm: CostModel, wave_share: float):
-        self.__dict__["_cm"] = cm
-        self.__dict__["wave_share"] = wave_share
-        self.__dict__["_predictions"] = {}
-        self.__dict__["_evaluations"] = {}
-
-    def __getattr__(self, name):
-        return getattr(self.__dict__["_cm"], name)
+            return _engine_max(cm, isl, osl, top, max_c, usd_per_gpu_hour, wave_share)
+        batch = max_throughput_batch(cm, isl, osl, top, max_c, usd_per_gpu_hour, wave_share)
+        return _predict_one(cm, isl, osl, batch, max_c, usd_per_gpu_hour, wave_share)
+    return _predict_one(cm, isl, osl, int(concurrency), max_c, usd_per_gpu_hour, wave_share)
 
 
 def with_breakdown(cm: CostModel, p: Prediction) -> Prediction:
@@ -154,7 +144,8 @@ def with_breakdown(cm: CostModel, p: Prediction) -> Prediction:
                                               "prefill": step_breakdown(cm.prefill(cm.layout.dp, p.isl))}})
 
 
-def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int, price: float | None) -> int:
+def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int, price: float | None,
+                         wave_share: float = 0.0) -> int:
     """The batch of ``concurrency="max"``: the most output tokens/s/GPU, the smallest batch within 1% of it.
 
     Candidates: ``top`` (the memory limit or cap) and the powers of two below it, walking down until
@@ -168,7 +159,7 @@ def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int
 
     def tps(c: int) -> float:
         if c not in seen:
-            seen[c] = _evaluate(cm, isl, osl, c, max_c, price)["tps_gpu"]
+            seen[c] = _evaluate(cm, isl, osl, c, max_c, price, wave_share)["tps_gpu"]
         return seen[c]
 
     best = tps(top)
@@ -185,12 +176,13 @@ def max_throughput_batch(cm: CostModel, isl: int, osl: int, top: int, max_c: int
     return min(c for c, v in seen.items() if v >= 0.99 * best)
 
 
-def _engine_max(cm: CostModel, isl: int, osl: int, top: int, max_c: int, price: float | None) -> Prediction:
-    best = _predict_one(cm, isl, osl, top, max_c, price)
+def _engine_max(cm: CostModel, isl: int, osl: int, top: int, max_c: int, price: float | None,
+                wave_share: float = 0.0) -> Prediction:
+    best = _predict_one(cm, isl, osl, top, max_c, price, wave_share)
     c = top
     while c > 1:
         c = max(1, c // 2)
-        p = _predict_one(cm, isl, osl, c, max_c, price)
+        p = _predict_one(cm, isl, osl, c, max_c, price, wave_share)
         if (p.output_tokens_per_s_per_gpu or 0) >= 0.99 * (best.output_tokens_per_s_per_gpu or 0):
             best = p  # as good (or better) with a smaller batch
         else:
@@ -210,18 +202,21 @@ def _no_fit(cm: CostModel, isl: int, osl: int, c: int, max_c: int) -> Prediction
                       nodes=cm.topology.nodes(lay.num_gpus), scaleup_domains=cm.topology.domains(lay.num_gpus))
 
 
-def _predict_one(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None) -> Prediction:
+def _predict_one(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None,
+                 wave_share: float = 0.0) -> Prediction:
     memo = cm.__dict__.setdefault("_predictions", {})
-    key = (isl, osl, c, max_c, price)
+    key = (isl, osl, c, max_c, price, wave_share)
     if key not in memo:  # regimes and the Pareto sweep ask for the same points
-        memo[key] = _predict_uncached(cm, isl, osl, c, max_c, price)
+        memo[key] = _predict_uncached(cm, isl, osl, c, max_c, price, wave_share)
     return memo[key]
 
 
-def _evaluate(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None) -> dict:
-    """Raw numbers of one workload point (seconds, bytes; memoized per cost model)."""
+def _evaluate(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None,
+              wave_share: float = 0.0) -> dict:
+    """Raw numbers of one workload point (seconds, bytes; memoized per cost model); ``wave_share``: see
+    :func:`scorer.costmodel.serve`."""
     memo = cm.__dict__.setdefault("_evaluations", {})
-    key = (isl, osl, c, max_c, price)
+    key = (isl, osl, c, max_c, price, wave_share)
     hit = memo.get(key)
     if hit is not None:
         return hit
@@ -229,8 +224,7 @@ def _evaluate(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: floa
     running = cm.running(c, max_c)  # what its KV cache holds and its max-num-seqs admit; the rest wait in its queue
     dec = cm.decode_step(running, isl + osl / 2)
     t_pre, t_marg = cm.prefill_times(isl)
-    sv = serve(dec["total"], t_pre, t_marg, running / lay.dp, osl, lay.num_gpus, running, cm.p, isl,
-               cm.__dict__.get("wave_share", 0.0))
+    sv = serve(dec["total"], t_pre, t_marg, running / lay.dp, osl, lay.num_gpus, running, cm.p, isl, wave_share)
     ttft, tpot, tps_gpu = sv["ttft"], sv["tpot"], sv["tokens_per_s_per_gpu"]
     if c > running:
         # closed loop, Little's law: a request's whole latency grows by c / running
@@ -241,11 +235,12 @@ def _evaluate(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: floa
     return out
 
 
-def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None) -> Prediction:
+def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None,
+                      wave_share: float = 0.0) -> Prediction:
     if max_c < 1:
         return _no_fit(cm, isl, osl, c, max_c)
     lay = cm.layout
-    e = _evaluate(cm, isl, osl, c, max_c, price)
+    e = _evaluate(cm, isl, osl, c, max_c, price, wave_share)
     running, ttft, tpot, tps_gpu, usd = e["running"], e["ttft"], e["tpot"], e["tps_gpu"], e["usd"]
     w = cm.weights_per_gpu()
     kv = -(-running // lay.dp) * cm.kv_bytes_per_sequence(isl + (osl + 1) // 2)  # sequences of one DP rank

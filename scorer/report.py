@@ -271,8 +271,7 @@ def sizing(p: Prediction, w: Workload) -> tuple[float, float, int, int]:
     return latency, rps, replicas, replicas * p.num_gpus
 
 
-def _deploy(make_cm, arch, gpu, price: GpuPrice, w: Workload, errs: dict, cal_note: str,
-            served: str = "MODEL_REPO_OR_FOLDER") -> Deployment:
+def _deploy(make_cm, arch, gpu, price: GpuPrice, w: Workload, errs: dict, cal_note: str, prov) -> Deployment:
     base = {"gpu": gpu.id, "usd_per_gpu_hour": price.usd_per_hour, "expected_error_pct": errs}
     err_txt = ", ".join(f"{k} ±{v:g}%" for k, v in errs.items() if v is not None) or "no validated error bar"
     assumptions = [f"calibration {cal_note}; expected error (median, leave-one-model-out): {err_txt}"]
@@ -306,11 +305,8 @@ def _deploy(make_cm, arch, gpu, price: GpuPrice, w: Workload, errs: dict, cal_no
     out = Deployment(status="ok", prediction=p, layouts_tried=len(layouts), request_latency_s=round(latency, 4),
                      requests_per_s_per_replica=rps, replicas=replicas, gpus_per_replica=p.num_gpus,
                      num_gpus=n_gpus, utilization=w.qps / (replicas * rps), assumptions=assumptions, **base)
-    from .costmodel import Layout
     from .launch import launch_command
-    lay = Layout(tp=p.tp, pp=p.pp, ep=p.ep, dp=max(1, p.num_gpus // (p.tp * p.pp)))
-    out.launch = launch_command(make_cm(gpu)(lay), p, served,
-                                arch.quantization.format if arch.quantization is not None else None)
+    out.launch = launch_command(make_cm(gpu)(p.layout_spec), p, prov)
     if price.usd_per_hour is not None:
         hourly = n_gpus * price.usd_per_hour
         out.usd_per_month = hourly * HOURS_PER_MONTH
@@ -467,10 +463,8 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
         make_cm = cost_model_factory(arch, sheet.params, sheet.gemms, prec, sheet.options.kv_dtype, framework, cal,
                                      unquantized_components(arch, prec.id), sheet.options.kv_policy,
                                      stored_weight_bytes(sheet.params.checkpoint, prec.id))
-        served = raw.provenance.repo_id or ("MODEL_REPO_OR_FOLDER" if raw.provenance.kind == "example"
-                                            else raw.provenance.source)
         deps = [_deploy(make_cm, arch, get_gpu(pr.gpu), pr, workload, expected_errors(cal, pr.gpu, framework),
-                        cal_note, served) for pr in prices]
+                        cal_note, raw.provenance) for pr in prices]
         ok = [d for d in deps if d.status == "ok"]
         m = sheet.model
         columns.append(ModelColumn(

@@ -432,14 +432,10 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         price = opts.usd_per_gpu_hour or catalog_price(gpu)
         regimes[gpu.id] = run_regimes(make_cm(gpu), arch, gpu.id, prec.id, price, opts.tp)
         from .launch import launch_command
-        served = raw.provenance.repo_id or ("MODEL_REPO_OR_FOLDER" if raw.provenance.kind == "example"
-                                            else raw.provenance.source)
         for r in regimes[gpu.id]:
             x = r.prediction
             if x is not None and x.tpot_ms is not None:
-                lay = Layout(tp=x.tp, pp=x.pp, ep=x.ep, dp=max(1, x.num_gpus // (x.tp * x.pp)))
-                r.launch = launch_command(make_cm(gpu)(lay), x, served,
-                                          arch.quantization.format if arch.quantization else None)
+                r.launch = launch_command(make_cm(gpu)(x.layout_spec), x, raw.provenance)
         pts = [] if too_long else sweep(make_cm(gpu), arch, opts.isl, opts.osl, price, tp_fixed=opts.tp)
         refused = None if (too_long or pts) else refused_note(make_cm(gpu), arch, opts.tp)
         note = (f"context {opts.isl + opts.osl:,} tokens exceeds max_position_embeddings {arch.max_positions:,}"

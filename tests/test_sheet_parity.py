@@ -7,7 +7,6 @@ shows the verdict and the command.
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import pytest

@@ -21,7 +21,6 @@ from scorer.gemms import inventory
 from scorer.hardware import catalog, get_gpu, get_precision, gpu_sources
 from scorer.params import count_params
 from scorer.quant import readiness
-from scorer.resources import load_json
 from scorer.sources import load_source
 
 #: Llama-3.1-405B's published architecture (Llama 3 paper, table 3; the config on the Hub)
