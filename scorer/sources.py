@@ -754,8 +754,11 @@ def load_source(source: str | None, revision: str | None = None, token: str | No
     try:
         exists = path.exists()
         # "corpus/org__name" where ./corpus is a folder: a local path with a typo, not a Hub repo id
+        first = source.split("/", 1)[0]
         local_parent = "/" in source and not source.startswith(("http://", "https://")) and \
-            Path(source.split("/", 1)[0]).expanduser().is_dir()
+            first not in ("", ".", "..", "~") and Path(first).expanduser().is_dir()
+        # "/abs/path", "./x", "../x", "~/x": a Hub repo id never starts so; a missing one is a missing path
+        spelled_local = first in ("", ".", "..") or first.startswith("~")
     except OSError as exc:  # e.g. a component longer than NAME_MAX
         raise BadInputError(f"{source[:80]}: {exc.strerror or exc}") from None
     if exists:
@@ -763,6 +766,8 @@ def load_source(source: str | None, revision: str | None = None, token: str | No
             raise BadInputError(f"--revision applies to Hub repos only; {source[:200]} is a local "
                                 f"{'folder' if path.is_dir() else 'file'}")
         return _load_local(source, path, "local")
+    if spelled_local:
+        raise BadInputError(f"{source[:200]}: no such file or folder")
     if local_parent:
         raise BadInputError(f"{source[:200]}: no such file or folder (the folder {source.split('/', 1)[0][:80]!r} "
                             "exists here, so this is read as a local path, not a Hub repo id)")

@@ -255,6 +255,17 @@ def test_a_mistyped_local_folder_is_not_sent_to_the_hub(tmp_path, monkeypatch, c
     assert err.count("\n") == 1 and "no such file or folder" in err and "'corpus' exists" in err
 
 
+def test_a_missing_absolute_or_relative_path_is_named_as_such(tmp_path, monkeypatch, capsys):
+    """`score /nonexist` named "the folder '' exists here": a path spelled as local is a missing path,
+    never a Hub repo id, and the message says only that."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    for source in (str(tmp_path / "absent" / "config.json"), "./absent", "../absent/x"):
+        assert main(["score", source]) == 2
+        err = capsys.readouterr().err
+        assert err == f"deploysheet: error: {source}: no such file or folder\n", err
+
+
 def test_revision_with_a_local_source_is_an_error(tmp_path, capsys):
     cfg = tmp_path / "config.json"
     cfg.write_text(json.dumps(LLAMA_LIKE))
