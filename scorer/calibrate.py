@@ -81,8 +81,13 @@ class Sample:
     wave_share: float = 0.0
 
 
-def _samples(pred: Predictor, rows: list[Row]) -> tuple[list[Sample], list[dict[str, Any]]]:
-    """Reduce rows to features with the current calibration's choices (batch for 'max', fit)."""
+def _samples(pred: Predictor, rows: list[Row], speculative: list[RowResult] | None = None
+             ) -> tuple[list[Sample], list[dict[str, Any]]]:
+    """Reduce rows to features with the current calibration's choices (batch for 'max', fit).
+
+    Rows that ran speculative decoding have no features (a draft-and-verify step is not a sum of the fitted
+    terms): they are never fitted; given a ``speculative`` list, their predictions under ``pred``'s calibration
+    are appended to it (validate reports them in-sample), else they are listed as skipped."""
     out, skipped = [], []
     for row in rows:
         res = pred.predict_row(row)
@@ -90,6 +95,13 @@ def _samples(pred: Predictor, rows: list[Row]) -> tuple[list[Sample], list[dict[
             skipped.append({"id": row.id, "reason": res.skipped})
             continue
         cm, p = res.cost_model, res.prediction
+        if cm.speculative is not None:
+            if speculative is not None:
+                speculative.append(res)
+            else:
+                skipped.append({"id": row.id, "reason": "speculative decoding: validated in-sample only, not fitted "
+                                                        "or cross-validated"})
+            continue
         c = p.concurrency
         running = cm.running(c, p.max_concurrency)
         proto = harness_protocol(row, "max" if row.concurrency == "max" else c)

@@ -900,7 +900,8 @@ def cmd_validate(args) -> int:
     cal = load_calibration(args.calibration)
     rows, malformed = read_rows(args.measurements)
     pred = Predictor(args.corpus, cal)
-    samples, skipped = _samples(pred, rows)
+    speculative: list = []
+    samples, skipped = _samples(pred, rows, None if args.cross_validate else speculative)
     skipped = malformed + skipped
     if not samples:
         why = "; ".join(f"{n} x {r}" for r, n in Counter(s["reason"] for s in skipped).most_common(3))
@@ -912,7 +913,7 @@ def cmd_validate(args) -> int:
                                 f"{args.cross_validate}s to leave one out; these rows have {len(groups)}")
         results = cross_validate(samples, cal, args.cross_validate, args.max_iterations)
     else:
-        results = evaluate(samples, cal)
+        results = evaluate(samples, cal) + speculative  # speculative rows: the Predictor's own answer
     report = summary_dict(results, skipped)
     report["calibration"] = cal.path
     report["cross_validate"] = args.cross_validate

@@ -249,6 +249,15 @@ def _summary(rs: list[RowResult]) -> MetricSummary:
 
 _CONFIG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 _REQUESTS = re.compile(r"\b(\d[\d,]*) requests\b")
+#: "MTP speculative decoding (3 next-n layers) ON": the row ran MTP drafting that many tokens per step
+_MTP = re.compile(r"\bMTP speculative decoding \((\d{1,2}) next-n layers?\)")
+
+
+def speculative_of(notes: str):
+    """The speculative-decoding setting a row's notes state, as (method, drafted tokens per step); None when
+    they state none. Raises nothing; a row that names speculative decoding in another form is skipped."""
+    m = _MTP.search(notes or "")
+    return ("mtp", int(m.group(1))) if m else None
 
 
 class Protocol(NamedTuple):
@@ -340,8 +349,10 @@ class Predictor:
             return RowResult(row, None, f"KV precision {row.kv_precision[:40]} not modelled")
         if not _CONFIG_NAME.fullmatch(row.config) or row.config in (".", ".."):
             return RowResult(row, None, "config must name a folder directly under --corpus")
-        if "speculative" in row.notes.lower() or "MTP speculative" in row.notes:
-            return RowResult(row, None, "speculative decoding (MTP) is not modelled")
+        spec_of = speculative_of(row.notes)
+        if spec_of is None and "speculative" in row.notes.lower():
+            return RowResult(row, None, "speculative decoding in a form the notes do not state (method and "
+                                        "drafted tokens) is not modelled")
         try:
             gpu = get_gpu(row.gpu)
         except DeploysheetError:
@@ -378,12 +389,19 @@ class Predictor:
             return RowResult(row, None, f"unknown harness {row.harness[:40]!r} (known: {', '.join(known)}; "
                                         "data/harnesses.json)")
         proto = harness_protocol(row, conc)
-        key += (tuple(sorted(proto.engine_args.items())),)
+        spec = None
+        if spec_of is not None:
+            from .costmodel import speculative_setting
+            try:  # the method's default acceptance (costmodel.SPECULATIVE), the row's drafted tokens
+                spec = speculative_setting(spec_of[0], arch, tokens=spec_of[1])
+            except DeploysheetError as exc:
+                return RowResult(row, None, f"speculative decoding: {exc}")
+        key += (tuple(sorted(proto.engine_args.items())), spec)
         cm = self._cms.get(key)
         if cm is None:
             layout = Layout(tp=row.tp, pp=row.pp, ep=max(1, row.ep), dp=row.attention_dp)
             cm = self._cms[key] = CostModel(arch, params, gpu, prec, layout, kv, row.framework, self.calibration,
-                                            unq, gemms, engine_args=proto.engine_args)
+                                            unq, gemms, engine_args=proto.engine_args, speculative=spec)
         p = predict(cm, proto.isl, proto.osl, conc,
                     max_requests=requests_issued(row.notes) if conc == "max" else None, engine_choice=True,
                     wave_share=proto.wave_share)

@@ -116,3 +116,44 @@ def test_the_draft_is_in_weight_memory():
     v, h, n = 128256, 4096, 32  # Llama-3.1-8B: untied embedding and lm_head of vocab x hidden each
     layer = (p.total - 2 * v * h) / n
     assert eagle - plain == pytest.approx((layer + v * h) * 2 / 2, rel=1e-9)
+
+
+MTP_CFG = {"model_type": "deepseek_v3", "architectures": ["DeepseekV3ForCausalLM"], "hidden_size": 2048,
+           "intermediate_size": 5632, "moe_intermediate_size": 512, "num_hidden_layers": 8,
+           "num_attention_heads": 16, "num_key_value_heads": 16, "n_routed_experts": 64, "n_shared_experts": 1,
+           "num_experts_per_tok": 6, "first_k_dense_replace": 1, "kv_lora_rank": 512, "q_lora_rank": 1536,
+           "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "num_nextn_predict_layers": 1,
+           "vocab_size": 102400, "max_position_embeddings": 16384}
+
+
+def test_measured_rows_that_ran_mtp_are_predicted_with_it_and_never_fitted(tmp_path):
+    """Issue 13: validate skipped the rows whose notes say "MTP speculative decoding (3 next-n layers) ON". They are
+    predicted with MTP drafting the stated 3 tokens at the documented acceptance; calibrate never fits them (a
+    draft-and-verify step has no features), and validate reports them in-sample only."""
+    from scorer.calibrate import _samples
+    from scorer.measure import Predictor, Row, speculative_of
+
+    assert speculative_of("batch 1, MTP speculative decoding (3 next-n layers) ON - per-user speed") == ("mtp", 3)
+    assert speculative_of("MTP speculative decoding (1 next-n layer)") == ("mtp", 1)
+    assert speculative_of("no drafts here") is None
+    (tmp_path / "tiny").mkdir()
+    (tmp_path / "tiny" / "config.json").write_text(json.dumps(MTP_CFG))
+    base = dict(model_id="x/tiny", config="tiny", gpu="H100-SXM", num_gpus=1, tp=1, weight_precision="bf16",
+                kv_precision="bf16", framework="trtllm", isl=1024, osl=256, concurrency="1",
+                metric="tokens_per_s_per_user", value=100.0)
+    plain = Row(id="a", **base)
+    mtp = Row(id="b", notes="min-latency, MTP speculative decoding (3 next-n layers) ON", **base)
+    other = Row(id="c", notes="speculative decoding with a draft model", **base)
+    pred = Predictor(tmp_path)
+    r_plain, r_mtp, r_other = (pred.predict_row(r) for r in (plain, mtp, other))
+    assert r_plain.skipped is None and r_plain.cost_model.speculative is None
+    assert r_mtp.skipped is None
+    sp = r_mtp.cost_model.speculative
+    assert (sp.method, sp.tokens, sp.acceptance) == ("mtp", 3, 0.875)
+    assert r_mtp.predicted > r_plain.predicted  # more tokens per user per second with drafts accepted
+    assert r_other.skipped and "not modelled" in r_other.skipped
+    held: list = []
+    samples, skipped = _samples(pred, [plain, mtp], held)
+    assert [s.row.id for s in samples] == ["a"] and [r.row.id for r in held] == ["b"] and skipped == []
+    samples, skipped = _samples(pred, [plain, mtp])
+    assert [s.row.id for s in samples] == ["a"] and [s["id"] for s in skipped] == ["b"]
