@@ -13,6 +13,7 @@ import json
 import math
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 import jinja2
 from markupsafe import Markup, escape
@@ -207,10 +208,16 @@ PRECOMPILED = ("sheet", "report", "diff")
 
 
 def template_digests(kind: str) -> dict[str, str]:
-    """SHA-256 of the precompiled ``{name}.{kind}.j2`` template sources (:data:`PRECOMPILED`), by file name."""
+    """SHA-256 of the precompiled template sources (:data:`PRECOMPILED`): ``{name}.{kind}.j2`` and the sections it
+    includes, ``{name}/*.{kind}.j2``, by template name (path relative to the templates folder)."""
     import hashlib
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(templates_dir().glob(f"*.{kind}.j2")) if p.name.split(".")[0] in PRECOMPILED}
+    root = templates_dir()
+    out = {}
+    for p in sorted(root.rglob(f"*.{kind}.j2")):
+        rel = p.relative_to(root).as_posix()
+        if rel.split("/")[0].split(".")[0] in PRECOMPILED:
+            out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
 
 
 def _compiled_loader(kind: str):
@@ -244,6 +251,8 @@ def make_env(kind: str, loader, bytecode_cache=None) -> jinja2.Environment:
     return env
 
 
+#: one environment per kind ("md", "html"): bounded by the templates folder (compiled templates are cached
+#: inside each environment, one per template file)
 @lru_cache(maxsize=4)
 def _env(kind: str) -> jinja2.Environment:
     from .cache import enabled, jinja_bytecode_cache
@@ -254,12 +263,37 @@ def _env(kind: str) -> jinja2.Environment:
     return make_env(kind, source, jinja_bytecode_cache())
 
 
+class Section(NamedTuple):
+    """One section of the deployment sheet: ``templates/sheet/<id>.md.j2`` and ``<id>.html.j2`` render it, with the
+    heading ``title`` (None: untitled, the summary table under the header), from the sheet's JSON ``fields``."""
+
+    id: str
+    title: str | None
+    fields: tuple[str, ...]
+
+
+#: the sheet's sections, in order: the Markdown and the HTML sheet both include exactly these (templates/sheet.*.j2),
+#: so neither can show a section the other lacks; tests/test_sheet_parity.py checks each heading and field
+SHEET_SECTIONS: tuple[Section, ...] = (
+    Section("summary", None, ("params", "weights", "kv_cache", "model")),
+    Section("architecture", "Architecture", ("model", "params")),
+    Section("memory", "Memory and KV cache", ("kv_cache", "capacity")),
+    Section("hardware_fit", "Hardware fit", ("hardware_fit",)),
+    Section("quantization", "Quantization readiness", ("quantization",)),
+    Section("serving", "Serving regimes", ("regimes", "frontier")),
+    Section("findings", "Findings", ("findings",)),
+    Section("recommendations", "Recommendations", ("recommendations",)),
+    Section("score", "Score", ("score",)),
+    Section("sources", "Assumptions and sources", ("assumptions", "sources")),
+)
+
+
 def render_markdown(sheet: Sheet) -> str:
-    return _env("md").get_template("sheet.md.j2").render(s=sheet)
+    return _env("md").get_template("sheet.md.j2").render(s=sheet, sections=SHEET_SECTIONS)
 
 
 def render_html(sheet: Sheet) -> str:
-    return _env("html").get_template("sheet.html.j2").render(s=sheet)
+    return _env("html").get_template("sheet.html.j2").render(s=sheet, sections=SHEET_SECTIONS)
 
 
 def _finite(obj):

@@ -76,8 +76,10 @@ def test_packaged_compiled_templates_are_current_and_render_the_same(monkeypatch
     from scorer.sources import load_source
     for kind in ("md", "html"):
         assert render._compiled_loader(kind) is not None, "run python scripts/make_examples.py"
+        root = render.templates_dir()
         assert set(render.template_digests(kind)) == {f"{n}.{kind}.j2" for n in render.PRECOMPILED
-                                                      if (render.templates_dir() / f"{n}.{kind}.j2").exists()}
+                                                      if (root / f"{n}.{kind}.j2").exists()} | {
+            f"sheet/{sec.id}.{kind}.j2" for sec in render.SHEET_SECTIONS}
     sheet = build_sheet(load_source("example:qwen3-4b"))
     monkeypatch.setenv("DEPLOYSHEET_CACHE_DIR", str(tmp_path))
     render._env.cache_clear()

@@ -52,6 +52,31 @@ def test_every_markdown_section_is_in_the_html(sheet):
         assert rec.summary.split(";")[0][:40] in text
 
 
+def test_both_formats_render_the_one_section_list(sheet):
+    """The Markdown and the HTML sheet are both the sections of render.SHEET_SECTIONS, in that order: each has a
+    template per format, its heading in both (in order), and its data in the JSON."""
+    from scorer.render import SHEET_SECTIONS, templates_dir
+    md, html = render(sheet, "md"), render(sheet, "html")
+    doc = json.loads(render(sheet, "json"))
+    for top in ("sheet.md.j2", "sheet.html.j2"):  # the templates include the list, they do not spell sections out
+        src = (templates_dir() / top).read_text()
+        assert "{% for sec in sections %}{% include" in src and "<h2>" not in src and "\n## " not in src
+    md_at, html_at = -1, -1
+    for sec in SHEET_SECTIONS:
+        for kind in ("md", "html"):
+            assert (templates_dir() / "sheet" / f"{sec.id}.{kind}.j2").is_file(), (sec.id, kind)
+        for field in sec.fields:
+            assert field in doc, (sec.id, field)
+        if sec.title is None:
+            continue
+        m = re.search(r"^## " + re.escape(sec.title) + r"\b", md, re.M)
+        h = re.search(r"<h2>" + re.escape(sec.title) + r"\b", html)
+        assert m and h, sec.title
+        assert m.start() > md_at and h.start() > html_at, f"{sec.title} out of order"
+        md_at, html_at = m.start(), h.start()
+    assert md.count("\n## ") == html.count("<h2>") == sum(1 for x in SHEET_SECTIONS if x.title)
+
+
 def test_the_json_carries_the_same_data(sheet):
     doc = json.loads(render(sheet, "json"))
     assert doc["capacity"] and all("max_sequences" in c and "engine_blocker" in c for c in doc["capacity"])
