@@ -25,6 +25,22 @@ COMPONENTS = ("embedding", "lm_head", "attention", "mlp", "routed_experts", "sha
               "recurrent", "task_head")
 
 
+#: the config keys that size each component (named when the plausibility bound is exceeded)
+_SUSPECTS = {
+    "embedding": "vocab_size and hidden_size", "lm_head": "vocab_size and hidden_size",
+    "attention": "hidden_size, num_attention_heads, num_key_value_heads, head_dim (or the MLA ranks) and "
+                 "num_hidden_layers",
+    "mlp": "intermediate_size, hidden_size and num_hidden_layers",
+    "routed_experts": "the expert count (num_experts, num_local_experts, n_routed_experts), the expert width "
+                      "(moe_intermediate_size, else intermediate_size) and num_hidden_layers",
+    "shared_experts": "the shared-expert width (shared_expert_intermediate_size, n_shared_experts)",
+    "router": "the expert count and hidden_size", "norms": "hidden_size and num_hidden_layers",
+    "recurrent": "the state-space / recurrent dimensions (ssm_state_size, mamba_num_heads, expand) and "
+                 "num_hidden_layers",
+    "task_head": "num_labels and hidden_size", "vision": "vision_config", "mtp": "num_nextn_predict_layers",
+}
+
+
 class ParamCounts(BaseModel):
     total: int = Field(description="language-model parameters (vision tower and MTP layers excluded)")
     active: int = Field(description="parameters used per token: total minus the routed experts not chosen")
@@ -259,9 +275,12 @@ def count_params(arch: ModelArch) -> ParamCounts:
     grand = total + (vision or 0) + (mtp or 0)
     if grand > PLAUSIBLE_MAX_PARAMS:
         from .errors import ConfigError
+        parts = dict(comp, vision=vision or 0, mtp=mtp or 0)
+        big = max(parts, key=parts.get)
         raise ConfigError(f"the config describes {grand / 1e12:,.0f} trillion parameters, beyond the plausibility "
                           f"bound of {PLAUSIBLE_MAX_PARAMS / 1e12:.0f} trillion (the largest published models hold "
                           "1-2 trillion; 100 trillion is 50 TB of weights even at 4 bits, more than any GPU system "
-                          "in the catalog serves): a dimension is probably wrong")
+                          f"in the catalog serves): a dimension is probably wrong; {parts[big] / 1e12:,.0f} trillion "
+                          f"are {big.replace('_', ' ')}, check {_SUSPECTS.get(big, 'its dimensions')}")
     return ParamCounts(total=total, active=active, by_component=comp, active_by_component=active_comp,
                        vision=vision, mtp=mtp, mtp_copies=mtp_copies, embedding_fraction=emb / total if total else 0.0)

@@ -244,8 +244,8 @@ def _dims(r: Reader, family: str, flags: dict[str, Any], guesses: list[str]) -> 
         head_dim = check_int(head_dim_raw, r.key_name("head_dim"), where, limit=LIMITS["head_dim"])
     else:
         if hidden % heads and not mla and flags["head_dim_rule"] != "floor":
-            raise ConfigError(f"{where}: hidden size {hidden} is not divisible by {heads} attention heads and "
-                              "no head_dim is given")
+            raise ConfigError(f"{where}: hidden size {hidden} ({r.key_name('hidden_size')}) is not divisible by "
+                              f"{heads} attention heads ({r.key_name('num_heads')}) and no head_dim is given")
         head_dim = max(1, hidden // heads)
     if mla:
         r.mark("head_dim", "qk_head_dim")  # MLA: the head size is qk_nope + qk_rope, read by the MLA reader
@@ -254,7 +254,10 @@ def _dims(r: Reader, family: str, flags: dict[str, Any], guesses: list[str]) -> 
     if mla:
         kv = heads  # the latent is shared; num_key_value_heads of MLA configs is a formality
     if kv > heads or heads % kv:
-        raise ConfigError(f"{where}: {heads} attention heads are not a multiple of {kv} key/value heads")
+        kv_key = r.key_name("num_kv_heads")
+        raise ConfigError(f"{where}: {heads} attention heads ({r.key_name('num_heads')}) are not a multiple of {kv} "
+                          f"key/value heads ({kv_key}"
+                          + (", absent from the config: the config class's default)" if kv_key not in r.raw else ")"))
     if r.get("head_dim") is None and not mla and r.cfg is None:
         guesses.append(f"head_dim not given: hidden/heads = {hidden}/{heads} = {head_dim}")
     sliding = r.get("sliding_window")
@@ -669,5 +672,5 @@ def _prevalidate(text_raw: dict[str, Any], where: str) -> None:
     if isinstance(hidden, int) and isinstance(heads, int) and r.get("head_dim") is None and heads and hidden % heads \
             and not r.get("kv_lora_rank") \
             and family_flags(str(text_raw.get("model_type") or ""))["head_dim_rule"] != "floor":
-        raise ConfigError(f"{where}: hidden size {hidden} is not divisible by {heads} attention heads and no head_dim "
-                          "is given")
+        raise ConfigError(f"{where}: hidden size {hidden} ({r.key_name('hidden_size')}) is not divisible by {heads} "
+                          f"attention heads ({r.key_name('num_heads')}) and no head_dim is given")

@@ -90,12 +90,46 @@ def instantiate(mapping: Any, model_type: str, raw: dict[str, Any]) -> Any:
     except ImportError:
         raise
     except Exception as exc:  # transformers' strict dataclass validators and __post_init__ checks
-        cause = exc.__cause__ or exc
-        msg = str(cause).strip().splitlines()
-        text = msg[-1] if msg else type(cause).__name__
-        if len(text) > 300:  # transformers echoes the value: a 100,000-entry list would make a 600 kB line
-            text = text[:297] + "..."
+        text = _rejection(exc)
+        key = _culprit(cls, kwargs, text)
+        if key is not None:
+            value = repr(kwargs[key])
+            text = f"{key} = {value[:60] + '...' if len(value) > 60 else value}: {text}"
         raise ConfigError(f"config rejected by transformers {cls.__name__}: {text}") from None
+
+
+def _rejection(exc: BaseException) -> str:
+    """The last line of a config class's complaint, at most 300 characters."""
+    cause = exc.__cause__ or exc
+    msg = str(cause).strip().splitlines()
+    text = msg[-1] if msg else type(cause).__name__
+    if len(text) > 300:  # transformers echoes the value: a 100,000-entry list would make a 600 kB line
+        text = text[:297] + "..."
+    return text
+
+
+#: the most keys :func:`_culprit` tries (a config of 100,000 junk keys must not cost 100,000 instantiations)
+_CULPRIT_KEYS = 256
+
+
+def _culprit(cls: Any, kwargs: dict[str, Any], text: str) -> str | None:
+    """The key a rejection is about, when its message names none (``'str' object has no attribute 'items'``
+    for ``"id2label": ""``): the first key without which the class no longer raises the same complaint.
+    None when the message names a key already or no single key is to blame. Error path only: one more
+    instantiation per key, for the first :data:`_CULPRIT_KEYS` keys."""
+    import re
+    if any(re.search(r"(?<![A-Za-z0-9_])" + re.escape(k) + r"(?![A-Za-z0-9_])", text) for k in kwargs):
+        return None
+    for key in list(kwargs)[:_CULPRIT_KEYS]:
+        try:
+            cls(**{k: v for k, v in kwargs.items() if k != key})
+        except ImportError:
+            return None
+        except Exception as exc:
+            if _rejection(exc) == text:
+                continue
+        return key
+    return None
 
 
 def with_transformers(model_type: str | None, raw: dict[str, Any], before: Any) -> tuple[Any, Any] | None:

@@ -132,7 +132,8 @@ def _blt_stack(sub: Reader, extra: dict[str, int]) -> tuple[int, int, int, int]:
     h, heads = sub.int("hidden_size"), sub.int("num_attention_heads")
     kv = sub.int("num_key_value_heads", default=heads)
     if heads % kv:
-        raise ConfigError(f"{sub.where}: {heads} attention heads are not a multiple of {kv} key/value heads")
+        raise ConfigError(f"{sub.where}: {heads} attention heads (num_attention_heads) are not a multiple of {kv} "
+                          "key/value heads (num_key_value_heads)")
     hd = h // heads
     sub.mark("head_dim")  # derived: hidden // heads
     n = sub.int("num_hidden_layers")
