@@ -218,8 +218,8 @@ def post_card_pr(repo_id: str, revision: str | None = None, *, client: HubClient
             out.closed_duplicates = [d.num for d in open_]
         return out
     if not open_:
-        d = client.create_card_pr(repo_id, readme, PR_TITLE, description, parent_commit=sha)
-        return Outcome(action="created", discussion=d.num, url=_url(client, repo_id, d.num), **base)
+        num = client.create_card_pr(repo_id, readme, PR_TITLE, description, parent_commit=sha)
+        return Outcome(action="created", discussion=num, url=_url(client, repo_id, num), **base)
     keep, dupes = open_[0], open_[1:]
     for d in dupes:
         client.close(repo_id, d, f"Closing a duplicate of pull request #{keep.num}. [automated, deploysheet]")

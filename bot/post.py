@@ -134,8 +134,8 @@ def post_discussion(repo_id: str, revision: str | None = None, *, client: HubCli
         _write_dry_run(Path(dry_run), out, title, body)
         return out
     if not mine:
-        d = client.create_discussion(repo_id, title, body)
-        return Outcome(action="created", discussion=d.num, url=_url(client, repo_id, d.num), **base)
+        num = client.create_discussion(repo_id, title, body)
+        return Outcome(action="created", discussion=num, url=_url(client, repo_id, num), **base)
     keep, dupes = mine[0], mine[1:]
     for d in dupes:
         client.close(repo_id, d, "Closing a duplicate of the deployment sheet in discussion "

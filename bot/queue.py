@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS jobs (
   updated REAL NOT NULL,
   UNIQUE (repo, sha)
 );
+CREATE INDEX IF NOT EXISTS jobs_status ON jobs (status, repo);
 CREATE TABLE IF NOT EXISTS posts (ts REAL NOT NULL, repo TEXT NOT NULL, action TEXT NOT NULL);
 """
 
@@ -50,6 +51,8 @@ class Queue:
         with self._conn() as c:
             c.execute("PRAGMA journal_mode=WAL")
             c.executescript(SCHEMA)
+            if "revived" not in {r[1] for r in c.execute("PRAGMA table_info(jobs)")}:  # a queue file from before
+                c.execute("ALTER TABLE jobs ADD COLUMN revived INTEGER NOT NULL DEFAULT 0")
             # a process that died mid-job leaves it 'running': nothing runs yet, so make it pending again
             c.execute("UPDATE jobs SET status='pending' WHERE status='running'")
 
@@ -63,15 +66,22 @@ class Queue:
 
         A new delivery of a commit whose job was skipped or failed (say, the repo was added to the
         allow-list since, or the Hub was down) queues it again; posting is idempotent, so this is safe.
+        Any delivery for a repo also makes that repo's failed jobs pending again (the Hub may be back).
         """
         now = time.time()
         with self._lock, self._conn() as c:
+            c.execute("BEGIN IMMEDIATE")
+            c.execute("UPDATE jobs SET status='pending', attempts=0, not_before=0, revived=revived+1, updated=? "
+                      "WHERE repo=? AND sha<>? AND status='failed'", (now, repo, sha))
             cur = c.execute("INSERT OR IGNORE INTO jobs (repo, sha, old_sha, created, updated) VALUES (?,?,?,?,?)",
                             (repo, sha, old_sha, now, now))
             if cur.rowcount == 1:
+                c.execute("COMMIT")
                 return True
-            cur = c.execute("UPDATE jobs SET status='pending', attempts=0, not_before=0, updated=? "
+            cur = c.execute("UPDATE jobs SET status='pending', attempts=0, not_before=0, "
+                            "revived=revived+(status='failed'), updated=? "
                             "WHERE repo=? AND sha=? AND status IN ('skipped', 'failed')", (now, repo, sha))
+            c.execute("COMMIT")
             return cur.rowcount == 1
 
     def claim(self) -> Job | None:
@@ -100,6 +110,32 @@ class Queue:
             c.execute("UPDATE jobs SET status='pending', not_before=?, result=?, updated=? WHERE id=?",
                       (time.time() + delay_s, result[:2000], time.time(), job.id))
 
+    def sweep(self, older_than_s: float = 0.0) -> int:
+        """Make failed jobs that have stayed failed for ``older_than_s`` seconds pending again; how many."""
+        now = time.time()
+        with self._lock, self._conn() as c:
+            return c.execute("UPDATE jobs SET status='pending', attempts=0, not_before=0, revived=revived+1, "
+                             "updated=? WHERE status='failed' AND updated<=?", (now, now - older_than_s)).rowcount
+
+    def counts(self) -> dict[str, int]:
+        """Jobs per status."""
+        with self._conn() as c:
+            return dict(c.execute("SELECT status, COUNT(*) FROM jobs GROUP BY status").fetchall())
+
+    def due(self) -> int:
+        """Pending jobs that may run now (not waiting out a backoff)."""
+        with self._conn() as c:
+            return c.execute("SELECT COUNT(*) FROM jobs WHERE status='pending' AND not_before<=?",
+                             (time.time(),)).fetchone()[0]
+
+    def failed(self, limit: int = 50) -> list[dict]:
+        """The failed jobs, most recent first (at most ``limit``): what an operator needs to see."""
+        keys = ("id", "repo", "sha", "attempts", "revived", "result", "updated")
+        with self._conn() as c:
+            cur = c.execute("SELECT id, repo, sha, attempts, revived, result, updated FROM jobs WHERE status='failed' "
+                            "ORDER BY updated DESC LIMIT ?", (limit,))
+            return [dict(zip(keys, r)) for r in cur.fetchall()]
+
     def record_post(self, repo: str, action: str) -> None:
         with self._lock, self._conn() as c:
             c.execute("INSERT INTO posts (ts, repo, action) VALUES (?,?,?)", (time.time(), repo, action))
@@ -110,5 +146,6 @@ class Queue:
 
     def jobs(self) -> list[dict]:
         with self._conn() as c:
-            cur = c.execute("SELECT id, repo, sha, status, attempts, result FROM jobs ORDER BY id")
-            return [dict(zip(("id", "repo", "sha", "status", "attempts", "result"), r)) for r in cur.fetchall()]
+            cur = c.execute("SELECT id, repo, sha, status, attempts, result, revived FROM jobs ORDER BY id")
+            return [dict(zip(("id", "repo", "sha", "status", "attempts", "result", "revived"), r))
+                    for r in cur.fetchall()]

@@ -6,7 +6,11 @@ keeps only pushes to ``refs/heads/main`` of public model repos, queues ``(repo, 
 at once (202). The worker posts sheets one repo at a time; a job whose commit changes neither
 ``config.json`` nor the weights is skipped; repos must be allowed (``allow`` patterns: ``org/*``,
 ``org/name``); a per-hour posting budget holds work back instead of dropping it; jobs survive
-restarts. ``GET /healthz`` reports the queue.
+restarts. A job that fails for a transient reason (the Hub answering 429/5xx, a dropped
+connection) goes back on the queue with exponential backoff, ``max_attempts`` times, then is
+marked ``failed``: ``GET /healthz`` lists failed jobs (``failed``, with their last error) beside the
+per-status counts, and the next delivery for that repo or the worker's periodic sweep (every
+``sweep_s``) makes them pending again.
 """
 
 from __future__ import annotations
@@ -40,7 +44,10 @@ class Settings:
     allow: list[str] = field(default_factory=list)  # fnmatch patterns on repo ids; empty = nothing allowed
     posts_per_hour: int = 30
     poll_s: float = 0.5
-    max_attempts: int = 5
+    max_attempts: int = 5  # tries of a job that fails transiently before it is marked failed
+    backoff_s: float = 2.0  # first retry delay; doubles per attempt
+    backoff_max_s: float = 300.0
+    sweep_s: float = 600.0  # how often failed jobs are retried (and how long they stay failed first)
     private_ok: bool = False
     mode: str = "discussion"  # or "pr": model-card pull requests (bot/card.py)
 
@@ -109,12 +116,38 @@ class Worker(threading.Thread):
         self.client_factory = client_factory
 
     def run(self) -> None:
+        next_sweep = time.monotonic() + self.settings.sweep_s
         while not self.stop.is_set():
-            job = self.queue.claim()
-            if job is None:
+            try:
+                if time.monotonic() >= next_sweep:
+                    next_sweep = time.monotonic() + self.settings.sweep_s
+                    n = self.queue.sweep(self.settings.sweep_s)
+                    if n:
+                        log.info("sweep: %d failed job(s) queued again", n)
+                job = None
+                job = self.queue.claim()
+                if job is None:
+                    self.stop.wait(self.settings.poll_s)
+                    continue
+                self.process(job)
+            except Exception:  # noqa: BLE001 - the worker must outlive any one failure (say, a locked database)
+                log.exception("worker loop error; going on")
+                if job is not None:  # never leave it 'running': that would hold its repo's queue until a restart
+                    try:
+                        self._transient(job, "worker error")
+                    except Exception:  # noqa: BLE001
+                        pass
                 self.stop.wait(self.settings.poll_s)
-                continue
-            self.process(job)
+
+    def _transient(self, job, message: str) -> None:
+        """Back on the queue with exponential backoff, or ``failed`` (visible, swept later) after max_attempts."""
+        if job.attempts >= self.settings.max_attempts:
+            self.queue.finish(job, "failed", f"after {job.attempts} attempts: {message}")
+            log.warning("job %s on %s failed after %d attempts (%s)", job.id, job.repo, job.attempts, message)
+        else:
+            delay = min(self.settings.backoff_max_s, self.settings.backoff_s * 2 ** (job.attempts - 1))
+            self.queue.retry_later(job, delay, message)
+            log.warning("job %s on %s: transient failure, retry in %.1fs (%s)", job.id, job.repo, delay, message)
 
     def process(self, job) -> None:
         from scorer.errors import DeploysheetError
@@ -147,21 +180,13 @@ class Worker(threading.Thread):
             out = poster(job.repo, job.sha, client=client)
         except DeploysheetError as exc:  # gated, private, gone (HubError) or an unusable config: nothing to post
             if getattr(exc, "reason", None) in ("network", "rate_limited"):  # transient: back on the queue
-                if job.attempts >= self.settings.max_attempts:
-                    self.queue.finish(job, "failed", str(exc))
-                else:
-                    self.queue.retry_later(job, min(300, 2 ** job.attempts), str(exc))
-                log.warning("job %s on %s: transient Hub failure (%s)", job.id, job.repo, exc)
+                self._transient(job, str(exc))
                 return
             self.queue.finish(job, "skipped", str(exc))
             log.info("skip %s: %s", job.repo, exc)
             return
-        except Exception as exc:  # noqa: BLE001 - a transient failure: retry with backoff, then give up
-            if job.attempts >= self.settings.max_attempts:
-                self.queue.finish(job, "failed", f"{type(exc).__name__}: {exc}")
-            else:
-                self.queue.retry_later(job, min(300, 2 ** job.attempts), f"{type(exc).__name__}: {exc}")
-            log.warning("job %s on %s failed (%s)", job.id, job.repo, type(exc).__name__)
+        except Exception as exc:  # noqa: BLE001 - a transient failure: retry with backoff, then mark it failed
+            self._transient(job, f"{type(exc).__name__}: {exc}")
             return
         if out.action in ("created", "updated", "updated+comment"):
             self.queue.record_post(job.repo, out.action)
@@ -216,12 +241,11 @@ def create_app(settings: Settings, client_factory=None):
         return JSONResponse({"queued": new, "repo": repo, "sha": sha}, status_code=202)
 
     @app.get("/healthz")
-    async def healthz():
-        jobs = queue.jobs()
-        counts: dict[str, int] = {}
-        for j in jobs:
-            counts[j["status"]] = counts.get(j["status"], 0) + 1
-        return {"ok": True, "jobs": counts, "posts_last_hour": queue.posts_in_last_hour(), "time": time.time()}
+    def healthz():  # sync: FastAPI runs it in a thread, so SQLite never blocks the event loop
+        worker = getattr(app.state, "worker", None)
+        return {"ok": True, "worker_alive": bool(worker and worker.is_alive()), "jobs": queue.counts(),
+                "due": queue.due(), "failed": queue.failed(), "posts_last_hour": queue.posts_in_last_hour(),
+                "time": time.time()}
 
     return app
 

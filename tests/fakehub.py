@@ -16,6 +16,17 @@ git-blob oid of the file already there so an unchanged file is a no-op) and
 ``POST /api/models/{repo}/commit/{rev}[?create_pr=1]`` with the ndjson body; ``create_pr`` opens a
 draft pull request whose branch is ``refs/pr/N``, and a commit to ``refs/pr/N`` updates that branch.
 
+Fault injection (issue 15): ``fail_next`` (answer these statuses first), ``fail_paths`` (a prefix always fails),
+``throttle_every`` (every n-th request a 429), and for every write a "5xx after the write landed" list:
+``fail_after_create`` (a discussion or a pull request is stored, then the answer is an error), ``fail_after_comment``,
+``fail_after_edit``, ``fail_after_status`` and ``fail_after_commit`` (a commit to ``refs/pr/N`` or ``main``);
+``fail_comment`` fails a comment before it is stored. An entry ``"reset"`` in a ``fail_after_*`` list drops the
+connection (TCP RST) instead of answering. ``chaos`` (a :class:`Chaos`) injects all of these at random,
+seeded: 429s, 5xx, connection resets (the socket is closed with RST before any answer), short stalls and
+5xx-after-the-write-landed; what it injected is counted in ``injected``. Every state the first message of a
+discussion or pull request takes (created, then each edit) is appended to ``history``, for assertions on the order
+of edits.
+
 Dataset repos (``HfApi.create_repo(repo_type="dataset")`` then ``upload_folder``): ``POST /api/repos/create``
 (409 when the repo exists, as the Hub answers), ``GET /api/datasets/{repo}``, and the same preupload/commit
 routes under ``/api/datasets/``. Dataset repos live in ``datasets``, apart from the model repos; the
@@ -49,11 +60,29 @@ class FakeRepo:
     downloads: int = 0
     likes: int = 0
     pipeline_tag: str | None = "text-generation"
+    history: dict[str, dict[str, bytes]] = field(default_factory=dict)  # every commit pushed: sha -> files
 
     def __post_init__(self):
         if not self.sha:
             self.sha = hashlib.sha1(self.repo_id.encode() + b"".join(self.files.values())).hexdigest()
         self.branches.setdefault("main", self.sha)
+        self.history.setdefault(self.sha, self.files)
+
+
+@dataclass
+class Chaos:
+    """Random faults, seeded. Probabilities are per request (``after_write``: per write that lands)."""
+    seed: int = 0
+    p429: float = 0.0
+    p5xx: float = 0.0
+    reset: float = 0.0
+    stall: float = 0.0
+    stall_s: float = 0.2
+    after_write: float = 0.0
+
+    def __post_init__(self):
+        import random
+        self.rng = random.Random(self.seed)
 
 
 class FakeHub:
@@ -67,6 +96,12 @@ class FakeHub:
         self.fail_after_create: list[int] = []  # store the discussion, then answer with this status
         self.fail_comment: list[int] = []  # answer a comment with this status without storing it
         self.fail_after_comment: list[int] = []  # store a comment, then answer with this status
+        self.fail_after_edit: list[int] = []  # apply an edit, then answer with this status
+        self.fail_after_status: list[int] = []  # change a discussion's status, then answer with this status
+        self.fail_after_commit: list[int] = []  # store a commit (to refs/pr/N or main), then answer with this status
+        self.chaos: Chaos | None = None
+        self.injected: dict[str, int] = {}  # what chaos injected: 429, 5xx, reset, stall, after-write
+        self.history: list[dict] = []  # repo, num, comment id, kind (create/edit), content: every first-message state
         self.bot_name = bot_name
         self.discussions: dict[str, list[dict]] = {}
         self.pr_files: dict[tuple[str, int], dict[str, bytes]] = {}
@@ -83,7 +118,7 @@ class FakeHub:
         self.list_override: bytes | None = None  # the listing answers these bytes (malformed-answer tests)
         self.list_loop = False  # every listing page links back to the first one (a pagination loop)  # path prefix -> status answered to every request under it
         import threading
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # push() takes it too, also from _commit, which holds it
         httpserver.expect_request(re.compile(".*")).respond_with_handler(self.handle)
 
     # ------------------------------------------------------------------ discussions
@@ -100,6 +135,25 @@ class FakeHub:
              "repo": {"name": repo_id, "type": "model"}, "events": [self._event(author, body)]}
         lst.append(d)
         return d
+
+    def _after_write(self, queued: list, req: Request | None = None) -> Response | None:
+        """The error to answer once a write has landed: the next queued status (``"reset"``: drop the connection
+        instead of answering), else a chaos roll."""
+        code = queued.pop(0) if queued else None
+        if code == "reset":
+            return self._reset(req)
+        if code is None and self.chaos and self.chaos.after_write and self.chaos.rng.random() < self.chaos.after_write:
+            code = self.chaos.rng.choice([500, 502, 503])
+            self._count("after-write")
+        return None if code is None else Response("upstream error", status=code)
+
+    def _count(self, what: str) -> None:
+        self.injected[what] = self.injected.get(what, 0) + 1
+
+    def _record(self, repo_id: str, d: dict, kind: str) -> None:
+        ev = d["events"][0]
+        self.history.append({"repo": repo_id, "num": d["num"], "comment": ev["id"], "kind": kind,
+                             "content": ev["data"]["latest"]["raw"]})
 
     def _summary(self, d: dict) -> dict:
         return {k: d[k] for k in ("num", "title", "status", "isPullRequest", "createdAt", "author", "repo")}
@@ -120,9 +174,9 @@ class FakeHub:
             body = json.loads(req.get_data() or b"{}")
             d = self.add_discussion(repo_id, body["title"], body.get("description", ""), self.bot_name,
                                     pull_request=bool(body.get("pullRequest")))
-            if self.fail_after_create:
-                return Response("upstream error", status=self.fail_after_create.pop(0))
-            return j({"num": d["num"]})
+            self._record(repo_id, d, "create")
+            failed = self._after_write(self.fail_after_create, req)
+            return failed if failed is not None else j({"num": d["num"]})
         m = re.match(r"^/(\d+)(/.*)?$", rest)
         if not m:
             return Response("not found", status=404)
@@ -143,9 +197,8 @@ class FakeHub:
                 return Response("upstream error", status=self.fail_comment.pop(0))
             ev = self._event(self.bot_name, body["comment"])
             d["events"].append(ev)
-            if self.fail_after_comment:
-                return Response("upstream error", status=self.fail_after_comment.pop(0))
-            return j({"newMessage": ev})
+            failed = self._after_write(self.fail_after_comment, req)
+            return failed if failed is not None else j({"newMessage": ev})
         m2 = re.match(r"^/comment/([0-9a-f]+)/edit$", sub)
         if m2:
             ev = next((e for e in d["events"] if e["id"] == m2.group(1)), None)
@@ -153,13 +206,17 @@ class FakeHub:
                 return Response("not found", status=404)
             ev["data"]["latest"]["raw"] = body["content"]
             ev["data"]["edited"] = True
-            return j({"updatedComment": ev})
+            if ev is d["events"][0]:
+                self._record(repo_id, d, "edit")
+            failed = self._after_write(self.fail_after_edit, req)
+            return failed if failed is not None else j({"updatedComment": ev})
         if sub == "/status":
             d["status"] = body["status"]
             ev = {"id": "s" * 24, "type": "status-change", "createdAt": "2026-01-01T00:00:00.000Z",
                   "author": {"name": self.bot_name}, "data": {"status": body["status"]}}
             d["events"].append(ev)
-            return j({"newStatus": ev})
+            failed = self._after_write(self.fail_after_status, req)
+            return failed if failed is not None else j({"newStatus": ev})
         return Response("not found", status=404)
 
     def writes(self) -> list[tuple[str, str]]:
@@ -194,6 +251,11 @@ class FakeHub:
                 code = 429
                 self.throttled += 1
         code = code or next((c for prefix, c in self.fail_paths.items() if path.startswith(prefix)), None)
+        if code is None and self.chaos is not None:
+            fault = self._chaos_roll()
+            if fault == "reset":
+                return self._reset(req)
+            code = fault
         if code is not None:
             return Response("busy", status=code, headers=dict(self.busy_headers))
         if path == "/api/whoami-v2":
@@ -219,13 +281,47 @@ class FakeHub:
         m = re.match(r"^/api/datasets/([^/]+/[^/]+)(?:/revision/([^/]+))?$", path)
         if m:
             return self._info(m.group(1), m.group(2), "dataset")
-        m = re.match(r"^/api/models/([^/]+/[^/]+)(?:/revision/([^/]+))?$", path)
+        m = re.match(r"^/api/models/([^/]+/[^/]+)(?:/revision/([^/]+|refs/pr/\d+))?$", path)
         if m:
             return self._info(m.group(1), m.group(2))
         m = re.match(r"^/([^/]+/[^/]+)/resolve/(refs/pr/\d+|[^/]+)/(.+)$", path)
         if m:
             return self._file(req, m.group(1), m.group(2), m.group(3))
         return Response("not found", status=404)
+
+    def _chaos_roll(self) -> int | str | None:
+        """A 429, a 5xx, ``"reset"`` or None (after a possible short stall), drawn from ``chaos``."""
+        import time
+        c = self.chaos
+        with self.lock:
+            r, stall = c.rng.random(), c.rng.random() < c.stall
+            code = c.rng.choice([500, 502, 503, 504])
+        if stall:
+            self._count("stall")
+            time.sleep(c.stall_s)
+        if r < c.p429:
+            self._count("429")
+            return 429
+        if r < c.p429 + c.p5xx:
+            self._count("5xx")
+            return code
+        if r < c.p429 + c.p5xx + c.reset:
+            self._count("reset")
+            return "reset"
+        return None
+
+    def _reset(self, req: Request) -> Response:
+        """Drop the connection with a TCP RST before any answer (the client sees a reset / disconnect)."""
+        import socket
+        import struct
+        sock = req.environ.get("werkzeug.socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        return Response("", status=500)
 
     # ------------------------------------------------------------------ commits and pull requests
     def files_at(self, repo: FakeRepo, rev: str) -> dict[str, bytes] | None:
@@ -280,8 +376,10 @@ class FakeHub:
             d = self.add_discussion(repo_id, header["summary"], header.get("description", ""), self.bot_name,
                                     status="draft", pull_request=True)
             self.pr_files[(repo_id, d["num"])] = {**repo.files, **changes}
-            if self.fail_after_create:
-                return Response("upstream error", status=self.fail_after_create.pop(0))
+            self._record(repo_id, d, "create")
+            failed = self._after_write(self.fail_after_create, req)
+            if failed is not None:
+                return failed
             return j({"commitUrl": f"{self.endpoint}/{repo_id}/commit/{oid}", "commitOid": oid,
                       "pullRequestUrl": f"{self.endpoint}/{repo_id}/discussions/{d['num']}"})
         m = re.fullmatch(r"refs/pr/(\d+)", rev)
@@ -290,20 +388,29 @@ class FakeHub:
             if key not in self.pr_files:
                 return Response("", status=404, headers={"X-Error-Code": "RevisionNotFound"})
             self.pr_files[key].update(changes)
+            failed = self._after_write(self.fail_after_commit, req)
+            if failed is not None:
+                return failed
             return j({"commitUrl": f"{self.endpoint}/{repo_id}/commit/{oid}", "commitOid": oid})
         if rev != "main":
             return Response("", status=404, headers={"X-Error-Code": "RevisionNotFound"})
         self.push(repo_id, changes, kind)
+        failed = self._after_write(self.fail_after_commit, req)
+        if failed is not None:
+            return failed
         prefix = "datasets/" if kind == "dataset" else ""
         return j({"commitUrl": f"{self.endpoint}/{prefix}{repo_id}/commit/{repo.sha}", "commitOid": repo.sha})
 
     def push(self, repo_id: str, changes: dict[str, bytes], kind: str = "model") -> FakeRepo:
         """A new commit on main with ``changes`` (as an owner's push or a merge would make)."""
         repo = (self.datasets if kind == "dataset" else self.repos)[repo_id]
-        repo.files = {**repo.files, **changes}
-        repo.sha = hashlib.sha1(repo.sha.encode() + json.dumps(sorted(changes)).encode() +
-                                b"".join(changes.values())).hexdigest()
-        repo.branches["main"] = repo.sha
+        files = {**repo.files, **changes}
+        sha = hashlib.sha1(repo.sha.encode() + json.dumps(sorted(changes)).encode() +
+                           b"".join(changes.values())).hexdigest()
+        with self.lock:  # a concurrent reader (the server thread) never pairs a sha with another commit's files
+            repo.history[sha] = files
+            repo.branches["main"] = sha
+            repo.files, repo.sha = files, sha
         return repo
 
     def merge_pr(self, repo_id: str, num: int) -> FakeRepo:
@@ -353,12 +460,20 @@ class FakeHub:
                             headers={"X-Error-Code": "GatedRepo", "Content-Type": "application/json"})
         return None
 
+    def _files_of(self, repo: FakeRepo, sha: str | None) -> dict[str, bytes]:
+        """The files at commit ``sha``: the repo's current files (tests edit them in place) unless an older commit."""
+        return repo.files if sha == repo.sha else repo.history.get(sha, repo.files)
+
     def _resolve(self, repo: FakeRepo, rev: str | None) -> str | None:
         if rev is None:
             return repo.sha
         if rev in repo.branches:
             return repo.branches[rev]
-        if re.fullmatch(r"[0-9a-f]{40}", rev) and rev in repo.branches.values():
+        m = re.fullmatch(r"refs/pr/(\d+)", rev)
+        if m and (repo.repo_id, int(m.group(1))) in self.pr_files:  # a PR branch: a sha of its files
+            files = self.pr_files[(repo.repo_id, int(m.group(1)))]
+            return hashlib.sha1(rev.encode() + b"".join(files.values())).hexdigest()
+        if re.fullmatch(r"[0-9a-f]{40}", rev) and (rev in repo.branches.values() or rev in repo.history):
             return rev
         return None
 
@@ -366,12 +481,14 @@ class FakeHub:
         repo = self._repo(repo_id, kind)
         if isinstance(repo, Response):
             return repo
-        sha = self._resolve(repo, rev)
+        with self.lock:
+            sha = self._resolve(repo, rev)
+            files = self._files_of(repo, sha)
         if sha is None:
             return Response("{}", status=404, headers={"X-Error-Code": "RevisionNotFound"})
         body = {
             "_id": "x" * 24, "id": repo_id, "sha": sha, "private": False, "gated": "manual" if repo.gated else False,
-            "siblings": [{"rfilename": f} for f in [*repo.files, *repo.extra_files]],
+            "siblings": [{"rfilename": f} for f in [*files, *repo.extra_files]],
             "tags": repo.tags, "lastModified": "2026-01-01T00:00:00.000Z", "downloads": repo.downloads,
             "likes": repo.likes,
         }
@@ -392,8 +509,9 @@ class FakeHub:
         gate = self._gate(repo)
         if gate is not None:
             return gate
-        sha = self._resolve(repo, rev)
-        files = self.files_at(repo, rev) if rev.startswith("refs/pr/") else repo.files
+        with self.lock:
+            sha = self._resolve(repo, rev)
+            files = self.files_at(repo, rev) if rev.startswith("refs/pr/") else self._files_of(repo, sha)
         if rev.startswith("refs/pr/") and files is not None:
             sha = hashlib.sha1(rev.encode() + b"".join(files.values())).hexdigest()
         if sha is None or files is None:

@@ -225,3 +225,24 @@ def test_dry_run_into_a_file_is_a_bad_input(hub, tmp_path, capsys):
     assert main(["hub", "post", "org/model", "--dry-run", str(target / "sub")]) == 2
     err = capsys.readouterr().err
     assert err.count("--dry-run") == 2 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("fault", [502, "reset"])
+def test_every_pr_write_that_landed_before_an_error_is_adopted(hub, fault):
+    """Issue 15: opening the PR, committing to its ref and editing its description each land, then their answer is
+    lost: exactly one PR, one commit to refs/pr/1, one description edit."""
+    hub.add("org/model", CFG, more_files={"README.md": CARD})
+    hub.fail_after_create = [fault]
+    out = post_card_pr("org/model", client=client())
+    assert out.action == "created" and out.discussion == 1 and len(hub.discussions["org/model"]) == 1
+    assert sum(c["create_pr"] for c in hub.commits) == 1
+    hub.push("org/model", {"config.json": json.dumps(dict(CFG, max_position_embeddings=8192)).encode()})
+    hub.fail_after_commit, hub.fail_after_edit = [fault], [fault]
+    out = post_card_pr("org/model", client=client())
+    assert out.action == "updated" and len(hub.discussions["org/model"]) == 1
+    assert [(c["revision"], c["create_pr"]) for c in hub.commits] == [("main", True), ("refs/pr/1", False)]
+    assert [h["kind"] for h in hub.history] == ["create", "edit"]
+    assert find_marker(hub.history[-1]["content"]).sha == hub.repos["org/model"].sha
+    assert find_marker(block_of(pr_readme(hub)).decode()).sha == hub.repos["org/model"].sha
+    assert hub.fail_after_create == hub.fail_after_commit == hub.fail_after_edit == []
+    assert post_card_pr("org/model", client=client()).action == "unchanged"

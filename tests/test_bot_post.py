@@ -225,3 +225,55 @@ def test_the_grade_change_comment_is_written_once_when_answers_are_lost(hub):
     notes = [e for e in d["events"] if e["type"] == "comment" and "grade" in e["data"]["latest"]["raw"]
              and "was updated for commit" in e["data"]["latest"]["raw"]]
     assert len(notes) == 1
+
+
+def _posts(hub, suffix: str) -> int:
+    return sum(1 for m, p in hub.requests if m == "POST" and p.endswith(suffix))
+
+
+@pytest.mark.parametrize("fault", [500, "reset"])
+def test_every_discussion_write_that_landed_before_an_error_is_adopted(hub, fault):
+    """Issue 15: every write is adopt-before-retry. Each write here lands on the Hub, then its answer is lost (a 5xx
+    or a dropped connection): the bot reads back, adopts what landed and never writes it again."""
+    hub.add("org/model", CFG)
+    hub.fail_after_create = [fault]
+    assert post_discussion("org/model", client=client()).action == "created"
+    assert len(hub.discussions["org/model"]) == 1 and _posts(hub, "/discussions") == 1
+    # a new commit, same grade: the edit lands, its answer is lost: one edit, not two
+    hub.push("org/model", {"config.json": json.dumps(dict(CFG, max_position_embeddings=8192)).encode()})
+    hub.fail_after_edit = [fault]
+    assert post_discussion("org/model", client=client()).action == "updated"
+    assert _posts(hub, "/edit") == 1
+    assert [h["kind"] for h in hub.history] == ["create", "edit"]
+    assert find_marker(hub.history[-1]["content"]).sha == hub.repos["org/model"].sha
+    # the grade changes: the comment and the edit both land with their answers lost
+    hub.push("org/model", {"config.json": json.dumps(dict(CFG, hidden_size=1000, num_attention_heads=8, head_dim=128,
+                                                          intermediate_size=2730, vocab_size=32001)).encode()})
+    hub.fail_after_comment, hub.fail_after_edit = [fault], [fault]
+    assert post_discussion("org/model", client=client()).action == "updated+comment"
+    assert _posts(hub, "/comment") == 1 and _posts(hub, "/edit") == 2
+    d = hub.discussions["org/model"][0]
+    assert sum(e["type"] == "comment" for e in d["events"]) == 2  # the sheet and one grade note
+    # a duplicate is closed once although the answer to the close is lost
+    body = d["events"][0]["data"]["latest"]["raw"]
+    hub.add_discussion("org/model", "dup", body, author="deploysheet-bot")
+    hub.fail_after_status = [fault]
+    assert post_discussion("org/model", client=client()).closed_duplicates == [2]
+    assert _posts(hub, "/status") == 1 and hub.discussions["org/model"][1]["status"] == "closed"
+    assert hub.fail_after_create == hub.fail_after_edit == hub.fail_after_comment == hub.fail_after_status == []
+
+
+def test_a_write_that_did_not_land_is_retried_a_bounded_number_of_times(hub):
+    hub.add("org/model", CFG)
+    post_discussion("org/model", client=client())
+    hub.push("org/model", {"config.json": json.dumps(dict(CFG, max_position_embeddings=8192)).encode()})
+    hub.fail_paths["/api/models/org/model/discussions/1/comment/"] = 503  # every edit fails before landing
+    with pytest.raises(Exception):
+        post_discussion("org/model", client=client())
+    assert _posts(hub, "/edit") == 3  # three attempts, a read-back after each, then the job gives up
+    hub.fail_paths["/api/models/org/model/discussions/1/comment/"] = 422  # a verdict, not a hiccup: no retry
+    with pytest.raises(Exception):
+        post_discussion("org/model", client=client())
+    assert _posts(hub, "/edit") == 4
+    del hub.fail_paths["/api/models/org/model/discussions/1/comment/"]
+    assert post_discussion("org/model", client=client()).action == "updated"  # the next job finishes it

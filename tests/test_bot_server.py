@@ -12,6 +12,7 @@ import pytest
 import requests
 
 from bot.hub import HubClient
+from bot.marker import find_marker
 from bot.queue import Queue
 from bot.server import Settings, classify, create_app
 
@@ -346,3 +347,63 @@ def test_a_transient_hub_failure_goes_back_on_the_queue(hub, tmp_path):
         jobs = srv.wait_idle(timeout=60)
     assert [j["status"] for j in jobs] == ["done"] and jobs[0]["attempts"] >= 2
     assert len(hub.discussions["org/model"]) == 1
+
+
+def _wait_for(pred, timeout=30):
+    end = time.time() + timeout
+    while time.time() < end:
+        got = pred()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError("condition not met in time")
+
+
+def test_a_job_failing_for_good_is_visible_then_a_delivery_for_the_repo_retries_it(hub, tmp_path):
+    """Issue 15: bounded attempts with backoff, then a visible failed state (SQLite and /healthz); the next delivery
+    for that repo — here a late replay of an older commit — queues the failed job again."""
+    old = hub.add("org/model", CFG).sha
+    repo = hub.push("org/model", {"config.json": json.dumps(dict(CFG, max_position_embeddings=8192)).encode()})
+    hub.fail_paths["/api/models/org/model"] = 503  # the Hub fails this repo for a while
+    with Server(settings(tmp_path, max_attempts=3, backoff_s=0.05, sweep_s=3600)) as srv:
+        srv.post(payload("org/model", repo.sha, old))
+        jobs = srv.wait_idle(timeout=60)
+        assert [(j["status"], j["attempts"]) for j in jobs] == [("failed", 3)]
+        health = requests.get(srv.url + "/healthz", timeout=5).json()
+        assert health["jobs"] == {"failed": 1} and health["worker_alive"] is True
+        assert [(f["repo"], f["sha"], f["attempts"]) for f in health["failed"]] == [("org/model", repo.sha, 3)]
+        assert "503" in health["failed"][0]["result"] and "after 3 attempts" in health["failed"][0]["result"]
+        del hub.fail_paths["/api/models/org/model"]  # the Hub is back
+        srv.post(payload("org/model", old))  # any delivery for the repo, even a stale one
+        jobs = {j["sha"]: j for j in srv.wait_idle(timeout=60)}
+        assert jobs[repo.sha]["status"] == "done" and jobs[repo.sha]["revived"] == 1, jobs
+        assert jobs[old]["status"] == "skipped" and "superseded" in jobs[old]["result"]
+        assert requests.get(srv.url + "/healthz", timeout=5).json()["failed"] == []
+    assert len(hub.discussions["org/model"]) == 1
+    assert find_marker(hub.discussions["org/model"][0]["events"][0]["data"]["latest"]["raw"]).sha == repo.sha
+
+
+def test_the_periodic_sweep_retries_failed_jobs(hub, tmp_path):
+    repo = hub.add("org/model", CFG)
+    hub.fail_paths["/api/models/org/model"] = 502
+    with Server(settings(tmp_path, max_attempts=2, backoff_s=0.05, sweep_s=1.0)) as srv:
+        srv.post(payload("org/model", repo.sha))
+        _wait_for(lambda: srv.app.state.queue.failed())
+        del hub.fail_paths["/api/models/org/model"]
+        jobs = _wait_for(lambda: [j for j in srv.app.state.queue.jobs() if j["status"] == "done"], timeout=30)
+        assert jobs[0]["revived"] >= 1
+    assert len(hub.discussions["org/model"]) == 1
+
+
+def test_a_queue_file_from_before_the_revived_column_still_opens(tmp_path):
+    import sqlite3
+    db = tmp_path / "old.sqlite"
+    with sqlite3.connect(db) as c:
+        c.executescript("CREATE TABLE jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, repo TEXT NOT NULL, "
+                        "sha TEXT NOT NULL, old_sha TEXT, status TEXT NOT NULL DEFAULT 'pending', "
+                        "attempts INTEGER NOT NULL DEFAULT 0, not_before REAL NOT NULL DEFAULT 0, result TEXT, "
+                        "created REAL NOT NULL, updated REAL NOT NULL, UNIQUE (repo, sha));"
+                        "INSERT INTO jobs (repo, sha, status, created, updated) VALUES ('org/m', 'a', 'failed', 0, 0);")
+    q = Queue(db)
+    assert q.failed()[0]["revived"] == 0
+    assert q.sweep(0) == 1 and q.counts() == {"pending": 1}
