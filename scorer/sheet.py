@@ -236,8 +236,9 @@ def default_precision(arch: ModelArch) -> str:
 
 
 def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
-                   ck: CheckpointCounts | None = None) -> list[WeightMemory]:
-    """Weight memory per precision from the config; the checkpoint's stored bytes at the precision it is stored at."""
+                   ck: CheckpointCounts | None = None, serving: str | None = None) -> list[WeightMemory]:
+    """Weight memory per precision from the config; the checkpoint's stored bytes at the precision it is stored at.
+    The usual precisions, and the ``serving`` one (e.g. an FP8-block checkpoint's fp8_block) where it is another."""
     out = []
     from .gemms import shared_weight_factor
     gemm_q = sum(g.params for g in gemms if g.quantizable) * shared_weight_factor(
@@ -245,7 +246,10 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
     rest = params.total - gemm_q
     if arch.tie_word_embeddings:
         rest = params.total - gemm_q  # lm_head GEMM is the embedding table: counted once in params.total
-    for pid in ("bf16", "fp8", "nvfp4", "mxfp4", "int4"):
+    shown = ["bf16", "fp8", "nvfp4", "mxfp4", "int4"]
+    if serving and serving not in shown and serving in precisions():
+        shown.append(serving)
+    for pid in shown:
         p = precisions()[pid]
         b = gemm_q * p.weight_bytes + rest * 2.0
         stored = stored_weight_bytes(ck, pid)
@@ -547,7 +551,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     return Sheet(generator={"name": "deploysheet", "version": __version__,
                             "date": datetime.date.today().isoformat()},
                  options=opts, model=_summary(arch, raw.provenance), params=params,
-                 weights=_weights_table(arch, params, gemms, ck), kv_cache=kv, gemms=gemms,
+                 weights=_weights_table(arch, params, gemms, ck, prec.id), kv_cache=kv, gemms=gemms,
                  vision_gemms=vision_inventory(arch), hardware_fit=fit, quantization=quant, regimes=regimes,
                  score=score, findings=fnd, recommendations=recs,
                  hub_params=None if ck is not None else hub_param_check(arch, params, raw.provenance),

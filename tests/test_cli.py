@@ -230,7 +230,7 @@ def test_html_sheet_carries_the_sla_search(capsys):
     assert main(args + ["--format", "html"]) == 0
     html = capsys.readouterr().out
     assert "<b>SLA search</b>" in html
-    assert "<h3>Parallelism</h3>" in html and "<b>Attention kernels</b>" in html  # as in the Markdown sheet
+    assert "<h3>Parallelism</h3>" in html and "<h3>Attention kernels</h3>" in html  # as in the Markdown sheet
     assert f"H100-SXM: {pick['layout']} at {pick['concurrency']} concurrent" in html
 
 

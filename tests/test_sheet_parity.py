@@ -75,6 +75,22 @@ def test_both_formats_render_the_one_section_list(sheet):
         assert m.start() > md_at and h.start() > html_at, f"{sec.title} out of order"
         md_at, html_at = m.start(), h.start()
     assert md.count("\n## ") == html.count("<h2>") == sum(1 for x in SHEET_SECTIONS if x.title)
+    assert re.findall(r"^### (.+)$", md, re.M) == re.findall(r"<h3>(.+?)</h3>", html)  # subsections too
+
+
+def test_the_header_line_is_the_same_in_both(sheet):
+    """The header's figures: weights at BF16 and at the serving precision, the KV bytes over all layers, the fits
+    verdict and the best layouts read the same in Markdown and HTML."""
+    md, html = render(sheet, "md"), render(sheet, "html")
+    head_md = " ".join(md.split("\n## ")[0].split())
+    card = " ".join(_text(html.split('<div class="card">')[1].split("</div>")[0]).split())
+    kv = f"KV {sheet.kv_cache.bytes_per_token_all_layers:,} B/token"
+    assert kv in head_md and kv in card
+    for w in sheet.weights:
+        if w.precision in ("bf16", sheet.options.precision):
+            assert f"{w.gib:.1f} GiB at" in head_md and f"{w.gib:.1f} GiB at" in card, w.precision
+    best = re.search(r"best on [^:]+: [^·|>]+", head_md)
+    assert best and best.group(0).strip() in card
 
 
 def test_the_json_carries_the_same_data(sheet):

@@ -214,7 +214,7 @@ def root(context, missing=missing):
         l_2_loop = l_2_l = missing
         yield '</td>'
     l_1_loop = l_1_n = missing
-    yield '</tr>\n</table>\n<p><b>Attention kernels</b> ('
+    yield '</tr>\n</table>\n<h3>Attention kernels</h3>\n<p>('
     yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'attention'), 'mechanism')))
     if environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'hardware_fit'), 'attention'), 'head_dim'):
         pass
@@ -237,4 +237,4 @@ def root(context, missing=missing):
     yield '.</p>\n\n'
 
 blocks = {}
-debug_info = '4=37&5=47&6=55&7=63&8=85&14=91&16=116&17=151&19=174&20=183&22=218'
+debug_info = '4=37&5=47&6=55&7=63&8=85&14=91&16=116&17=151&19=174&20=183&23=218'

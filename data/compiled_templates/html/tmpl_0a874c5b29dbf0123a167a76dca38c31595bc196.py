@@ -28,7 +28,7 @@ def root(context, missing=missing):
         def t_3(*unused):
             raise TemplateRuntimeError("No filter named 'n' found.")
     pass
-    yield '<h2>Architecture</h2>\n<h3>Parameters by component</h3>\n'
+    yield '<h2>Architecture</h2>\n'
     if (undefined(name='ck') if l_0_ck is missing else l_0_ck):
         pass
         yield '<table><tr><th>component</th><th>parameters (config)</th><th>stored (checkpoint)</th><th>stored bytes</th><th>active</th></tr>\n'
@@ -129,4 +129,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '5=32&7=35&8=61&10=86&11=91&14=113'
+debug_info = '4=32&6=35&7=61&9=86&10=91&13=113'

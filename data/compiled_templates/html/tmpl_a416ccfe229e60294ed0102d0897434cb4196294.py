@@ -29,7 +29,14 @@ def root(context, missing=missing):
     l_1_r = missing
     if t_2:
         pass
-        yield '<li>No width change recommended: no width within the search bounds (+6% MLP, +10% expert and hidden width, +2% vocabulary, rounded up to multiples of 64/128/256/1024) unlocks a quantization format at a valid TP degree or is predicted faster.</li>'
+        yield '<li>'
+        if (not environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'recommendations')):
+            pass
+            yield 'Not searched (--no-recommendations).'
+        else:
+            pass
+            yield 'No width change recommended: no width within the search bounds (+6% MLP, +10% expert and hidden width, +2% vocabulary, rounded up to multiples of 64/128/256/1024) unlocks a quantization format at a valid TP degree or is predicted faster.'
+        yield '</li>'
     yield '</ul>\n\n'
 
 blocks = {}

@@ -9,7 +9,7 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_s = resolve('s')
     l_0_sections = resolve('sections')
-    l_0_m = l_0_p = l_0_ck = l_0_fit1 = missing
+    l_0_m = l_0_p = l_0_prim = l_0_ck = l_0_fit1 = missing
     try:
         t_1 = environment.filters['bn']
     except KeyError:
@@ -53,6 +53,9 @@ def root(context, missing=missing):
     l_0_p = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'params')
     context.vars['p'] = l_0_p
     context.exported_vars.add('p')
+    l_0_prim = context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'regimes'), 'get'), environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'primary_gpu'), [])
+    context.vars['prim'] = l_0_prim
+    context.exported_vars.add('prim')
     l_0_ck = environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'checkpoint')
     context.vars['ck'] = l_0_ck
     context.exported_vars.add('ck')
@@ -91,16 +94,33 @@ def root(context, missing=missing):
         yield ' ('
         yield escape(environment.finalize(t_1(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'active'))))
         yield ' active)'
-    yield ' ·\n'
+    yield ' ·\nweights '
+    yield escape(environment.finalize(t_2('%.1f', environment.getattr(environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0), 'gib'))))
+    yield ' GiB at BF16'
+    def t_7(fiter):
+        for l_1_w in fiter:
+            if ((environment.getattr(l_1_w, 'precision') == environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')) and (environment.getattr(l_1_w, 'precision') != 'bf16')):
+                yield l_1_w
+    for l_1_w in t_7(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights')):
+        _loop_vars = {}
+        pass
+        yield ', '
+        yield escape(environment.finalize(t_2('%.1f', environment.getattr(l_1_w, 'gib'))))
+        yield ' GiB at '
+        yield escape(environment.finalize(environment.getattr(l_1_w, 'precision')))
+    l_1_w = missing
     if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') == 'decoder'):
         pass
-        yield 'KV '
-        yield escape(environment.finalize(t_5(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token'))))
+        yield ' · KV '
+        yield escape(environment.finalize(t_5(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token_all_layers'))))
         yield ' B/token ('
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
-        yield ', '
-        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'policy')))
-        yield ' policy)'
+        if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'policy') == 'window'):
+            pass
+            yield ', window policy: '
+            yield escape(environment.finalize(t_5(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token'))))
+            yield ' B/token beyond the windows'
+        yield ')'
     l_0_fit1 = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'smallest_fit')
     context.vars['fit1'] = l_0_fit1
     context.exported_vars.add('fit1')
@@ -127,6 +147,33 @@ def root(context, missing=missing):
         yield ' at '
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
         yield '</b>'
+    def t_8(fiter):
+        for l_1_r in fiter:
+            if (environment.getattr(l_1_r, 'prediction') and (environment.getattr(l_1_r, 'id') in ('latency', 'throughput'))):
+                yield l_1_r
+    l_1_loop = missing
+    for l_1_r, l_1_loop in LoopContext(t_8((undefined(name='prim') if l_0_prim is missing else l_0_prim)), undefined):
+        _loop_vars = {}
+        pass
+        if environment.getattr(l_1_loop, 'first'):
+            pass
+            yield ' · best on '
+            yield escape(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'primary_gpu')))
+            yield ' at '
+            yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
+            yield ': '
+        yield escape(environment.finalize(environment.getattr(l_1_r, 'id')))
+        yield ' '
+        yield escape(environment.finalize(environment.getattr(environment.getattr(l_1_r, 'prediction'), 'layout')))
+        if (environment.getattr(environment.getattr(l_1_r, 'prediction'), 'nodes') > 1):
+            pass
+            yield ' ('
+            yield escape(environment.finalize(environment.getattr(environment.getattr(l_1_r, 'prediction'), 'nodes')))
+            yield ' nodes)'
+        if (not environment.getattr(l_1_loop, 'last')):
+            pass
+            yield ', '
+    l_1_loop = l_1_r = missing
     yield '</div>\n'
     if (not environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'exact')):
         pass
@@ -163,7 +210,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         template = environment.get_or_select_template(markup_join(('sheet/', environment.getattr(l_1_sec, 'id'), '.html.j2', )), 'sheet.html.j2')
-        gen = template.root_render_func(template.new_context(context.get_all(), True, {'sec': l_1_sec, 'ck': l_0_ck, 'fit1': l_0_fit1, 'm': l_0_m, 'p': l_0_p}))
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'sec': l_1_sec, 'ck': l_0_ck, 'fit1': l_0_fit1, 'm': l_0_m, 'p': l_0_p, 'prim': l_0_prim}))
         try:
             for event in gen:
                 yield event
@@ -172,4 +219,4 @@ def root(context, missing=missing):
     yield '</body>\n</html>'
 
 blocks = {}
-debug_info = '2=50&3=53&4=56&10=60&23=62&25=68&26=75&27=84&28=95&29=104&31=131&32=140&33=151&34=154&36=158&38=162'
+debug_info = '2=50&3=53&4=56&5=59&11=63&24=65&26=71&27=78&28=87&29=98&30=112&31=124&32=150&34=178&35=187&36=198&37=201&39=205&41=209'

@@ -11,7 +11,7 @@ def root(context, missing=missing):
     l_0_ck = resolve('ck')
     l_0_s = resolve('s')
     l_0_m = resolve('m')
-    l_0_c0 = missing
+    l_0_c0 = resolve('c0')
     try:
         t_1 = environment.filters['f']
     except KeyError:
@@ -194,20 +194,23 @@ def root(context, missing=missing):
         pass
         yield '; "stored": the checkpoint\'s bytes, language model'
     yield ' |\n'
-    l_0_c0 = environment.getitem(t_7(context.eval_ctx, context.call(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'per_sequence_bytes'), 'keys'))), 0)
-    context.vars['c0'] = l_0_c0
-    context.exported_vars.add('c0')
-    yield '| KV cache | '
-    yield str(environment.finalize(t_8(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token_all_layers'))))
-    yield ' B/token · '
-    yield str(environment.finalize(t_4(environment.getitem(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'per_sequence_bytes'), (undefined(name='c0') if l_0_c0 is missing else l_0_c0)))))
-    yield ' per '
-    yield str(environment.finalize(t_8((undefined(name='c0') if l_0_c0 is missing else l_0_c0))))
-    yield '-token sequence | '
-    yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'policy')))
-    yield ' policy, '
-    yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
-    yield ' |\n| context | '
+    if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') == 'decoder'):
+        pass
+        l_0_c0 = environment.getitem(t_7(context.eval_ctx, context.call(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'per_sequence_bytes'), 'keys'))), 0)
+        context.vars['c0'] = l_0_c0
+        context.exported_vars.add('c0')
+        yield '| KV cache | '
+        yield str(environment.finalize(t_8(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token_all_layers'))))
+        yield ' B/token · '
+        yield str(environment.finalize(t_4(environment.getitem(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'per_sequence_bytes'), (undefined(name='c0') if l_0_c0 is missing else l_0_c0)))))
+        yield ' per '
+        yield str(environment.finalize(t_8((undefined(name='c0') if l_0_c0 is missing else l_0_c0))))
+        yield '-token sequence | '
+        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'policy')))
+        yield ' policy, '
+        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
+        yield ' |\n'
+    yield '| context | '
     yield str(environment.finalize(t_8(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'max_positions'))))
     yield ' tokens | max_position_embeddings |\n'
     if environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'vision_note'):
@@ -227,4 +230,4 @@ def root(context, missing=missing):
     yield ' | config.json |\n\n'
 
 blocks = {}
-debug_info = '4=71&5=84&6=87&8=89&9=92&11=103&12=106&13=147&14=150&16=152&17=155&19=179&20=197&21=201&22=211&23=213&24=216&26=219'
+debug_info = '4=71&5=84&6=87&8=89&9=92&11=103&12=106&13=147&14=150&16=152&17=155&19=179&20=197&21=199&22=203&24=214&25=216&26=219&28=222'

@@ -29,8 +29,13 @@ def root(context, missing=missing):
     l_1_r = missing
     if t_2:
         pass
-        yield '- No width change recommended: no width within the search bounds (+6% MLP, +10% expert and hidden width, +2% vocabulary, rounded up to multiples of 64/128/256/1024) unlocks a quantization format at a valid TP degree or is predicted faster.\n'
+        if (not environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'recommendations')):
+            pass
+            yield '- Not searched (--no-recommendations).\n'
+        else:
+            pass
+            yield '- No width change recommended: no width within the search bounds (+6% MLP, +10% expert and hidden width, +2% vocabulary, rounded up to multiples of 64/128/256/1024) unlocks a quantization format at a valid TP degree or is predicted faster.\n'
     yield '\n'
 
 blocks = {}
-debug_info = '3=20&4=24'
+debug_info = '3=20&4=24&6=32'
