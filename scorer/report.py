@@ -486,8 +486,8 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
         f"$/month = GPUs x $/GPU-hour x {HOURS_PER_MONTH:g} h (24 h x 365 d / 12), GPUs billed around the clock.",
         ("Request rate per replica by Little's law: concurrency / (TTFT + (OSL - 1) x TPOT); replicas = "
          "ceil(QPS / that rate), GPUs = replicas x GPUs per replica (tensor x pipeline x data parallel)."),
-        ("Layout per GPU: every valid TP of one node (EP = TP for MoE experts) x concurrency 1-1024 in powers of "
-         "two that fits in memory; among those meeting the targets, the one needing the fewest GPUs for the load "
+        ("Layout per GPU: every valid TP of one node (EP = TP for MoE experts) x concurrency 1-1024 (powers of "
+         "two and the steps 1.5x between them) that fits in memory; among those meeting the targets, the one needing the fewest GPUs for the load "
          "(then the most output tokens/s/GPU) is kept."),
         ("TTFT and ITL are steady-state means (not p99) predicted at each replica's full concurrency (its "
          "capacity); below it they are lower."),

@@ -477,6 +477,10 @@ def install_hub_timeouts(read_s: float = 60.0) -> None:
     _TIMEOUTS_SET = True
 
 
+#: what a user can do when the Hub cannot be reached (appended to the one-line error)
+_NETWORK_HINT = " (check the network and HF_ENDPOINT, or pass a local config.json or folder)"
+
+
 def _hub_error(exc: BaseException, repo_id: str, revision: str | None, endpoint: str) -> HubError | BadInputError:
     """Map a huggingface_hub / network exception to a one-line typed error."""
     from huggingface_hub import errors as e
@@ -498,7 +502,7 @@ def _hub_error(exc: BaseException, repo_id: str, revision: str | None, endpoint:
     if isinstance(exc, e.OfflineModeIsEnabled):
         return HubError(f"cannot reach the Hub for {repo_id}: HF_HUB_OFFLINE is set", "network")
     if isinstance(exc, e.LocalEntryNotFoundError):
-        return HubError(f"cannot reach the Hub at {endpoint} for {repo_id}", "network")
+        return HubError(f"cannot reach the Hub at {endpoint} for {repo_id}{_NETWORK_HINT}", "network")
     if isinstance(exc, e.HfHubHTTPError):
         status = getattr(getattr(exc, "response", None), "status_code", "?")
         if status == 401:
@@ -507,7 +511,8 @@ def _hub_error(exc: BaseException, repo_id: str, revision: str | None, endpoint:
             return HubError(f"{repo_id}: access forbidden (403); the token lacks permission", "gated")
         return HubError(f"{repo_id}: the Hub answered HTTP {status}",
                         "rate_limited" if status == 429 else "network")
-    return HubError(f"cannot reach the Hub at {endpoint} for {repo_id}: {type(exc).__name__}", "network")
+    return HubError(f"cannot reach the Hub at {endpoint} for {repo_id}: {type(exc).__name__}{_NETWORK_HINT}",
+                    "network")
 
 
 def _network_errors() -> tuple[type[BaseException], ...]:
