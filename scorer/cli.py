@@ -399,6 +399,12 @@ def cmd_score(args) -> int:
     refuse_overwrite(args.output, [args.source, args.calibration])
     raw = early or load_source(args.source, revision=args.revision)
     sheet = build_sheet(raw, opts)
+    refused = [c for c in sheet.capacity if c.tp == opts.tp and c.engine_blocker] if opts.tp else []
+    if refused:  # as predict does: a sheet of a layout the engine refuses would predict nothing
+        runs = [f"TP{c.tp}" for c in sheet.capacity if not c.engine_blocker]
+        raise BadInputError(f"--tp {opts.tp}: {refused[0].engine_blocker}; "
+                            + (f"{sheet.options.precision} runs at {', '.join(runs)}" if runs else
+                               f"no TP up to 8 runs {sheet.options.precision}") + " (or omit --tp)")
     write_output(render(sheet, args.format), args.output)
     return 0
 

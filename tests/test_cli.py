@@ -296,3 +296,17 @@ def test_user_facing_output_never_points_at_shared(cmd, capsys):
     """Issue 14: users do not have ../shared (the project's reference notes); no source may send them there."""
     assert main(cmd) == 0
     assert "../shared" not in capsys.readouterr().out
+
+
+def test_score_at_a_tp_the_engine_refuses_is_an_error(capsys):
+    """Newcomer trial: `score --tp 4 --precision fp8_block` of Llama-2-7B exited 0 with every regime refused and a
+    header saying it fits. FP8-block weights need each TP shard's output width to be a multiple of the 128-wide
+    block: 11,008 / 4 = 2,752 = 21.5 x 128 (refused), 11,008 / 2 = 5,504 = 43 x 128 (runs). As predict does, it is
+    exit 2 with the reason and the TPs that run."""
+    assert 11_008 // 4 % 128 == 64 and 11_008 // 2 % 128 == 0
+    assert main(["score", "example:llama-2-7b", "--tp", "4", "--precision", "fp8_block"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "refuses fp8_block at TP4" in err and "2752 % 128 = 64" in err
+    assert "runs at TP1, TP2" in err
+    assert main(["score", "example:llama-2-7b", "--tp", "2", "--precision", "fp8_block", "--no-recommendations"]) == 0
+    capsys.readouterr()
