@@ -316,6 +316,21 @@ class CrawlDB:
                 "crawled_at", "downloads", "likes"]
         return [dict(zip(cols, row)) for row in cur]
 
+    def labels(self) -> dict[tuple[str, str], tuple[bool, bool]]:
+        """(repo_id, sha) -> (parameter counts exact, score provisional) of every ok row, read from its stored sheet
+        (``params.exact``, ``score.provisional``; a sheet that cannot be read counts as exact and final)."""
+        import json
+        import zlib
+        out = {}
+        for repo, sha, blob in self.conn.execute("SELECT repo_id, sha, sheet FROM results WHERE status='ok'"):
+            try:
+                doc = json.loads(zlib.decompress(blob))
+                out[(repo, sha)] = (doc["params"].get("exact", True) is not False,
+                                    doc["score"].get("provisional", False) is True)
+            except (TypeError, ValueError, KeyError, AttributeError, zlib.error):
+                continue
+        return out
+
     def costs_for(self, gpu: str, regime: str) -> dict[tuple[str, str], dict[str, Any]]:
         """(repo_id, sha) -> the costs row of this GPU and regime."""
         cols = ["layout", "num_gpus", "concurrency", "usd_per_1m_output_tokens", "output_tokens_per_s_per_gpu",

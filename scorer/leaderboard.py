@@ -45,6 +45,8 @@ class Entry(BaseModel):
     sheet: str | None = Field(None, description="relative path of the rendered sheet, when one was written")
     score: float | None = None
     grade: str | None = None
+    provisional: bool = Field(False, description="the score is provisional (a model type read by keys, not known)")
+    params_exact: bool = Field(True, description="false: the parameter counts are estimated (unmodelled keys)")
     params_total: int | None = None
     params_active: int | None = None
     model_type: str | None = None
@@ -205,6 +207,7 @@ def build_leaderboard(path: str | Path, gpu: str = DEFAULT_GPU, regime: str = DE
         if gpus:
             gpu = resolve_gpu(gpu, gpus)
         costs = db.costs_for(gpu, regime) if gpus else {}
+        labels = db.labels()
     finally:
         db.close()
 
@@ -213,14 +216,14 @@ def build_leaderboard(path: str | Path, gpu: str = DEFAULT_GPU, regime: str = DE
     counts: dict[str, int] = {}
     for r in rows:
         try:
-            _add_row(r, costs, entries, not_scored, counts)
+            _add_row(r, costs, entries, not_scored, counts, labels)
         except (ValidationError, TypeError, ValueError) as exc:
             raise BadInputError(f"{path}: corrupt row for {str(r.get('repo_id'))[:100]!r} "
                                 f"({type(exc).__name__}: a value of the wrong type)") from None
     return _rank(entries, not_scored, counts, gpu, regime, gpus, regimes, path)
 
 
-def _add_row(r, costs, entries, not_scored, counts) -> None:
+def _add_row(r, costs, entries, not_scored, counts, labels=None) -> None:
     """Append one current row to ``entries`` or ``not_scored`` (pydantic validates each value's type)."""
     counts[r["status"]] = counts.get(r["status"], 0) + 1
     url = hub_url(r["repo_id"])
@@ -230,8 +233,10 @@ def _add_row(r, costs, entries, not_scored, counts) -> None:
                                     downloads=r["downloads"], crawled_at=r["crawled_at"]))
         return
     c = costs.get((r["repo_id"], r["sha"]), {})
+    exact, provisional = (labels or {}).get((r["repo_id"], r["sha"]), (True, False))
     entries.append(Entry(
-        repo_id=r["repo_id"], sha=r["sha"], url=url, score=r["score"], grade=r["grade"],
+        repo_id=r["repo_id"], sha=r["sha"], url=url, score=r["score"], grade=r["grade"], provisional=provisional,
+        params_exact=exact,
         params_total=r["params_total"], params_active=r["params_active"], model_type=r["model_type"],
         family=r["family"], kind=r["kind"], precision=r["precision"], kv_bytes_per_token=r["kv_bytes_per_token"],
         usd_per_1m_output_tokens=c.get("usd_per_1m_output_tokens"),

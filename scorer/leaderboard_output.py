@@ -36,7 +36,8 @@ SHEETS_DIR = "sheets"
 MARKER = ".deploysheet-leaderboard"
 _OURS = {*FILES.values(), SHEETS_DIR, MARKER}
 
-CSV_COLUMNS = ["rank", "cost_rank", "model", "status", "score", "grade", "params_total", "params_active",
+CSV_COLUMNS = ["rank", "cost_rank", "model", "status", "score", "grade", "provisional", "params_total",
+               "params_exact", "params_active",
                "model_type", "precision", "kv_bytes_per_token", "usd_per_1m_output_tokens",
                "output_tokens_per_s_per_gpu", "tokens_per_s_per_user", "ttft_ms", "tpot_ms", "layout", "num_gpus",
                "license", "gated", "custom_code", "downloads", "likes", "error", "link", "sha", "gpu", "regime"]

@@ -459,3 +459,39 @@ def test_leaderboard_straight_from_local_folders(tmp_path, capsys, monkeypatch):
                 ["leaderboard", "--from", str(tmp_path / "nope")], ["leaderboard", "--from", str(tmp_path / "mine" / "tiny" / "config.json")]):
         assert main(bad) == 2
         assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_the_leaderboard_keeps_the_sheets_estimated_and_provisional_labels(tmp_path, capsys, monkeypatch):
+    """Newcomer trial: a made-up model_type (read by keys: provisional score) and a plausible unknown shape key
+    (estimated counts) were labelled in their sheets but listed plainly in the leaderboard."""
+    import csv as _csv
+    import io
+    import json as _json
+
+    from scorer.cli import main
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    base = {"architectures": ["LlamaForCausalLM"], "hidden_size": 1024, "intermediate_size": 2816,
+            "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 2, "vocab_size": 32000,
+            "max_position_embeddings": 4096}
+    mine = tmp_path / "mine"
+    for name, cfg in (("plain", {**base, "model_type": "llama"}),
+                      ("guessed", {**base, "model_type": "zorblax", "architectures": ["ZorblaxForCausalLM"]}),
+                      ("widened", {**base, "model_type": "llama", "num_extra_expert_layers": 3})):
+        (mine / name).mkdir(parents=True)
+        (mine / name / "config.json").write_text(_json.dumps(cfg))
+    for name in ("guessed", "widened"):  # what each sheet says, the oracle for the leaderboard's labels
+        assert main(["score", str(mine / name), "--format", "json", "--no-recommendations"]) == 0
+        doc = _json.loads(capsys.readouterr().out)
+        assert (doc["params"]["exact"], doc["score"]["provisional"]) == (
+            (False, True) if name == "guessed" else (False, False))
+    assert main(["leaderboard", "--from", str(mine), "--format", "csv"]) == 0
+    rows = {r["model"]: r for r in _csv.DictReader(io.StringIO(capsys.readouterr().out))}
+    assert (rows["plain"]["params_exact"], rows["plain"]["provisional"]) == ("yes", "no")
+    assert (rows["guessed"]["params_exact"], rows["guessed"]["provisional"]) == ("no", "yes")
+    assert (rows["widened"]["params_exact"], rows["widened"]["provisional"]) == ("no", "no")
+    assert main(["leaderboard", "--from", str(mine)]) == 0
+    md = capsys.readouterr().out
+    line = next(x for x in md.splitlines() if "| guessed |" in x or "guessed" in x and x.startswith("|"))
+    assert "(provisional)" in line and "(estimated)" in line
+    line = next(x for x in md.splitlines() if x.startswith("|") and "widened" in x)
+    assert "(estimated)" in line and "(provisional)" not in line
