@@ -8,9 +8,9 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_p = resolve('p')
+    l_0_m = resolve('m')
     l_0_ck = resolve('ck')
     l_0_s = resolve('s')
-    l_0_m = resolve('m')
     l_0_c0 = resolve('c0')
     try:
         t_1 = environment.filters['f']
@@ -75,7 +75,16 @@ def root(context, missing=missing):
     if (not environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'exact')):
         pass
         yield ' (estimated)'
-    yield ' | counted from config (transformers layout)'
+    yield ' | counted from config ('
+    if environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'config_class'):
+        pass
+        yield 'transformers '
+        yield str(environment.finalize(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'config_class')))
+        yield ' layout'
+    else:
+        pass
+        yield 'raw keys, layout guessed'
+    yield ')'
     if (not environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'exact')):
         pass
         yield '; estimated: '
@@ -230,4 +239,4 @@ def root(context, missing=missing):
     yield ' | config.json |\n\n'
 
 blocks = {}
-debug_info = '4=71&5=84&6=87&8=89&9=92&11=103&12=106&13=147&14=150&16=152&17=155&19=179&20=197&21=199&22=203&24=214&25=216&26=219&28=222'
+debug_info = '4=71&5=93&6=96&8=98&9=101&11=112&12=115&13=156&14=159&16=161&17=164&19=188&20=206&21=208&22=212&24=223&25=225&26=228&28=231'
