@@ -445,9 +445,17 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         note = (f"context {opts.isl + opts.osl:,} tokens exceeds max_position_embeddings {arch.max_positions:,}"
                 if too_long else None if pts else refused or
                 f"no layout fits {opts.isl:,} in / {opts.osl:,} out on {gpu.id}")
+        # the regimes' own picks at the frontier's workload join the sweep (the throughput regime's engine-chosen
+        # batch is no power of two): no point the sheet shows is dominated by another it shows
+        swept = {(p.layout, p.concurrency) for p in pts}
+        picks = [r.prediction for r in regimes[gpu.id] if pts and r.prediction is not None
+                 and r.prediction.tpot_ms is not None and (r.prediction.isl, r.prediction.osl) == (opts.isl, opts.osl)
+                 and (r.prediction.layout, r.prediction.concurrency) not in swept]
+        front = pareto(pts + list({(x.layout, x.concurrency): x for x in picks}.values()))
         frontier[gpu.id] = Frontier(gpu=gpu.id, precision=prec.id, isl=opts.isl, osl=opts.osl, points=pts,
-                                    pareto=[to_prediction(make_cm(gpu), p, opts.isl, opts.osl, price)
-                                            for p in pareto(pts)], note=note)
+                                    pareto=[p if isinstance(p, Prediction) else
+                                            to_prediction(make_cm(gpu), p, opts.isl, opts.osl, price)
+                                            for p in front], note=note)
         if want_sla:
             fine = [] if too_long else sweep(make_cm(gpu), arch, opts.isl, opts.osl, price, SLA_CONCURRENCIES,
                                              tp_fixed=opts.tp)
