@@ -42,6 +42,7 @@ def cache_dir() -> Path | None:
     return Path(base)
 
 
+#: one string (no argument)
 @lru_cache(maxsize=1)
 def code_hash() -> str:
     h = hashlib.sha256(__version__.encode())

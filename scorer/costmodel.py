@@ -25,6 +25,7 @@ import json
 import math
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -35,6 +36,7 @@ from .architecture import (AttentionSpec, CompressedAttentionSpec, GatedDeltaNet
 from .errors import BadInputError
 from .gemms import Gemm, inventory, shard
 from .hardware import GIB, GPU, Precision, Topology, compute_dtype
+from .memo import MIB, ByteLRU, identity_ref
 from .kvcache import (DTYPE_BYTES, _state_bytes, engine_kv, kv_heads_per_gpu, mixer_groups, per_sequence_bytes,
                       recurrent_state_dtype, resolve_policy)
 from .params import ParamCounts
@@ -104,7 +106,10 @@ class Calibration(BaseModel):
 MAX_CALIBRATION_BYTES = 4 * 1024 * 1024
 
 
-_CAL_CACHE: dict[tuple, Calibration] = {}
+#: parsed calibrations by (resolved path, size, mtime); a process that reads many calibration files (a calibrate
+#: loop) keeps the most recent within 16 MiB (the packaged one costs about 30 KiB by deep_size; a file at
+#: MAX_CALIBRATION_BYTES parses to well under the budget)
+_CAL_CACHE = ByteLRU("costmodel.calibration", 16 * MIB)
 
 
 def load_calibration(path: str | Path | None = None) -> Calibration:
@@ -128,7 +133,7 @@ def load_calibration(path: str | Path | None = None) -> Calibration:
         return hit
     cal = _load_calibration(path)
     if key:
-        _CAL_CACHE[key] = cal
+        _CAL_CACHE.put(key, cal)
     return cal
 
 
@@ -225,8 +230,17 @@ def excluded_components(patterns: list[str]) -> set[str]:
     return out
 
 
-_SHARDS: dict[tuple[int, int, int], tuple[list, list]] = {}
-_COMM: dict[tuple, tuple[ModelArch, list]] = {}
+#: (id(gemms), tp, moe_tp) -> (gemms, per-GPU shards); the entry holds the inventory so its id is not reused while
+#: cached, and costs the deep size of both (15-40 KiB an entry, ~20 entries a model's sheet); 8 MiB keeps about
+#: the last 20 models
+_SHARDS = ByteLRU("costmodel.shards", 8 * MIB)
+#: (id(arch), tp, pp, ep, dp) -> (weak reference to the arch, collective plan): the weak reference checks the id
+#: still names that arch without keeping the arch alive (a stale entry is a miss and ages out); 400-800 bytes an entry
+_COMM = ByteLRU("costmodel.comm", 2 * MIB)
+#: (id(calibration), framework, id(gpu), id(precision)) -> (weak references to the three, device constants of
+#: CostModel._device): cost models of one GPU and precision share them; 3-4 KiB an entry (the GPU's topology and
+#: the resolved parameters), a leaderboard grid holds ~120
+_DEVICE = ByteLRU("costmodel.device", 2 * MIB)
 
 
 def unquantized_components(arch, prec_id: str) -> set[str]:
@@ -242,10 +256,7 @@ def _shards_for(gemms: list[Gemm], tp: int, moe_tp: int) -> list:
     if hit is not None and hit[0] is gemms:
         return hit[1]
     out = [(g, shard(g, moe_tp if g.expert else tp)) for g in gemms]
-    if len(_SHARDS) > 4096:
-        _SHARDS.clear()
-        _COMM.clear()
-    _SHARDS[key] = (gemms, out)  # the reference keeps the id from being reused while cached
+    _SHARDS.put(key, (gemms, out))  # the reference keeps the id from being reused while cached
     return out
 
 
@@ -377,20 +388,12 @@ class CostModel:
     def __post_init__(self) -> None:
         if self.calibration is None:
             self.calibration = load_calibration()
-        self.p = self.calibration.resolve(self.framework, self.gpu.arch)
         if not self.gemms:
             self.gemms = inventory(self.arch)
-        self.dtype = compute_dtype(self.precision, self.gpu)
-        self.peak = self.gpu.peak_flops(self.dtype)
-        self.peak_bf16 = self.gpu.peak_flops("bf16")
-        mamf = self.gpu.mamf_tflops.get(self.dtype) or self.gpu.mamf_tflops.get("bf16")
-        base = self.gpu.tflops.get(self.dtype) if self.dtype in self.gpu.mamf_tflops else self.gpu.tflops.get("bf16")
-        self.eff_c = (mamf / base) if (mamf and base) else self.p["gemm_compute_eff"]
-        self.eff_c = min(1.0, self.eff_c * self.p.get("gemm_eff_scale", 1.0))
-        self.bw_peak = self.gpu.bw_bytes_per_s
+        p, self.dtype, self.peak, self.peak_bf16, self.eff_c, self.bw_peak, self.topology = self._device()
+        self.p = dict(p)  # each cost model its own copy, as resolve() gives
         lay = self.layout
         tp = lay.tp
-        self.topology = self.gpu.topology()
         self.link_peak = self.topology.scaleup_bytes_per_s
         self._shards = _shards_for(self.gemms, tp, lay.moe_tp)
         self.kv_policy = resolve_policy(self.kv_policy, self.framework)
@@ -398,24 +401,65 @@ class CostModel:
                                    self.engine_args.get("max_num_batched_tokens"))
         self.kv_b = DTYPE_BYTES[self.kv_dtype]
         self.state_dtype = recurrent_state_dtype(self.arch.dtype, self.arch.ssm_state_fp32)  # the recurrent state ignores the KV dtype (kvcache)
-        self._wb = [self.weight_bytes(g) for g, _ in self._shards]
-        self._mis = [misalignment_factor(s.n, s.k, min(wb, 2.0)) for (g, s), wb in zip(self._shards, self._wb)]
         key = (id(self.arch), lay.tp, lay.pp, lay.ep, lay.dp)
         hit = _COMM.get(key)
-        if hit is None or hit[0] is not self.arch:
-            hit = _COMM[key] = (self.arch, self._comm_plan())
+        if hit is None or hit[0]() is not self.arch:
+            hit = _COMM.put(key, (identity_ref(self.arch), self._comm_plan()))
         self._blocks = hit[1]
         self._mixers = mixer_groups(self.arch)  # identical mixers are evaluated once, weighted by layer count
         self._kv_cache: dict[tuple, float] = {}
         self._pre_cache: dict[int, tuple[float, float]] = {}
         self._feat_cache: dict[tuple, Features] = {}
+        self._dec_parts: dict[tuple, tuple] = {}
+        self._dec_gemm: dict[float, tuple] = {}
+        self._max_c: dict[tuple, int] = {}
+        self._kit: tuple | None = None
+        self._evaluations: dict[tuple, dict] = {}  # scorer.regimes: workload points and predictions
+        self._predictions: dict[tuple, Any] = {}
+        self._serve_k: tuple | None = None  # scorer.regimes: per-cost-model constants of its points
+        self._pred_k: tuple | None = None
+
+    def _device(self) -> tuple:
+        """(parameters, compute dtype, its peak, the bf16 peak, GEMM compute efficiency, HBM bytes/s, topology) of
+        this calibration, framework, GPU and precision; memoized (cost models of one GPU and precision differ only
+        in layout). Treats the calibration, GPU and precision as read-only, as the rest of the scorer does."""
+        cal, gpu, prec = self.calibration, self.gpu, self.precision
+        key = (id(cal), self.framework, id(gpu), id(prec))
+        hit = _DEVICE.get(key)
+        if hit is not None and hit[0]() is cal and hit[1]() is gpu and hit[2]() is prec:
+            return hit[3]
+        p = cal.resolve(self.framework, gpu.arch)
+        dtype = compute_dtype(prec, gpu)
+        peak = gpu.peak_flops(dtype)
+        peak_bf16 = gpu.peak_flops("bf16")
+        mamf = gpu.mamf_tflops.get(dtype) or gpu.mamf_tflops.get("bf16")
+        base = gpu.tflops.get(dtype) if dtype in gpu.mamf_tflops else gpu.tflops.get("bf16")
+        eff_c = (mamf / base) if (mamf and base) else p["gemm_compute_eff"]
+        eff_c = min(1.0, eff_c * p.get("gemm_eff_scale", 1.0))
+        out = (p, dtype, peak, peak_bf16, eff_c, gpu.bw_bytes_per_s, gpu.topology())
+        _DEVICE.put(key, (identity_ref(cal), identity_ref(gpu), identity_ref(prec), out))
+        return out
+
+    @cached_property
+    def _wb(self) -> list[float]:
+        """Bytes per weight of each inventory entry (in :attr:`_shards` order)."""
+        return [self.weight_bytes(g) for g, _ in self._shards]
+
+    @cached_property
+    def _mis(self) -> list[float]:
+        """Misalignment factor of each inventory entry's shard (:func:`scorer.tiles.misalignment_factor`)."""
+        return [misalignment_factor(s.n, s.k, min(wb, 2.0)) for (g, s), wb in zip(self._shards, self._wb)]
 
     def engine_blocker(self) -> str | None:
         """Why the framework refuses this (precision, layout) — the readiness matrix's ``not_ready``
         (:func:`scorer.quant.engine_blocker`) — or None when it runs."""
+        if "_blocker" in self.__dict__:  # memoized per cost model (regimes and sweeps ask each layout several times)
+            return self._blocker
         from .quant import engine_blocker
         lay = self.layout
-        return engine_blocker(self.arch, self.gemms, self.precision.id, lay.tp, self.framework, lay.ep, lay.moe_tp)
+        self._blocker = engine_blocker(self.arch, self.gemms, self.precision.id, lay.tp, self.framework, lay.ep,
+                                       lay.moe_tp)
+        return self._blocker
 
     # ---------------------------------------------------------------- memory
     def weight_bytes(self, g: Gemm) -> float:
@@ -518,7 +562,14 @@ class CostModel:
         return max(1, min(run, cap)) if cap else run
 
     def max_concurrency(self, context: int, policy: str | None = None) -> int:
-        """Sequences of ``context`` tokens the whole layout holds (all DP ranks)."""
+        """Sequences of ``context`` tokens the whole layout holds (all DP ranks); memoized per cost model."""
+        key = (context, policy)
+        hit = self._max_c.get(key)
+        if hit is None:
+            hit = self._max_c[key] = self._max_concurrency(context, policy)
+        return hit
+
+    def _max_concurrency(self, context: int, policy: str | None) -> int:
         free = self.kv_budget_bytes()
         per = self.kv_bytes_per_sequence(context, policy)
         if free <= 0 or per <= 0:
@@ -660,6 +711,149 @@ class CostModel:
         return Features(comp, mem, ops, a_c / self.peak_bf16, a_m / self.bw_peak, comm_s, comm_n,
                         "decode", inter_s, inter_lat)
 
+    def decode_total(self, batch: float, context: float) -> float:
+        """``decode_step(batch, context)["total"]``: the regimes and sweeps need only the total of most of the steps
+        they evaluate (see :meth:`decode_parts`)."""
+        return self.decode_parts(batch, context)[0]
+
+    def decode_parts(self, batch: float, context: float) -> tuple[float, ...]:
+        """(total, gemm_compute, gemm_memory, attention, comm, overhead) of ``decode_step(batch, context)``,
+        memoized per cost model. Without speculative decoding it runs :meth:`_decode_parts`: the same floating-point
+        operations in the same order as decode_features + step_time (so the same values, bit for bit) without
+        building the per-GEMM lists, the Features and the breakdown dict."""
+        memo = self._dec_parts
+        key = (batch, context)
+        hit = memo.get(key)
+        if hit is None:
+            if self.speculative is not None:
+                d = self.decode_step(batch, context)
+                hit = (d["total"], d["gemm_compute"], d["gemm_memory"], d["attention"], d["comm"], d["overhead"])
+            else:
+                hit = self._decode_parts(batch, context)
+            memo[key] = hit
+        return hit
+
+    def decode_bound(self, batch: float, context: float) -> str:
+        """:func:`bound_of` the decode step of ``batch`` sequences at mean ``context`` tokens."""
+        _, comp, mem, attn, comm, over = self.decode_parts(batch, context)
+        return bound_of({"gemm_compute": comp, "gemm_memory": mem, "attention": attn, "comm": comm, "overhead": over})
+
+    def _decode_parts(self, batch: float, context: float) -> tuple[float, ...]:
+        """step_time(_decode_features(batch, context), p, eff_c) at q = 1, fused; keep in step with both. The GEMM
+        and collective terms depend on the batch only, so they are memoized per batch (:meth:`_decode_gemm`) and
+        shared by the contexts of a cost model's regimes and sweeps."""
+        g = self._dec_gemm.get(batch)
+        if g is None:
+            g = self._decode_gemm(batch)
+        gemm, comp, mem, comm, lat, local = g
+        kit = self._kit or self._make_kit()
+        a_c = a_m = 0.0
+        for window, per_ctx_m, per_ctx_c, fixed_m in kit[8]:
+            ctx = (window if window < context else context) if window else context  # = min(context, window)
+            a_m += local * (ctx * per_ctx_m + fixed_m)
+            a_c += local * 1 * ctx * per_ctx_c
+        tc, tm = (a_c / kit[2]) / kit[4], (a_m / kit[3]) / kit[5]
+        attn = tm if tm > tc else tc  # max(tc, tm)
+        over = kit[6]
+        return (gemm + attn + comm + lat + over, comp, mem, attn, comm, over + lat)
+
+    def _make_kit(self) -> tuple:
+        """Per-cost-model constants of the fused decode step (:meth:`_decode_parts`, :meth:`_decode_gemm`)."""
+        kit = self._kit
+        if kit is None:
+            p = self.p
+            plan = self.__dict__.get("_plan")
+            if plan is None:
+                plan = self._plan = self._gemm_plan()
+            kit = self._kit = (1.0 / self.eff_c, 1.0 / p["mem_bw_eff"], self.peak_bf16, self.bw_peak,
+                                p["attn_compute_eff"] * 1.0, p["mem_bw_eff"], p["decode_step_overhead_s"],
+                                self._gemm_ops * p["op_latency_s"], tuple(self._decode_attention_terms()), plan,
+                                # no experts: the terms of the memory-bound case (below M_TILE_MIN), in plan order
+                                None if any(e[0] for e in plan) else
+                                tuple((e[6], e[4], e[7], e[8], e[5]) for e in plan),
+                                self._fast_comm())
+        return kit
+
+    def _fast_comm(self) -> tuple | None:
+        """When every collective of the plan is an all-reduce inside one scale-up domain (and PP is 1): per block
+        (count, 2(g − 1)/g, bytes per local token) and the messages, so :meth:`_decode_gemm` can add up what
+        :meth:`_comm` would (the same operations in the same order); None otherwise."""
+        if self.layout.pp > 1 or not self._blocks:
+            return None
+        d = max(1, self.topology.domain)
+        out, n = [], 0
+        for kind, group, per_tok, count in self._blocks:
+            if kind != "allreduce" or not 1 < group <= d or not per_tok > 0:
+                return None
+            out.append((count, 2.0 * (group - 1) / group, per_tok))
+            n += count * 1
+        return tuple(out), n
+
+    def _decode_gemm(self, batch: float) -> tuple[float, ...]:
+        """(GEMM seconds, their compute and memory sums, collective seconds, launch latency, sequences per DP rank)
+        of a decode step of ``batch`` sequences (q = 1), memoized per cost model; see :meth:`_decode_parts`."""
+        memo = self._dec_gemm
+        hit = memo.get(batch)
+        if hit is not None:
+            return hit
+        kit = self._kit or self._make_kit()
+        dp, pp = self.layout.dp, self.layout.pp
+        b = max(batch / pp, min(batch, 1.0))
+        m_tokens = b * 1  # decode_features' batch * q at q = 1
+        sms = self.gpu.sms
+        eff, m_min = gemm_efficiency, M_TILE_MIN
+        tokens = max(m_tokens, 0.0)
+        per_rank = m_tokens / dp  # = seqs / dp: a decode step runs one token per sequence
+        rank_int = int(round(per_rank))
+        inv_c, inv_m = kit[0], kit[1]
+        comp = mem = gemm = 0.0
+        if per_rank < m_min and kit[10] is not None:  # dense entries only, every one memory-bound (no tile terms)
+            m_eff = per_rank
+            for flops_tok, c_scale, wbytes, abytes_tok, m_scale in kit[10]:
+                tc = flops_tok * m_eff * c_scale * inv_c
+                tm = (wbytes + abytes_tok * m_eff) * m_scale * inv_m
+                comp += tc
+                mem += tm
+                gemm += tc if tc > tm else tm
+        else:
+            for expert, _lm_head, n, k, c_scale, m_scale, flops_tok, wbytes, abytes_tok, frac, _ in kit[9]:
+                if expert:
+                    m_eff = tokens * frac
+                    flops = flops_tok * tokens
+                    byts = wbytes * (1.0 - (1.0 - frac) ** tokens) + abytes_tok * tokens
+                    m_int = int(round(m_eff))
+                else:
+                    m_eff, m_int = per_rank, rank_int
+                    flops = flops_tok * m_eff
+                    byts = wbytes + abytes_tok * m_eff
+                tc = (flops * c_scale / eff(m_int, n, k, sms) if m_eff >= m_min else flops * c_scale) * inv_c
+                tm = (byts * m_scale) * inv_m
+                comp += tc
+                mem += tm
+                gemm += tc if tc > tm else tm
+        local = b / dp
+        memo[batch] = hit = (gemm, comp, mem, self._comm_seconds(local * 1), kit[7], local)
+        return hit
+
+    def _comm_seconds(self, local_tokens: float) -> float:
+        """step_time's ``comm`` (intra + inter) of the collectives of one pass over ``local_tokens`` tokens per GPU:
+        :meth:`_comm` at the calibrated efficiencies, with a fast path for all-reduces inside one domain that
+        adds up the same terms in the same order."""
+        kit = self._kit or self._make_kit()
+        p = self.p
+        fast = kit[11]
+        if fast is not None and local_tokens > 0:  # collective_time's (f · size / up, 1, 0, 0) per all-reduce
+            up = self.topology.scaleup_bytes_per_s
+            comm_s = 0.0
+            for count, f, per_tok in fast[0]:
+                comm_s += count * (f * (local_tokens * per_tok) / up)
+            comm_n, inter_s, inter_lat = fast[1], 0.0, 0.0
+        elif self._blocks or self.layout.pp > 1:
+            comm_s, comm_n, inter_s, inter_lat = self._comm(local_tokens)
+        else:  # no collective
+            comm_s, comm_n, inter_s, inter_lat = 0.0, 0, 0.0, 0.0
+        return (comm_s / p["comm_bw_eff"] + comm_n * p["comm_latency_s"]) + (inter_s / p["comm_bw_eff"] + inter_lat)
+
     def _decode_attention_terms(self) -> list[tuple[int | None, float, float, float]]:
         """Per mixer group, per local sequence: (window or None, KV bytes and attention FLOPs per context
         token, fixed state bytes read and written) of one decode step; memoized per cost model."""
@@ -723,6 +917,46 @@ class CostModel:
             a_c += n * self._prefill_attention(m, local_seqs, length)
         comm_s, comm_n, inter_s, inter_lat = self._comm(tokens / dp)
         return Features(comp, mem, ops, a_c / self.peak_bf16, 0.0, comm_s, comm_n, "prefill", inter_s, inter_lat)
+
+    def _prefill_total(self, seqs: float, length: int) -> float:
+        """step_time(_prefill_features(seqs, length), p, eff_c)["total"], fused: the same floating-point operations
+        in the same order (the same value, bit for bit); keep in step with both."""
+        dp = self.layout.dp
+        tokens = float(seqs * length)
+        plan = self.__dict__.get("_plan")
+        if plan is None:
+            plan = self._plan = self._gemm_plan()
+        sms = self.gpu.sms
+        eff, m_min = gemm_efficiency, M_TILE_MIN
+        m_tokens = tokens
+        tokens = max(m_tokens, 0.0)
+        per_rank, seqs_rank = m_tokens / dp, seqs / dp
+        rank_int, seqs_int = int(round(per_rank)), int(round(seqs_rank))
+        p = self.p
+        eff_m = p["mem_bw_eff"]
+        scale = p.get("prefill_eff_scale", 1.0)
+        inv_c, inv_m = 1.0 / (self.eff_c * scale), 1.0 / eff_m
+        gemm = 0.0
+        for expert, lm_head, n, k, c_scale, m_scale, flops_tok, wbytes, abytes_tok, frac, _ in plan:
+            if expert:
+                m_eff = tokens * frac
+                flops = flops_tok * tokens
+                byts = wbytes * (1.0 - (1.0 - frac) ** tokens) + abytes_tok * tokens
+                m_int = int(round(m_eff))
+            else:
+                m_eff, m_int = (seqs_rank, seqs_int) if lm_head else (per_rank, rank_int)
+                flops = flops_tok * m_eff
+                byts = wbytes + abytes_tok * m_eff
+            tc = (flops * c_scale / eff(m_int, n, k, sms) if m_eff >= m_min else flops * c_scale) * inv_c
+            tm = (byts * m_scale) * inv_m
+            gemm += tc if tc > tm else tm
+        local_seqs = seqs / dp
+        a_c = 0.0
+        for m, n in self._mixers:
+            a_c += n * self._prefill_attention(m, local_seqs, length)
+        attn = max((a_c / self.peak_bf16) / (p["attn_compute_eff"] * scale), 0.0 / eff_m)
+        lat = self._gemm_ops * p["op_latency_s"]
+        return gemm + attn + self._comm_seconds(m_tokens / dp) + lat + p["prefill_overhead_s"]
 
     def _prefill_attention(self, m, local_seqs: float, length: int) -> float:
         """Attention / scan FLOPs of one layer prefilling ``local_seqs`` sequences of ``length`` tokens."""
@@ -810,8 +1044,9 @@ class CostModel:
     def prefill_times(self, length: int) -> tuple[float, float]:
         """(one request's prefill, the marginal prefill of one more request in a batch), seconds."""
         if length not in self._pre_cache:
-            one = self.prefill(self.layout.dp, length)["total"]  # one request on each DP rank
-            four = self.prefill(4 * self.layout.dp, length)["total"]
+            dp = self.layout.dp
+            one = self._prefill_total(dp, length)  # one request on each DP rank; = self.prefill(dp, length)["total"]
+            four = self._prefill_total(4 * dp, length)
             self._pre_cache[length] = (one, max((four - one) / 3, 0.0))
         return self._pre_cache[length]
 
@@ -959,6 +1194,30 @@ def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurren
     ttft = ttft + wave_share * (t_pre + BURST_QUEUE * extra * t_pre_marginal - ttft)
     return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": concurrency * osl / latency / num_gpus,
             "tokens_per_s_per_user": 1.0 / tpot, "latency": latency}
+
+
+def serve_constants(p: dict[str, float]) -> tuple[float, ...]:
+    """The parameter terms of :func:`serve_arrays` that do not depend on the workload, for :func:`serve_point`."""
+    mixed = 1.0 - p.get("prefill_separate", 0.0)
+    share = mixed + (1.0 - mixed) * (1.0 - BURST_QUEUE)
+    return (p.get("tpot_interference", 1.0) * share, mixed, p.get("prefill_chunk_tokens", 8192.0),
+            mixed * p.get("ttft_queue", 0.0) + (1.0 - mixed) * BURST_QUEUE, p.get("ttft_decode_steps", 0.5))
+
+
+def serve_point(k: tuple[float, ...], t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl: int,
+                num_gpus: int, concurrency: int, isl: int = 0, wave_share: float = 0.0) -> tuple[float, float, float]:
+    """(ttft, tpot, tokens/s/GPU) of :func:`serve` on floats, with ``k`` = :func:`serve_constants` of its
+    parameters: the same floating-point operations in the same order (the same values, bit for bit)."""
+    mu_share, mixed, chunk, queue, kappa = k
+    extra = c_local - 1.0  # max(...) spelled out below: max(a, b) is b if b > a, else a
+    if 0.0 > extra:
+        extra = 0.0
+    tpot = t_dec + mu_share * extra / (1 if 1 > osl else osl) * t_pre_marginal
+    ahead = t_pre_marginal + mixed * isl / chunk * t_dec
+    ttft = t_pre + queue * extra * ahead + (kappa * t_dec if c_local > 1 else 0.0)
+    latency = ttft + (0 if 0 > osl - 1 else osl - 1) * tpot
+    ttft = ttft + wave_share * (t_pre + BURST_QUEUE * extra * t_pre_marginal - ttft)
+    return ttft, tpot, concurrency * osl / latency / num_gpus
 
 
 def bound_of(parts: dict[str, float]) -> str:

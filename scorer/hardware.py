@@ -117,6 +117,7 @@ class Precision(BaseModel):
     label: str
 
 
+#: unbounded (no argument): the parsed data/gpus.json, the size of the data file
 @lru_cache(maxsize=None)
 def catalog() -> dict[str, GPU]:
     return {g["id"]: GPU(**g) for g in load_json("gpus.json")["gpus"]}
@@ -140,6 +141,7 @@ def catalog_price(gpu: GPU) -> float | None:
     return gpu.usd_per_hour.mid if gpu.usd_per_hour else None
 
 
+#: unbounded (no argument): the parsed data/precisions.json
 @lru_cache(maxsize=None)
 def precisions() -> dict[str, Precision]:
     return {k: Precision(id=k, **v) for k, v in load_json("precisions.json")["precisions"].items()}

@@ -50,6 +50,7 @@ from pydantic import BaseModel, Field
 
 from .architecture import (AttentionSpec, CompressedAttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch,
                            ShortConvSpec)
+from .memo import MIB, ByteLRU, identity_ref
 
 DTYPE_BYTES = {"fp32": 4.0, "float32": 4.0, "bf16": 2.0, "fp16": 2.0, "float16": 2.0, "bfloat16": 2.0,
                "fp8": 1.0, "fp8_e4m3": 1.0, "fp8_e5m2": 1.0, "int8": 1.0, "nvfp4": 0.5625, "fp4": 0.5625}
@@ -169,13 +170,13 @@ def kv_heads_per_gpu(num_kv_heads: int, tp: int) -> int:
     return max(1, num_kv_heads // tp)
 
 
-_GROUPS: dict[int, tuple[ModelArch, list]] = {}
+_GROUPS = ByteLRU("kvcache.mixer_groups", 4 * MIB)
 
 
 def mixer_groups(arch: ModelArch) -> list[tuple[object, int]]:
     """Distinct layer mixers of ``arch`` with their layer counts (memoized per architecture object)."""
     hit = _GROUPS.get(id(arch))
-    if hit is not None and hit[0] is arch:
+    if hit is not None and hit[0]() is arch:
         return hit[1]
     groups: dict[tuple, list] = {}
     for m in (x for lay in arch.layers for x in (lay.mixer, lay.side_mixer)):  # side_mixer: a block's second mixer
@@ -186,9 +187,7 @@ def mixer_groups(arch: ModelArch) -> list[tuple[object, int]]:
             else:
                 groups[key] = [m, 1]
     out = [(m, n) for m, n in groups.values()]
-    if len(_GROUPS) > 256:
-        _GROUPS.clear()
-    _GROUPS[id(arch)] = (arch, out)  # the reference keeps the id from being reused while cached
+    _GROUPS.put(id(arch), (identity_ref(arch), out))
     return out
 
 
@@ -198,15 +197,28 @@ def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", po
     ``policy`` (:data:`POLICIES`): pool capacity / this = the sequences that fit. For ``sglang`` it is the
     equivalent bytes of the two pools, (full + ratio x SWA bytes per token) x max(context, min(context,
     window) / ratio). ``engine``: the policy's knobs (default :class:`EngineKV`, vLLM's at 8192 batched tokens)."""
+    key = (id(arch), context, kv_dtype, policy, tp, state_dtype, engine)
+    hit = _PER_SEQ.get(key)
+    if hit is not None and hit[0]() is arch:
+        return hit[1]
     b = DTYPE_BYTES[kv_dtype]
     sb = DTYPE_BYTES[state_dtype or recurrent_state_dtype(arch.dtype, arch.ssm_state_fp32)]
     eng = engine or EngineKV()
     if policy in ("vllm", "sglang", "trtllm"):
-        return int(_engine_sequence_bytes(arch, context, b, sb, policy, tp, eng))
-    total = 0.0
-    for m, count in mixer_groups(arch):
-        total += count * _sequence_bytes_one(m, context, b, sb, "window" if policy == "window" else "vllm", tp)
-    return int(total)
+        out = int(_engine_sequence_bytes(arch, context, b, sb, policy, tp, eng))
+    else:
+        total = 0.0
+        for m, count in mixer_groups(arch):
+            total += count * _sequence_bytes_one(m, context, b, sb, "window" if policy == "window" else "vllm", tp)
+        out = int(total)
+    _PER_SEQ.put(key, (identity_ref(arch), out))
+    return out
+
+
+#: (id(arch), context, kv dtype, policy, tp, state dtype, engine knobs) -> (weak reference to the arch, bytes): cost
+#: models of one GPU that differ in weight precision (and a sheet's regimes and sweep) ask the same sizes; the weak
+#: reference checks the id still names that arch (a stale entry is a miss and ages out); ~600 bytes an entry
+_PER_SEQ = ByteLRU("kvcache.per_sequence_bytes", 1 * MIB)
 
 
 def _attention_kind(m) -> tuple[str, int | None] | None:
@@ -307,13 +319,22 @@ def engine_kv(framework: str, gpu=None, pp: int = 1, max_num_batched_tokens: int
     """The allocation knobs of ``framework``'s engine on ``gpu`` (data/engines.json): vLLM's in-flight tokens are
     max_concurrent_batches (2 with async scheduling at PP 1, else PP) x its max_num_batched_tokens default for the
     GPU's memory."""
+    key = (None if gpu is None else (gpu.id, gpu.name, gpu.memory_gb), pp, max_num_batched_tokens)
+    hit = _ENGINE_KV.get(key)
+    if hit is not None:
+        return hit
     from .resources import load_json
     eng = load_json("engines.json")["engines"]
     v = eng["vllm"]
     mnbt = max_num_batched_tokens or engine_default(v["max_num_batched_tokens"], gpu)
-    return EngineKV(block_size=int(v["block_size"]), in_flight_tokens=(2 if pp <= 1 else pp) * mnbt,
-                    swa_ratio=float(eng["sglang"]["swa_full_tokens_ratio"]),
-                    trt_block=int(eng["trtllm"]["tokens_per_block"]))
+    return _ENGINE_KV.put(key, EngineKV(block_size=int(v["block_size"]), in_flight_tokens=(2 if pp <= 1 else pp) * mnbt,
+                                        swa_ratio=float(eng["sglang"]["swa_full_tokens_ratio"]),
+                                        trt_block=int(eng["trtllm"]["tokens_per_block"])))
+
+
+#: (GPU id, name and memory, pp, max_num_batched_tokens) -> EngineKV (the packaged engines.json is static); one per
+#: cost model built otherwise; ~700 bytes an entry
+_ENGINE_KV = ByteLRU("kvcache.engine_kv", 256 * 1024)
 
 
 def engine_default(table: list[dict], gpu=None) -> int:

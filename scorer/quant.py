@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 
 from .architecture import ModelArch
 from .gemms import Gemm, shard
+from .memo import MIB, ByteLRU, identity_ref
 
 FORMATS = ("fp8", "fp8_block", "nvfp4", "mxfp4", "int4", "int8")
 ENGINES = ("vllm", "sglang", "trtllm")
@@ -194,7 +195,7 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
 PRECISION_FORMAT = {"fp8": "fp8", "fp8_channel": "fp8", "fp8_block": "fp8_block", "int8": "int8", "nvfp4": "nvfp4",
                     "mxfp4": "mxfp4", "int4": "int4"}
 
-_BLOCKERS: dict[tuple, tuple[object, str | None]] = {}
+_BLOCKERS = ByteLRU("quant.engine_blocker", 2 * MIB)
 
 
 def engine_blocker(arch: ModelArch, gemms: list[Gemm], precision: str, tp: int, engine: str, ep: int = 1,
@@ -212,7 +213,7 @@ def engine_blocker(arch: ModelArch, gemms: list[Gemm], precision: str, tp: int, 
     moe_tp = tp if moe_tp is None else moe_tp
     key = (id(arch), id(gemms), fmt, tp, engine, ep, moe_tp)
     hit = _BLOCKERS.get(key)
-    if hit is not None and hit[0] is arch:
+    if hit is not None and hit[0]() is arch:
         return hit[1]
     quantizable = [g for g in gemms if g.quantizable and g.component != "lm_head"]
     has_experts = any(g.expert for g in quantizable)
@@ -226,7 +227,5 @@ def engine_blocker(arch: ModelArch, gemms: list[Gemm], precision: str, tp: int, 
     status, reason = _worst(results)
     out = None if status != "not_ready" else (
         f"{engine} refuses {precision} at TP{tp}{f' EP{ep}' if ep > 1 else ''}: {reason} (rule {RULE[fmt]})")
-    if len(_BLOCKERS) > 4096:
-        _BLOCKERS.clear()
-    _BLOCKERS[key] = (arch, out)  # holding the arch keeps its id from being reused while cached
+    _BLOCKERS.put(key, (identity_ref(arch), out))
     return out

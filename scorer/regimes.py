@@ -20,8 +20,9 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
-from .costmodel import CostModel, Layout, bound_of, serve
+from .costmodel import CostModel, Layout, serve_constants, serve_point
 from .hardware import GIB
+from .memo import MIB, ByteLRU, identity_ref
 from .resources import load_json
 
 
@@ -204,33 +205,41 @@ def _no_fit(cm: CostModel, isl: int, osl: int, c: int, max_c: int) -> Prediction
 
 def _predict_one(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None,
                  wave_share: float = 0.0) -> Prediction:
-    memo = cm.__dict__.setdefault("_predictions", {})
+    memo = cm._predictions
     key = (isl, osl, c, max_c, price, wave_share)
-    if key not in memo:  # regimes and the Pareto sweep ask for the same points
-        memo[key] = _predict_uncached(cm, isl, osl, c, max_c, price, wave_share)
-    return memo[key]
+    hit = memo.get(key)
+    if hit is None:  # regimes and the Pareto sweep ask for the same points
+        hit = memo[key] = _predict_uncached(cm, isl, osl, c, max_c, price, wave_share)
+    return hit
 
 
 def _evaluate(cm: CostModel, isl: int, osl: int, c: int, max_c: int, price: float | None,
               wave_share: float = 0.0) -> dict:
     """Raw numbers of one workload point (seconds, bytes; memoized per cost model); ``wave_share``: see
     :func:`scorer.costmodel.serve`."""
-    memo = cm.__dict__.setdefault("_evaluations", {})
+    memo = cm._evaluations
     key = (isl, osl, c, max_c, price, wave_share)
     hit = memo.get(key)
     if hit is not None:
         return hit
-    lay = cm.layout
-    running = cm.running(c, max_c)  # what its KV cache holds and its max-num-seqs admit; the rest wait in its queue
-    dec = cm.decode_step(running, isl + osl / 2)
-    t_pre, t_marg = cm.prefill_times(isl)
-    sv = serve(dec["total"], t_pre, t_marg, running / lay.dp, osl, lay.num_gpus, running, cm.p, isl, wave_share)
-    ttft, tpot, tps_gpu = sv["ttft"], sv["tpot"], sv["tokens_per_s_per_gpu"]
+    k = cm._serve_k
+    if k is None:  # per cost model: the serve() parameter terms, DP ranks, GPUs, admission cap
+        k = cm._serve_k = (serve_constants(cm.p), cm.layout.dp, cm.layout.num_gpus, cm.admission_cap())
+    # = cm.running(c, max_c): what its KV cache holds and its max-num-seqs admit; the rest wait in its queue
+    run = min(c, max_c) if max_c >= 1 else c
+    cap = k[3]
+    running = max(1, min(run, cap)) if cap else run
+    ctx = isl + osl / 2
+    hit = cm._dec_parts.get((running, ctx))  # = cm.decode_step(...)["total"] (its breakdown: _predict_uncached)
+    t_dec = (hit if hit is not None else cm.decode_parts(running, ctx))[0]
+    t_pre, t_marg = cm._pre_cache.get(isl) or cm.prefill_times(isl)
+    # = serve(t_dec, t_pre, t_marg, running / dp, osl, num_gpus, running, cm.p, isl, wave_share)
+    ttft, tpot, tps_gpu = serve_point(k[0], t_dec, t_pre, t_marg, running / k[1], osl, k[2], running, isl, wave_share)
     if c > running:
         # closed loop, Little's law: a request's whole latency grows by c / running
         latency = ttft + max(osl - 1, 0) * tpot
         ttft += latency * (c / running - 1)
-    memo[key] = out = {"running": running, "dec": dec, "ttft": ttft, "tpot": tpot, "tps_gpu": tps_gpu,
+    memo[key] = out = {"running": running, "ttft": ttft, "tpot": tpot, "tps_gpu": tps_gpu,
                        "usd": price / (tps_gpu * 3600) * 1e6 if price else None}
     return out
 
@@ -239,35 +248,41 @@ def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, pri
                       wave_share: float = 0.0) -> Prediction:
     if max_c < 1:
         return _no_fit(cm, isl, osl, c, max_c)
-    lay = cm.layout
     e = _evaluate(cm, isl, osl, c, max_c, price, wave_share)
     running, ttft, tpot, tps_gpu, usd = e["running"], e["ttft"], e["tpot"], e["tps_gpu"], e["usd"]
-    w = cm.weights_per_gpu()
-    kv = -(-running // lay.dp) * cm.kv_bytes_per_sequence(isl + (osl + 1) // 2)  # sequences of one DP rank
-    mem = (w + kv) / GIB + cm.p["runtime_reserve_gib"]
-    return Prediction(layout=lay.label, tp=lay.tp, pp=lay.pp, ep=lay.ep, num_gpus=lay.num_gpus, isl=isl, osl=osl,
+    k = cm._pred_k
+    if k is None:  # per cost model: the layout's fields, its weights and spans
+        lay = cm.layout
+        w = cm.weights_per_gpu()
+        k = cm._pred_k = (lay.label, lay.tp, lay.pp, lay.ep, lay.num_gpus, lay.dp, w, round(w / GIB, 2),
+                          cm.p["runtime_reserve_gib"], cm.topology.nodes(lay.num_gpus),
+                          cm.topology.domains(lay.num_gpus))
+    label, tp, pp, ep, num_gpus, dp, w, w_gib, reserve, nodes, domains = k
+    kv = -(-running // dp) * cm.kv_bytes_per_sequence(isl + (osl + 1) // 2)  # sequences of one DP rank
+    mem = (w + kv) / GIB + reserve
+    return Prediction(layout=label, tp=tp, pp=pp, ep=ep, num_gpus=num_gpus, isl=isl, osl=osl,
                       concurrency=c, fits=c <= max_c, queued=max(0, c - running), memory_per_gpu_gib=round(mem, 2),
-                      weights_per_gpu_gib=round(w / GIB, 2), kv_per_gpu_gib=round(kv / GIB, 3),
+                      weights_per_gpu_gib=w_gib, kv_per_gpu_gib=round(kv / GIB, 3),
                       ttft_ms=round(ttft * 1e3, 3), tpot_ms=round(tpot * 1e3, 3),
                       tokens_per_s_per_user=round(1.0 / tpot, 2), output_tokens_per_s_per_gpu=round(tps_gpu, 2),
-                      bound=bound_of(e["dec"]), usd_per_1m_output_tokens=round(usd, 4) if usd else None,
-                      max_concurrency=max_c, nodes=cm.topology.nodes(lay.num_gpus),
-                      scaleup_domains=cm.topology.domains(lay.num_gpus))
+                      bound=cm.decode_bound(running, isl + osl / 2),
+                      usd_per_1m_output_tokens=round(usd, 4) if usd else None,
+                      max_concurrency=max_c, nodes=nodes, scaleup_domains=domains)
 
 
-_VALID: dict[tuple[int, int], tuple[object, bool]] = {}
+#: (id(arch), tp) -> (weak reference to the arch, valid): the weak reference checks that the id still names that
+#: arch without keeping it alive (a stale entry is a miss and ages out); an entry costs about 300 bytes
+_VALID = ByteLRU("regimes.valid_tp", 1 * MIB)
 
 
 def valid_tp(arch, tp: int) -> bool:
     """TP degrees engines accept (rules T1, T2 and the recurrent mixers' head splits); memoized per arch."""
     hit = _VALID.get((id(arch), tp))
-    if hit is not None and hit[0] is arch:
+    if hit is not None and hit[0]() is arch:
         return hit[1]
     from .fit import tp_valid
     ok = tp_valid(arch, tp)
-    if len(_VALID) > 4096:
-        _VALID.clear()
-    _VALID[(id(arch), tp)] = (arch, ok)  # holding the arch keeps its id from being reused while cached
+    _VALID.put((id(arch), tp), (identity_ref(arch), ok))
     return ok
 
 
@@ -306,16 +321,26 @@ def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout
         return [lay for lay in (Layout(tp=tp_fixed),) if runs(lay)]
     tps = [t for t in doc["tp_degrees"] if valid_tp(arch, t)]
     layouts = [Layout(tp=t) for t in tps]
-    if arch.is_moe:
+    # the answer depends only on the cost models make_cm returns: memoized on the first one (run_regimes and sweep
+    # ask for the same GPU and precision in turn)
+    first = make_cm(layouts[0]) if layouts else None
+    memo = first.__dict__.get("_candidates") if first is not None else None
+    if memo is not None and memo[0] is arch:
+        return list(memo[1])
+    moe = arch.is_moe
+    if moe:
         layouts += [Layout(tp=t, ep=t) for t in tps if t > 1]
     layouts = [lay for lay in layouts if runs(lay)]
     if not any(make_cm(lay).max_concurrency(2048) >= 1 for lay in layouts):
         top = max(tps) if tps else 1
         layouts += [Layout(tp=t) for t in doc["tp_degrees_multinode"] if valid_tp(arch, t)]
         layouts += [Layout(tp=top, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
-        if arch.is_moe:
+        if moe:
             layouts += [Layout(tp=top, ep=top, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
-    return [lay for lay in layouts if layout_problem(arch, lay.tp, lay.pp, lay.ep, lay.dp) is None and runs(lay)]
+    out = [lay for lay in layouts if layout_problem(arch, lay.tp, lay.pp, lay.ep, lay.dp) is None and runs(lay)]
+    if first is not None:
+        first._candidates = (arch, tuple(out))
+    return out
 
 
 def refused_note(make_cm, arch, tp_fixed: int | None = None) -> str | None:
@@ -410,14 +435,18 @@ def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None,
         max_c = cm.max_concurrency(isl + (osl + 1) // 2)
         if max_c < 1:
             continue
-        label = lay.label
+        label, tp, ep, pp = lay.label, lay.tp, lay.ep, lay.pp
         for c in concurrencies:
             if c > max_c:
                 break
             e = _evaluate(cm, isl, osl, c, max_c, usd_per_gpu_hour)
-            out.append(SweepPoint(label, lay.tp, lay.ep, lay.pp, c, max_c, True, e["ttft"] * 1e3, e["tpot"] * 1e3,
-                                  1.0 / e["tpot"], e["tps_gpu"]))
+            tpot = e["tpot"]
+            out.append(_new_point(SweepPoint, (label, tp, ep, pp, c, max_c, True, e["ttft"] * 1e3, tpot * 1e3,
+                                               1.0 / tpot, e["tps_gpu"])))
     return out
+
+
+_new_point = tuple.__new__  # SweepPoint(*fields) without the NamedTuple's Python-level __new__
 
 
 def to_prediction(make_cm, point: SweepPoint, isl: int, osl: int, usd_per_gpu_hour: float | None) -> Prediction:

@@ -22,6 +22,7 @@ def _find(installed: str, checkout: str) -> Path:
     raise FileNotFoundError(f"deploysheet resources missing: neither {_PKG / installed} nor {_PKG.parent / checkout}")
 
 
+#: data_dir / templates_dir take no argument: one path each
 @lru_cache(maxsize=None)
 def data_dir() -> Path:
     """Folder holding the GPU catalog, rules, calibration and example configs."""
@@ -34,6 +35,7 @@ def templates_dir() -> Path:
     return _find("_templates", "templates")
 
 
+#: unbounded: keyed by the names of the packaged data files (code constants), so it holds at most the data folder
 @lru_cache(maxsize=None)
 def load_json(name: str) -> Any:
     """Parse ``data/<name>`` (cached; callers must not mutate the result)."""

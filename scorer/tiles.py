@@ -14,7 +14,7 @@ predict the misalignment penalty (evidence E3), which :func:`misalignment_factor
 
 from __future__ import annotations
 
-from functools import lru_cache
+from .memo import MIB, scalar_entry_bytes, sized_lru_cache
 
 #: (Tm, Tn, Tk) candidates; K tile 64 for 16-bit types (CUTLASS SM100: 4 x MMA-K 16), see F3-F6 notes.
 TILES = ((128, 128, 64), (128, 256, 64), (256, 128, 64), (64, 128, 64), (64, 256, 64))
@@ -40,7 +40,12 @@ def efficiency_for_tile(m: int, n: int, k: int, sms: int, tile: tuple[int, int, 
     return eta_tile * eta_k * eta_wave
 
 
-@lru_cache(maxsize=65536)
+#: bytes one memo entry of :func:`gemm_efficiency` holds (four int arguments, a float; about 340, measured 300)
+_EFF_ENTRY_BYTES = scalar_entry_bytes(4096, 14336, 4096, 132, result=0.5)
+
+
+#: 4 MiB: about 12,000 shapes; a model's full leaderboard grid (every GPU x precision x TP x regime) asks ~1,500
+@sized_lru_cache("tiles.gemm_efficiency", 4 * MIB, _EFF_ENTRY_BYTES)
 def gemm_efficiency(m: int, n: int, k: int, sms: int) -> float:
     """Best η over the typical tiles (0 < η ≤ 1) for an M×N×K GEMM on ``sms`` SMs."""
     if m <= 0 or n <= 0 or k <= 0:
@@ -53,6 +58,8 @@ def element_alignment(dtype_bytes: float) -> int:
     return max(1, int(round(16 / max(dtype_bytes, 0.5))))
 
 
+#: (n, k, dtype bytes) -> factor: every cost model asks it for each inventory entry; ~300 bytes an entry
+@sized_lru_cache("tiles.misalignment_factor", 1 * MIB, scalar_entry_bytes(14336, 4096, 0.5625, result=0.5))
 def misalignment_factor(n: int, k: int, dtype_bytes: float = 2.0) -> float:
     """Throughput factor for compute-bound GEMMs whose N or K is not 16-byte aligned (G1, evidence E3)."""
     a = element_alignment(dtype_bytes)
