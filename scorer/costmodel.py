@@ -470,8 +470,15 @@ class CostModel:
     def weights_per_gpu(self) -> float:
         """Bytes of weights each GPU holds (GEMMs sharded; embedding vocab-parallel; the rest replicated)."""
         if getattr(self, "_weights", None) is None:
-            self._weights = self._weights_per_gpu() + self.draft_weight_bytes()
+            self._weights = self._weights_per_gpu() + self.draft_weight_bytes() + self.vision_weight_bytes()
         return self._weights
+
+    def vision_weight_bytes(self) -> float:
+        """Per-GPU bytes of the vision tower and projector (``params.vision``), 0 for a text model: in bf16 (quantization
+        recipes leave it unquantized) and split over TP, as vLLM's encoders shard it by default (vllm 0.33.0
+        model_executor/models/qwen2_5_vl.py: QKVParallelLinear / RowParallelLinear unless mm_encoder_tp_mode is
+        "data"). Loaded with the model, so it counts in weight memory and fit; its compute per image is not modelled."""
+        return (self.params.vision or 0) * 2.0 / self.layout.tp
 
     def draft_weight_bytes(self) -> float:
         """Per-GPU bytes of the speculative draft, 0 without one. MTP: the checkpoint's MTP layers (``params.mtp``

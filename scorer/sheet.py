@@ -662,7 +662,8 @@ def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, un
     if arch.mtp is not None:
         out.append(f"{arch.mtp.num_layers} MTP (next-n) layer(s) counted apart and not used for serving predictions.")
     if arch.vision is not None:
-        out.append("Vision tower counted apart; serving predictions cover the language model only.")
+        out.append("Vision tower counted apart from the language model; its weights (bf16, split over TP as vLLM "
+                   "does) count in memory and fit; serving predictions cover text tokens only (no image encoding).")
     if arch.vision_note:
         out.append(arch.vision_note + ".")
     for g in arch.guesses:

@@ -158,3 +158,30 @@ def test_internvl_downsample_ratio_must_be_a_fraction():
     raw["downsample_ratio"] = 0
     with pytest.raises(ConfigError, match="downsample_ratio"):
         normalize(raw)
+
+
+def test_the_vision_tower_counts_in_weight_memory(tmp_path):
+    """Newcomer trial: a VLM's vision tower was left out of weight memory and fit. vLLM loads it with the model and
+    shards it over TP (vllm 0.33.0 qwen2_5_vl.py), so each GPU holds vision x 2 bytes / TP more than the language
+    model alone; the tower's count is the hand-derived one of test_llava_1_5_hub_config_counts_clip_and_the_projector."""
+    from scorer.sheet import Options, build_sheet
+    from scorer.sources import RawModel, Provenance
+    raw = {"architectures": ["LlavaForConditionalGeneration"], "model_type": "llava", "tie_word_embeddings": False,
+           "text_config": {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
+                           "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 32,
+                           "vocab_size": 32064, "max_position_embeddings": 4096},
+           "vision_config": {"hidden_size": 1024, "image_size": 336, "intermediate_size": 4096,
+                             "model_type": "clip_vision_model", "num_attention_heads": 16, "num_hidden_layers": 24,
+                             "patch_size": 14, "projection_dim": 768}}
+    text = dict(raw["text_config"], architectures=["LlamaForCausalLM"], tie_word_embeddings=False)
+
+    def sheet(cfg):
+        return build_sheet(RawModel(config=cfg, provenance=Provenance(kind="local", source="x")),
+                           Options(recommendations=False))
+
+    vlm, lm = sheet(raw), sheet(text)
+    assert vlm.params.vision == 324_487_168 and vlm.params.total == lm.params.total
+    for a, b in zip(vlm.capacity, lm.capacity):
+        assert a.tp == b.tp
+        assert a.weights_per_gpu_gib - b.weights_per_gpu_gib == pytest.approx(324_487_168 * 2 / a.tp / 2**30, abs=0.01)
+    assert any("Vision tower" in x and "count in memory" in x for x in vlm.assumptions)
