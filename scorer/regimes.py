@@ -52,6 +52,7 @@ class Prediction(BaseModel):
     tp: int
     pp: int = 1
     ep: int = 1
+    dp: int = Field(1, description="attention data-parallel ranks (GPUs = TP x PP x DP)")
     num_gpus: int
     isl: int
     osl: int
@@ -196,7 +197,8 @@ def _no_fit(cm: CostModel, isl: int, osl: int, c: int, max_c: int) -> Prediction
     kv = -(-c // cm.layout.dp) * cm.kv_bytes_per_sequence(isl + osl)  # each DP rank holds its share
     mem = (w + kv) / GIB + cm.p["runtime_reserve_gib"]
     lay = cm.layout
-    return Prediction(layout=lay.label, tp=lay.tp, pp=lay.pp, ep=lay.ep, num_gpus=lay.num_gpus, isl=isl, osl=osl,
+    return Prediction(layout=lay.label, tp=lay.tp, pp=lay.pp, ep=lay.ep, dp=lay.dp, num_gpus=lay.num_gpus, isl=isl,
+                      osl=osl,
                       concurrency=c, fits=False, memory_per_gpu_gib=round(mem, 2), weights_per_gpu_gib=round(w / GIB, 2),
                       kv_per_gpu_gib=round(kv / GIB, 2), ttft_ms=None, tpot_ms=None, tokens_per_s_per_user=None,
                       output_tokens_per_s_per_gpu=None, bound=None, max_concurrency=max(0, max_c),
@@ -260,7 +262,7 @@ def _predict_uncached(cm: CostModel, isl: int, osl: int, c: int, max_c: int, pri
     label, tp, pp, ep, num_gpus, dp, w, w_gib, reserve, nodes, domains = k
     kv = -(-running // dp) * cm.kv_bytes_per_sequence(isl + (osl + 1) // 2)  # sequences of one DP rank
     mem = (w + kv) / GIB + reserve
-    return Prediction(layout=label, tp=tp, pp=pp, ep=ep, num_gpus=num_gpus, isl=isl, osl=osl,
+    return Prediction(layout=label, tp=tp, pp=pp, ep=ep, dp=dp, num_gpus=num_gpus, isl=isl, osl=osl,
                       concurrency=c, fits=c <= max_c, queued=max(0, c - running), memory_per_gpu_gib=round(mem, 2),
                       weights_per_gpu_gib=w_gib, kv_per_gpu_gib=round(kv / GIB, 3),
                       ttft_ms=round(ttft * 1e3, 3), tpot_ms=round(tpot * 1e3, 3),

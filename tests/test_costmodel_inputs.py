@@ -67,7 +67,7 @@ def test_attention_dp_memory_is_per_rank(capsys):
     out = json.loads(capsys.readouterr().out)
     tokens = isl + (osl + 1) // 2  # mean context of a running sequence (regimes.predict)
     assert out["kv_per_gpu_gib"] == pytest.approx(c / dp * tokens * 131072 / 2**30, abs=1e-3)
-    assert out["num_gpus"] == dp
+    assert out["num_gpus"] == dp and (out["tp"], out["dp"], out["pp"]) == (1, dp, 1)  # GPUs = TP x PP x DP
 
 
 def test_recurrent_state_ignores_the_kv_dtype():
