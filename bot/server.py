@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from starlette.requests import ClientDisconnect
 
 from scorer.sources import _REPO_ID as _REPO  # the Hub's repo-id and commit patterns: one definition
 from scorer.sources import _SHA
@@ -223,11 +224,15 @@ def create_app(settings: Settings, client_factory=None):
         if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
             return JSONResponse({"error": "payload too large"}, status_code=413)
         chunks, size = [], 0
-        async for chunk in request.stream():  # never hold more than the cap in memory
-            size += len(chunk)
-            if size > MAX_BODY_BYTES:
-                return JSONResponse({"error": "payload too large"}, status_code=413)
-            chunks.append(chunk)
+        try:
+            async for chunk in request.stream():  # never hold more than the cap in memory
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    return JSONResponse({"error": "payload too large"}, status_code=413)
+                chunks.append(chunk)
+        except ClientDisconnect:  # the sender hung up mid-body: nothing to answer, nothing queued
+            log.info("webhook: the client disconnected after %d of %s bytes", size, declared or "?")
+            return JSONResponse({"error": "client disconnected"}, status_code=400)
         try:
             payload = json.loads(b"".join(chunks))
         except (ValueError, UnicodeDecodeError, RecursionError):

@@ -29,7 +29,6 @@ import time
 import zlib
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from pathlib import Path
 from collections.abc import Iterable, Iterator
 
 from pydantic import BaseModel, Field
@@ -104,13 +103,11 @@ def read_ids_file(path: str) -> list[tuple[str, str | None]]:
     Raises:
         BadInputError: the file is missing or unreadable, or a line is not a repo id (its number is named).
     """
-    from .sources import parse_hub_source
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")  # a BOM from Windows editors is not part of line 1
+    from .sources import parse_hub_source, read_text_file
+    try:  # a regular file of at most 64 MiB (about a million ids); a BOM from Windows editors is dropped
+        text = read_text_file(path, "--ids", 64 << 20)
     except FileNotFoundError:
         raise BadInputError(f"--ids {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInputError(f"--ids {path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
     out: list[tuple[str, str | None]] = []
     seen: dict[str, tuple[int, str | None]] = {}
     for n, line in enumerate(text.splitlines(), 1):

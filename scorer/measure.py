@@ -112,6 +112,10 @@ _SAME_SETUP = ("model_id", "config", "gpu", "num_gpus", "tp", "pp", "ep", "atten
                "kv_precision", "framework", "framework_version", "isl", "osl", "concurrency", "metric", "value")
 
 
+#: the largest measurements CSV read (about 500,000 rows of measured.csv's width)
+MAX_CSV_BYTES = 256 << 20
+
+
 def read_rows(path: str | Path) -> tuple[list[Row], list[dict[str, Any]]]:
     """Parse a measurements CSV. Returns (rows, skipped) where skipped lists malformed lines with the reason.
 
@@ -122,12 +126,14 @@ def read_rows(path: str | Path) -> tuple[list[Row], list[dict[str, Any]]]:
     Raises:
         BadInputError: missing file, not a CSV, or missing required columns.
     """
+    import io
+
+    from .sources import read_text_file
     try:
-        fh = open(path, newline="", encoding="utf-8-sig")
+        text = read_text_file(path, "measurements", MAX_CSV_BYTES)
     except FileNotFoundError:
         raise BadInputError(f"measurements file not found: {path}") from None
-    except OSError as exc:
-        raise BadInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    fh = io.StringIO(text, newline="")
     rows, skipped = [], []
     seen: dict[str, tuple] = {}
     with fh:

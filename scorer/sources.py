@@ -132,6 +132,39 @@ def _read_json_file(path: Path, what: str, cap: int = MAX_CONFIG_BYTES) -> dict[
     return parse_json_bytes(data, str(path), cap, kind)
 
 
+def read_text_file(path: str | Path, what: str, cap: int) -> str:
+    """A small text input (a measurements CSV, an ids list) read whole: a regular file of at most ``cap`` bytes,
+    UTF-8 (a byte-order mark dropped). A pipe, device or folder is refused before any read (a FIFO would block,
+    ``/dev/zero`` never ends).
+
+    Raises:
+        FileNotFoundError: no such file (the caller words it).
+        BadInputError: not a regular file, over ``cap``, unreadable, or not UTF-8.
+    """
+    p = Path(path)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise BadInputError(f"{what} {path}: cannot read ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise BadInputError(f"{what} {path}: not a regular file (a folder, device or pipe)")
+    if st.st_size > cap:
+        raise BadInputError(f"{what} {path}: {st.st_size:,} bytes, over the {cap:,}-byte cap")
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read(cap + 1)
+    except OSError as exc:
+        raise BadInputError(f"{what} {path}: cannot read ({exc.strerror or exc})") from None
+    if len(data) > cap:
+        raise BadInputError(f"{what} {path}: over the {cap:,}-byte cap")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"{what} {path}: not UTF-8 text (byte {exc.start})") from None
+
+
 def parse_json_bytes(data: bytes, name: str, cap: int = MAX_CONFIG_BYTES, what: str = "config") -> dict[str, Any]:
     """Parse a config file's bytes into a dict.
 
@@ -164,7 +197,44 @@ def parse_json_bytes(data: bytes, name: str, cap: int = MAX_CONFIG_BYTES, what: 
         raise BadInputError(f"{name} holds invalid Unicode (a lone surrogate escape)", "invalid_json") from None
     except (ValueError, RecursionError):
         raise BadInputError(f"{name} is not usable JSON: nesting too deep", "invalid_json") from None
+    if what == "config":
+        _check_bulk(obj, name)
     return obj
+
+
+#: keys of one config object handed to transformers' config classes (the top level, text_config, vision_config,
+#: ...): real ones hold a few hundred; each is one strict setattr in the class's __init__, so 300,000 junk keys
+#: cost half a minute there
+MAX_CONFIG_KEYS = 10_000
+#: JSON values in a whole config (objects, arrays, scalars): a 3 MB ModelOpt mixed-precision config holds about
+#: 200,000; transformers deep-copies the config more than once, so 6,000,000 empty objects cost 20 s
+MAX_CONFIG_VALUES = 2_000_000
+
+
+def _check_bulk(obj: dict[str, Any], name: str) -> None:
+    """Refuse a config whose bulk no real one has (see :data:`MAX_CONFIG_KEYS`, :data:`MAX_CONFIG_VALUES`) before
+    it reaches transformers, naming the object or the count. Raises BadInputError."""
+    stack: list[tuple[Any, str]] = [(obj, "")]
+    seen = 0
+    while stack:
+        node, where = stack.pop()
+        seen += 1
+        if seen > MAX_CONFIG_VALUES:
+            raise BadInputError(f"{name} holds over {MAX_CONFIG_VALUES:,} JSON values; no model config is that "
+                                "large (a padding list or object?)", "invalid_json")
+        if isinstance(node, dict):
+            if len(node) > MAX_CONFIG_KEYS and (not where or where.endswith("_config")):
+                raise BadInputError(f"{name}: {where or 'the top level'} has {len(node):,} keys, over the "
+                                    f"{MAX_CONFIG_KEYS:,} a config object may hold", "invalid_json")
+            if len(stack) + len(node) + seen > MAX_CONFIG_VALUES:
+                raise BadInputError(f"{name} holds over {MAX_CONFIG_VALUES:,} JSON values; no model config is that "
+                                    "large (a padding list or object?)", "invalid_json")
+            stack.extend((v, k if isinstance(v, dict) else "") for k, v in node.items())
+        elif isinstance(node, list):
+            if len(stack) + len(node) + seen > MAX_CONFIG_VALUES:
+                raise BadInputError(f"{name} holds over {MAX_CONFIG_VALUES:,} JSON values; no model config is that "
+                                    "large (a padding list or object?)", "invalid_json")
+            stack.extend((v, "") for v in node)
 
 
 def _load_local(source: str, path: Path, kind: Literal["local", "example"]) -> RawModel:

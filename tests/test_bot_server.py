@@ -222,9 +222,16 @@ def test_server_started_as_the_readme_says(hub, tmp_path):
         assert len(hub.discussions["org/model"]) == 1
         body = hub.discussions["org/model"][0]["events"][0]["data"]["latest"]["raw"]
         assert "# Deployment sheet — org/model" in body
+        # a sender that hangs up mid-body (breaker trial: a traceback in the log) gets one log line
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(b"POST /webhook HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Webhook-Secret: " + SECRET.encode()
+                      + b"\r\nContent-Length: 1000\r\n\r\n{\"")
+        time.sleep(1.0)
+        assert requests.get(url + "/healthz", timeout=5).status_code == 200
     finally:
         proc.send_signal(signal.SIGTERM)
         out = proc.communicate(timeout=20)[0]
+    assert "Traceback" not in out and "client disconnected after 2 of 1000 bytes" in out, out[-2000:]
     # uvicorn shuts down gracefully, then re-raises the captured SIGTERM (exit status -15)
     assert proc.returncode in (0, -signal.SIGTERM) and "Finished server process" in out, out
     assert "hf_fake_token" not in out and SECRET not in out  # secrets never logged

@@ -140,3 +140,64 @@ def test_malformed_hub_answers_exit_3(fakehub, override, tmp_path, capsys):
     assert err.count("\n") == 1 and "internal error" not in err
     assert not (tmp_path / "o.md").exists()
     assert not os.path.exists("/tmp/evil")
+
+
+# --- breaker trial (issue 15): inputs a careless uploader or an attacker would try --------------------------------
+
+def _llama() -> dict:
+    from scorer.resources import data_dir
+    return json.loads((data_dir() / "examples" / "llama-3.1-8b" / "config.json").read_text())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_measurement_and_ids_inputs_that_never_end_are_refused_at_once(tmp_path, capsys):
+    """validate/calibrate on a FIFO hung; on /dev/zero they grew without bound (4 GB in 15 s); crawl --ids too."""
+    fifo = tmp_path / "m.fifo"
+    os.mkfifo(fifo)
+    corpus = tmp_path / "corp"
+    (corpus / "llama").mkdir(parents=True)
+    (corpus / "llama" / "config.json").write_text(json.dumps(_llama()))
+    for args in (["validate", str(fifo), "--corpus", str(corpus)], ["validate", "/dev/zero", "--corpus", str(corpus)],
+                 ["calibrate", str(fifo), "--corpus", str(corpus), "-o", str(tmp_path / "cal.json")],
+                 ["crawl", "--db", str(tmp_path / "c.db"), "--ids", "/dev/zero"],
+                 ["crawl", "--db", str(tmp_path / "c2.db"), "--ids", str(fifo)]):
+        assert main(args) == 2, args
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "not a regular file" in err, err
+    assert not (tmp_path / "c.db").exists() and not (tmp_path / "cal.json").exists()
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda c: c.update({f"k{i}": i for i in range(10_001)}), "the top level has 10,"),
+    (lambda c: c.update(model_type="llava", text_config=dict(c, **{f"k{i}": i for i in range(10_001)})),
+     "text_config has 10,"),
+    (lambda c: c.update(pad=[{}] * 2_000_001), "over 2,000,000 JSON values"),
+])
+def test_configs_of_absurd_bulk_are_refused_before_transformers(tmp_path, capsys, edit, message):
+    """300,000 keys in text_config took 27 s inside transformers' config class (a strict setattr per key), six
+    million empty objects 20 s (deep copies): under the byte cap, but no real config has that bulk."""
+    cfg = _llama()
+    edit(cfg)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(cfg))
+    assert main(["score", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+
+
+@pytest.mark.parametrize("qc, message", [
+    ({"quant_method": "gptq", "bits": 0, "group_size": 128}, "bits: weight bits must be an integer from 1 to 16"),
+    ({"quant_method": "gptq", "bits": 4, "group_size": 0}, "group_size must be a positive integer or -1"),
+    ({"quant_method": "awq", "w_bit": 99, "q_group_size": 128}, "w_bit: weight bits must be an integer from 1"),
+])
+def test_zero_quantization_bits_are_not_read_as_the_default(tmp_path, capsys, qc, message):
+    """`bits: 0` was read as AWQ/GPTQ's default 4 (a falsy value fell through) while -4 was refused."""
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(dict(_llama(), quantization_config=qc)))
+    assert main(["score", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+    ok = dict(_llama(), quantization_config={"quant_method": "gptq", "bits": 4, "group_size": -1})
+    path.write_text(json.dumps(ok))
+    assert main(["score", str(path), "--format", "json", "--no-recommendations"]) == 0
+    assert json.loads(capsys.readouterr().out)["model"]["quantization"]["weight_bits"] == 4

@@ -61,10 +61,20 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
     if method == "modelopt":
         return _modelopt(qc, "config.json quantization_config")
     if method in ("awq", "gptq", "autoround", "auto-round"):
-        bits = int(qc.get("bits") or qc.get("w_bit") or 4)
-        gs = qc.get("group_size", qc.get("q_group_size"))
+        key = next((k for k in ("bits", "w_bit") if qc.get(k) is not None), None)
+        bits = qc[key] if key else 4  # AWQ/GPTQ's default
+        bits = int(bits) if isinstance(bits, str) and bits.strip().isdigit() else bits  # "4" in some exports
+        if isinstance(bits, bool) or not isinstance(bits, int) or not 1 <= bits <= 16:
+            raise ConfigError(f"quantization_config.{key}: weight bits must be an integer from 1 to 16, got "
+                              f"{bits!r}"[:200])
+        gkey = "group_size" if "group_size" in qc else "q_group_size"
+        gs = qc.get(gkey)
+        gs = int(gs) if isinstance(gs, str) and gs.strip().lstrip("-").isdigit() else gs
+        if gs is not None and (isinstance(gs, bool) or not isinstance(gs, int) or (gs <= 0 and gs != -1)):
+            raise ConfigError(f"quantization_config.{gkey} must be a positive integer or -1 (per channel), got "
+                              f"{gs!r}"[:200])
         return QuantSpec(method=method, format="int4" if bits == 4 else f"int{bits}", weight_bits=bits,
-                         group_size=int(gs) if isinstance(gs, int) and gs > 0 else None, excluded=excluded)
+                         group_size=gs if gs and gs > 0 else None, excluded=excluded)
     if method == "bitsandbytes":
         if qc.get("load_in_4bit"):
             fmt = "nf4" if qc.get("bnb_4bit_quant_type", "fp4") == "nf4" else "fp4_bnb"
