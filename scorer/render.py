@@ -345,6 +345,11 @@ def _csv(header, rows) -> str:
     return buf.getvalue()
 
 
+def _round(x, digits: int):
+    """Money in a CSV cell: cents per month, 1/100 cent per 1M tokens (as the Markdown report shows them)."""
+    return None if x is None else round(x, digits)
+
+
 def render_report_csv(report) -> str:
     """One row per model per GPU of a :class:`~scorer.report.CompareReport`; TTFT and TPOT are means."""
     rows = []
@@ -356,9 +361,9 @@ def render_report_csv(report) -> str:
                              concurrency=p.concurrency if p else None, ttft_ms_mean=p.ttft_ms if p else None,
                              tpot_ms_mean=p.tpot_ms if p else None,
                              output_tokens_per_s_per_gpu=p.output_tokens_per_s_per_gpu if p else None,
-                             usd_per_gpu_hour=d.usd_per_gpu_hour, usd_per_month=d.usd_per_month,
-                             usd_per_1m_tokens_load=d.usd_per_1m_tokens_load,
-                             usd_per_1m_tokens_capacity=d.usd_per_1m_tokens_capacity))
+                             usd_per_gpu_hour=d.usd_per_gpu_hour, usd_per_month=_round(d.usd_per_month, 2),
+                             usd_per_1m_tokens_load=_round(d.usd_per_1m_tokens_load, 4),
+                             usd_per_1m_tokens_capacity=_round(d.usd_per_1m_tokens_capacity, 4)))
     return _csv(REPORT_CSV, rows)
 
 
