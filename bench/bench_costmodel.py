@@ -68,12 +68,16 @@ def validate_rate(csv_path: str, corpus: str) -> tuple[float, int]:
     return time.perf_counter() - t0, len(rows)
 
 
-def cold_cli(config: str, runs: int = 5) -> tuple[list[float], list[float]]:
+def cold_cli(config: str, runs: int = 5, python: str | None = None) -> tuple[list[float], list[float]]:
     """Wall seconds of ``runs`` fresh ``score`` processes with an empty cache each, and of as many with the
     cache those filled. The project's bytecode is compiled first, as ``pip install`` does for a user (where
-    PYTHONDONTWRITEBYTECODE is set, a source checkout would otherwise recompile every module on each run)."""
+    PYTHONDONTWRITEBYTECODE is set, a source checkout would otherwise recompile every module on each run).
+    ``python``: another interpreter (a user's ``pip install .`` environment), run outside the source tree so that
+    it imports its installed copy; the development environment also holds the test tools (selenium brings trio,
+    which httpcore2 then imports), which a user's does not."""
     import compileall
     compileall.compile_dir(str(ROOT / "scorer"), quiet=1)
+    exe, cwd = (python, tempfile.gettempdir()) if python else (sys.executable, ROOT)
     env = dict(os.environ)
     cold, warm = [], []
     for _ in range(runs):
@@ -81,7 +85,7 @@ def cold_cli(config: str, runs: int = 5) -> tuple[list[float], list[float]]:
             env["DEPLOYSHEET_CACHE_DIR"] = cache
             for out in (cold, warm):
                 t0 = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "scorer", "score", config], check=True, env=env, cwd=ROOT,
+                subprocess.run([exe, "-m", "scorer", "score", config], check=True, env=env, cwd=cwd,
                                stdout=subprocess.DEVNULL)
                 out.append(time.perf_counter() - t0)
     return sorted(cold), sorted(warm)
@@ -92,6 +96,8 @@ def main() -> None:
     ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     ap.add_argument("--measurements", default=str(ROOT.parent / "shared" / "measurements" / "measured.csv"))
     ap.add_argument("--only", choices=("grid", "validate", "cold"), help="run one of the three benchmarks")
+    ap.add_argument("--python", help="time the cold CLI with this interpreter too (e.g. the .venv/bin/python of a "
+                                     "fresh `pip install .`)")
     args = ap.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}")
@@ -113,9 +119,13 @@ def main() -> None:
             local.write_text(cfg.read_text().replace('"max_position_embeddings": 40960',
                                                      '"max_position_embeddings": 40961'))
             cold, warm = cold_cli(str(local))
-        print(f"cold CLI score of a local config, {len(cold)} fresh processes each: empty cache median "
-              f"{cold[len(cold) // 2]:.2f} s (best {cold[0]:.2f} s), filled cache median "
-              f"{warm[len(warm) // 2]:.2f} s (best {warm[0]:.2f} s); target 1.0 s on 2 cores")
+            runs = [("this environment", cold, warm)]
+            if args.python:
+                runs.append((args.python, *cold_cli(str(local), python=args.python)))
+        for where, cold, warm in runs:
+            print(f"cold CLI score of a local config ({where}), {len(cold)} fresh processes each: empty cache median "
+                  f"{cold[len(cold) // 2]:.2f} s (best {cold[0]:.2f} s), filled cache median "
+                  f"{warm[len(warm) // 2]:.2f} s (best {warm[0]:.2f} s); target 1.0 s on 2 cores")
 
 
 if __name__ == "__main__":

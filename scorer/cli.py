@@ -382,10 +382,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_score(args) -> int:
-    from .sources import load_source
-    early = _prefork_local(args)
     from .render import render
     from .sheet import Options, build_sheet, validate_options
+    from .sources import load_source
 
     opts = Options(gpus=args.gpus or ["H100-SXM"], precision=args.precision, kv_dtype=args.kv_dtype.lower(),
                    kv_policy=args.kv_policy.strip().lower(), tp=args.tp, framework=args.framework, speculative=args.speculative,
@@ -397,7 +396,7 @@ def cmd_score(args) -> int:
         raise BadInputError("SOURCE is empty: give a config.json, a folder, example:NAME or a Hub repo id")
     validate_options(opts)  # every cheap check before any network access
     refuse_overwrite(args.output, [args.source, args.calibration])
-    raw = early or load_source(args.source, revision=args.revision)
+    raw = load_source(args.source, revision=args.revision)
     sheet = build_sheet(raw, opts)
     refused = [c for c in sheet.capacity if c.tp == opts.tp and c.engine_blocker] if opts.tp else []
     if refused:  # as predict does: a sheet of a layout the engine refuses would predict nothing
@@ -407,26 +406,6 @@ def cmd_score(args) -> int:
                                f"no TP up to 8 runs {sheet.options.precision}") + " (or omit --tp)")
     write_output(render(sheet, args.format), args.output)
     return 0
-
-
-def _prefork_local(args):
-    """A local config read early and handed to a forked normalizer (:mod:`scorer.architecture.prefork`), so
-    that transformers' import overlaps the sheet's; None where that does not apply: a Hub repo id (nothing
-    is fetched before the options are checked), an example (its architecture ships cached), a source that
-    does not load (read again, and its error raised, in the usual order), or no fork available."""
-    from .architecture import prefork
-    from .sources import load_source
-
-    src = args.source
-    if not prefork.usable() or not src or src.startswith("example:") or args.revision is not None \
-            or not os.path.exists(src):
-        return None
-    try:
-        raw = load_source(src)
-    except DeploysheetError:
-        return None
-    prefork.start(raw.config, raw.quant_config)
-    return raw
 
 
 def cmd_crawl(args) -> int:
@@ -1106,13 +1085,7 @@ def entry() -> None:
     import atexit
     import threading
 
-    from .architecture import prefork
-
-    prefork.allow()
-    try:
-        code = main()
-    finally:
-        prefork.cancel_all()
+    code = main()
     code = code if isinstance(code, int) else (0 if code is None else 1)
     if threading.active_count() != 1:
         sys.exit(code)

@@ -127,16 +127,6 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
                 return ModelArch.model_validate_json(hit)
             except ValueError:
                 pass  # a corrupt entry: recompute
-        from . import prefork
-        early = prefork.take(key)  # the forked child's answer, when the console script started one
-        if early is not None:
-            try:
-                arch = ModelArch.model_validate_json(early)
-            except ValueError:
-                arch = None
-            if arch is not None:
-                cache.store_arch(key, early)
-                return arch
     try:
         arch = _normalize(raw, quant_sidecar)
         if key is not None:
