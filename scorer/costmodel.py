@@ -402,10 +402,8 @@ class CostModel:
         self.kv_b = DTYPE_BYTES[self.kv_dtype]
         self.state_dtype = recurrent_state_dtype(self.arch.dtype, self.arch.ssm_state_fp32)  # the recurrent state ignores the KV dtype (kvcache)
         key = (id(self.arch), lay.tp, lay.pp, lay.ep, lay.dp)
-        hit = _COMM.get(key)
-        if hit is None or hit[0]() is not self.arch:
-            hit = _COMM.put(key, (identity_ref(self.arch), self._comm_plan()))
-        self._blocks = hit[1]
+        blocks = _COMM.get_for(self.arch, key)
+        self._blocks = blocks if blocks is not None else _COMM.put_for(self.arch, key, self._comm_plan())
         self._mixers = mixer_groups(self.arch)  # identical mixers are evaluated once, weighted by layer count
         self._kv_cache: dict[tuple, float] = {}
         self._pre_cache: dict[int, tuple[float, float]] = {}
@@ -758,7 +756,7 @@ class CostModel:
         for window, per_ctx_m, per_ctx_c, fixed_m in kit[8]:
             ctx = (window if window < context else context) if window else context  # = min(context, window)
             a_m += local * (ctx * per_ctx_m + fixed_m)
-            a_c += local * 1 * ctx * per_ctx_c
+            a_c += local * ctx * per_ctx_c
         tc, tm = (a_c / kit[2]) / kit[4], (a_m / kit[3]) / kit[5]
         attn = tm if tm > tc else tc  # max(tc, tm)
         over = kit[6]
@@ -773,7 +771,7 @@ class CostModel:
             if plan is None:
                 plan = self._plan = self._gemm_plan()
             kit = self._kit = (1.0 / self.eff_c, 1.0 / p["mem_bw_eff"], self.peak_bf16, self.bw_peak,
-                                p["attn_compute_eff"] * 1.0, p["mem_bw_eff"], p["decode_step_overhead_s"],
+                                p["attn_compute_eff"], p["mem_bw_eff"], p["decode_step_overhead_s"],
                                 self._gemm_ops * p["op_latency_s"], tuple(self._decode_attention_terms()), plan,
                                 # no experts: the terms of the memory-bound case (below M_TILE_MIN), in plan order
                                 None if any(e[0] for e in plan) else
@@ -793,7 +791,7 @@ class CostModel:
             if kind != "allreduce" or not 1 < group <= d or not per_tok > 0:
                 return None
             out.append((count, 2.0 * (group - 1) / group, per_tok))
-            n += count * 1
+            n += count
         return tuple(out), n
 
     def _decode_gemm(self, batch: float) -> tuple[float, ...]:
@@ -806,7 +804,7 @@ class CostModel:
         kit = self._kit or self._make_kit()
         dp, pp = self.layout.dp, self.layout.pp
         b = max(batch / pp, min(batch, 1.0))
-        m_tokens = b * 1  # decode_features' batch * q at q = 1
+        m_tokens = b  # decode_features' batch * q at q = 1
         sms = self.gpu.sms
         eff, m_min = gemm_efficiency, M_TILE_MIN
         tokens = max(m_tokens, 0.0)
@@ -839,7 +837,7 @@ class CostModel:
                 mem += tm
                 gemm += tc if tc > tm else tm
         local = b / dp
-        memo[batch] = hit = (gemm, comp, mem, self._comm_seconds(local * 1), kit[7], local)
+        memo[batch] = hit = (gemm, comp, mem, self._comm_seconds(local), kit[7], local)
         return hit
 
     def _comm_seconds(self, local_tokens: float) -> float:
@@ -961,7 +959,7 @@ class CostModel:
         a_c = 0.0
         for m, n in self._mixers:
             a_c += n * self._prefill_attention(m, local_seqs, length)
-        attn = max((a_c / self.peak_bf16) / (p["attn_compute_eff"] * scale), 0.0 / eff_m)
+        attn = max((a_c / self.peak_bf16) / (p["attn_compute_eff"] * scale), 0.0)  # prefill reads no KV
         lat = self._gemm_ops * p["op_latency_s"]
         return gemm + attn + self._comm_seconds(m_tokens / dp) + lat + p["prefill_overhead_s"]
 

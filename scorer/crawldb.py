@@ -317,12 +317,15 @@ class CrawlDB:
         return [dict(zip(cols, row)) for row in cur]
 
     def labels(self) -> dict[tuple[str, str], tuple[bool, bool]]:
-        """(repo_id, sha) -> (parameter counts exact, score provisional) of every ok row, read from its stored sheet
-        (``params.exact``, ``score.provisional``; a sheet that cannot be read counts as exact and final)."""
+        """(repo_id, sha) -> (parameter counts exact, score provisional) of every ok row at its repo's current
+        commit (those :meth:`current` lists), read from its stored sheet (``params.exact``, ``score.provisional``;
+        a sheet that cannot be read counts as exact and final)."""
         import json
         import zlib
         out = {}
-        for repo, sha, blob in self.conn.execute("SELECT repo_id, sha, sheet FROM results WHERE status='ok'"):
+        for repo, sha, blob in self.conn.execute(
+                "SELECT r.repo_id, r.sha, r.sheet FROM results r JOIN repos p ON p.repo_id = r.repo_id "
+                "AND p.sha = r.sha WHERE r.status = 'ok'"):
             try:
                 doc = json.loads(zlib.decompress(blob))
                 out[(repo, sha)] = (doc["params"].get("exact", True) is not False,

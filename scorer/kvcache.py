@@ -50,7 +50,7 @@ from pydantic import BaseModel, Field
 
 from .architecture import (AttentionSpec, CompressedAttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch,
                            ShortConvSpec)
-from .memo import MIB, ByteLRU, identity_ref
+from .memo import MIB, ByteLRU
 
 DTYPE_BYTES = {"fp32": 4.0, "float32": 4.0, "bf16": 2.0, "fp16": 2.0, "float16": 2.0, "bfloat16": 2.0,
                "fp8": 1.0, "fp8_e4m3": 1.0, "fp8_e5m2": 1.0, "int8": 1.0, "nvfp4": 0.5625, "fp4": 0.5625}
@@ -175,9 +175,9 @@ _GROUPS = ByteLRU("kvcache.mixer_groups", 4 * MIB)
 
 def mixer_groups(arch: ModelArch) -> list[tuple[object, int]]:
     """Distinct layer mixers of ``arch`` with their layer counts (memoized per architecture object)."""
-    hit = _GROUPS.get(id(arch))
-    if hit is not None and hit[0]() is arch:
-        return hit[1]
+    hit = _GROUPS.get_for(arch, id(arch))
+    if hit is not None:
+        return hit
     groups: dict[tuple, list] = {}
     for m in (x for lay in arch.layers for x in (lay.mixer, lay.side_mixer)):  # side_mixer: a block's second mixer
         if m is not None:
@@ -187,8 +187,7 @@ def mixer_groups(arch: ModelArch) -> list[tuple[object, int]]:
             else:
                 groups[key] = [m, 1]
     out = [(m, n) for m, n in groups.values()]
-    _GROUPS.put(id(arch), (identity_ref(arch), out))
-    return out
+    return _GROUPS.put_for(arch, id(arch), out)
 
 
 def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", policy: str = "vllm",
@@ -198,9 +197,9 @@ def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", po
     equivalent bytes of the two pools, (full + ratio x SWA bytes per token) x max(context, min(context,
     window) / ratio). ``engine``: the policy's knobs (default :class:`EngineKV`, vLLM's at 8192 batched tokens)."""
     key = (id(arch), context, kv_dtype, policy, tp, state_dtype, engine)
-    hit = _PER_SEQ.get(key)
-    if hit is not None and hit[0]() is arch:
-        return hit[1]
+    hit = _PER_SEQ.get_for(arch, key)
+    if hit is not None:
+        return hit
     b = DTYPE_BYTES[kv_dtype]
     sb = DTYPE_BYTES[state_dtype or recurrent_state_dtype(arch.dtype, arch.ssm_state_fp32)]
     eng = engine or EngineKV()
@@ -211,8 +210,7 @@ def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", po
         for m, count in mixer_groups(arch):
             total += count * _sequence_bytes_one(m, context, b, sb, "window" if policy == "window" else "vllm", tp)
         out = int(total)
-    _PER_SEQ.put(key, (identity_ref(arch), out))
-    return out
+    return _PER_SEQ.put_for(arch, key, out)
 
 
 #: (id(arch), context, kv dtype, policy, tp, state dtype, engine knobs) -> (weak reference to the arch, bytes): cost

@@ -122,6 +122,18 @@ class ByteLRU:
             self.bytes += cost
         return value
 
+    def get_for(self, owner: Any, key: Hashable, default: Any = None) -> Any:
+        """The value :meth:`put_for` stored under ``key`` for ``owner`` (a memo keyed by ``id(owner)``), or
+        ``default`` when there is none or the id now names another object."""
+        hit = self.get(key)
+        return hit[1] if hit is not None and hit[0]() is owner else default
+
+    def put_for(self, owner: Any, key: Hashable, value: Any) -> Any:
+        """Store ``value`` for ``owner`` under ``key`` beside an :func:`identity_ref` of ``owner`` (not keeping it
+        alive); returns ``value``."""
+        self.put(key, (identity_ref(owner), value))
+        return value
+
     def clear(self) -> None:
         with self._lock:
             self._data.clear()

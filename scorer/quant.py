@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 
 from .architecture import ModelArch
 from .gemms import Gemm, shard
-from .memo import MIB, ByteLRU, identity_ref
+from .memo import MIB, ByteLRU
 
 FORMATS = ("fp8", "fp8_block", "nvfp4", "mxfp4", "int4", "int8")
 ENGINES = ("vllm", "sglang", "trtllm")
@@ -195,6 +195,7 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
 PRECISION_FORMAT = {"fp8": "fp8", "fp8_channel": "fp8", "fp8_block": "fp8_block", "int8": "int8", "nvfp4": "nvfp4",
                     "mxfp4": "mxfp4", "int4": "int4"}
 
+_MISS = object()  # a memo miss (the memoized value may be None)
 _BLOCKERS = ByteLRU("quant.engine_blocker", 2 * MIB)
 
 
@@ -212,9 +213,9 @@ def engine_blocker(arch: ModelArch, gemms: list[Gemm], precision: str, tp: int, 
         return None
     moe_tp = tp if moe_tp is None else moe_tp
     key = (id(arch), id(gemms), fmt, tp, engine, ep, moe_tp)
-    hit = _BLOCKERS.get(key)
-    if hit is not None and hit[0]() is arch:
-        return hit[1]
+    hit = _BLOCKERS.get_for(arch, key, _MISS)
+    if hit is not _MISS:  # None is a memoized "runs"
+        return hit
     quantizable = [g for g in gemms if g.quantizable and g.component != "lm_head"]
     has_experts = any(g.expert for g in quantizable)
     sel = [g for g in quantizable if g.expert] if (fmt == "mxfp4" and has_experts) else quantizable
@@ -227,5 +228,4 @@ def engine_blocker(arch: ModelArch, gemms: list[Gemm], precision: str, tp: int, 
     status, reason = _worst(results)
     out = None if status != "not_ready" else (
         f"{engine} refuses {precision} at TP{tp}{f' EP{ep}' if ep > 1 else ''}: {reason} (rule {RULE[fmt]})")
-    _BLOCKERS.put(key, (identity_ref(arch), out))
-    return out
+    return _BLOCKERS.put_for(arch, key, out)

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from .costmodel import CostModel, Layout, serve_constants, serve_point
 from .hardware import GIB
-from .memo import MIB, ByteLRU, identity_ref
+from .memo import MIB, ByteLRU
 from .resources import load_json
 
 
@@ -279,13 +279,11 @@ _VALID = ByteLRU("regimes.valid_tp", 1 * MIB)
 
 def valid_tp(arch, tp: int) -> bool:
     """TP degrees engines accept (rules T1, T2 and the recurrent mixers' head splits); memoized per arch."""
-    hit = _VALID.get((id(arch), tp))
-    if hit is not None and hit[0]() is arch:
-        return hit[1]
+    hit = _VALID.get_for(arch, (id(arch), tp))
+    if hit is not None:
+        return hit
     from .fit import tp_valid
-    ok = tp_valid(arch, tp)
-    _VALID.put((id(arch), tp), (identity_ref(arch), ok))
-    return ok
+    return _VALID.put_for(arch, (id(arch), tp), tp_valid(arch, tp))
 
 
 def layout_problem(arch, tp: int, pp: int = 1, ep: int = 1, dp: int = 1) -> str | None:

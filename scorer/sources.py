@@ -215,25 +215,21 @@ def _check_bulk(obj: dict[str, Any], name: str) -> None:
     """Refuse a config whose bulk no real one has (see :data:`MAX_CONFIG_KEYS`, :data:`MAX_CONFIG_VALUES`) before
     it reaches transformers, naming the object or the count. Raises BadInputError."""
     stack: list[tuple[Any, str]] = [(obj, "")]
-    seen = 0
+    values = 1  # every value met so far: the ones walked and the ones waiting on the stack
     while stack:
         node, where = stack.pop()
-        seen += 1
-        if seen > MAX_CONFIG_VALUES:
+        if not isinstance(node, (dict, list)):
+            continue
+        if isinstance(node, dict) and len(node) > MAX_CONFIG_KEYS and (not where or where.endswith("_config")):
+            raise BadInputError(f"{name}: {where or 'the top level'} has {len(node):,} keys, over the "
+                                f"{MAX_CONFIG_KEYS:,} a config object may hold", "invalid_json")
+        values += len(node)
+        if values > MAX_CONFIG_VALUES:  # before the children are walked: a 6,000,000-item list is not copied
             raise BadInputError(f"{name} holds over {MAX_CONFIG_VALUES:,} JSON values; no model config is that "
                                 "large (a padding list or object?)", "invalid_json")
         if isinstance(node, dict):
-            if len(node) > MAX_CONFIG_KEYS and (not where or where.endswith("_config")):
-                raise BadInputError(f"{name}: {where or 'the top level'} has {len(node):,} keys, over the "
-                                    f"{MAX_CONFIG_KEYS:,} a config object may hold", "invalid_json")
-            if len(stack) + len(node) + seen > MAX_CONFIG_VALUES:
-                raise BadInputError(f"{name} holds over {MAX_CONFIG_VALUES:,} JSON values; no model config is that "
-                                    "large (a padding list or object?)", "invalid_json")
             stack.extend((v, k if isinstance(v, dict) else "") for k, v in node.items())
-        elif isinstance(node, list):
-            if len(stack) + len(node) + seen > MAX_CONFIG_VALUES:
-                raise BadInputError(f"{name} holds over {MAX_CONFIG_VALUES:,} JSON values; no model config is that "
-                                    "large (a padding list or object?)", "invalid_json")
+        else:
             stack.extend((v, "") for v in node)
 
 
@@ -844,7 +840,7 @@ def load_source(source: str | None, revision: str | None = None, token: str | No
     if spelled_local:
         raise BadInputError(f"{source[:200]}: no such file or folder")
     if local_parent:
-        raise BadInputError(f"{source[:200]}: no such file or folder (the folder {source.split('/', 1)[0][:80]!r} "
+        raise BadInputError(f"{source[:200]}: no such file or folder (the folder {first[:80]!r} "
                             "exists here, so this is read as a local path, not a Hub repo id)")
     hub = parse_hub_source(source)
     if hub is not None and not source.startswith((".", "/", "~")) and not source.endswith(".json"):
