@@ -540,7 +540,30 @@ class CostModel:
         free_frac = self.p.get("kv_free_fraction", 0.0)
         if free_frac > 0:
             return (self.gpu.memory_bytes - w - reserve) * free_frac
+        if self._sglang_default_fraction():
+            # SGLang: the free memory after the weights minus the pre-load free memory x (1 - fraction)
+            # (kv_cache_configurator._profile_available_bytes); the pre-load free memory is the GPU's less the
+            # runtime reserve (CUDA context, communicator buffers)
+            return (self.gpu.memory_bytes - reserve) * self.mem_fraction() - w
         return self.gpu.memory_bytes * self.p["gpu_mem_util"] - reserve - w
+
+    def _sglang_default_fraction(self) -> bool:
+        """SGLang at its default ``--mem-fraction-static`` (no calibration sets ``gpu_mem_util`` for it)."""
+        return self.framework == "sglang" and "gpu_mem_util" not in (self.calibration.frameworks.get("sglang") or {})
+
+    def mem_fraction(self) -> float:
+        """The share of GPU memory the engine's static pools (weights + KV cache) may take, as its flag says it:
+        vLLM's ``--gpu-memory-utilization`` (calibration ``gpu_mem_util``), SGLang's default
+        ``--mem-fraction-static`` for this GPU and layout (:func:`scorer.kvcache.sglang_mem_fraction`)."""
+        if not self._sglang_default_fraction():
+            return self.p["gpu_mem_util"]
+        if "_mem_fraction" not in self.__dict__:
+            from .kvcache import sglang_mem_fraction, uses_mla
+            a, lay = self.arch, self.layout
+            mla = uses_mla(a)
+            vision = (a.vision.num_layers, a.vision.hidden_size) if a.vision is not None else None
+            self._mem_fraction = sglang_mem_fraction(self.gpu, lay.tp, lay.pp, lay.dp, mla, vision)
+        return self._mem_fraction
 
     def admission_cap(self) -> int | None:
         """Requests the engine runs at once by default (vLLM's ``max_num_seqs`` tier for the GPU, TensorRT-LLM's
@@ -554,10 +577,24 @@ class CostModel:
             per_rank = self.engine_args["max_num_seqs"]
         elif self.framework == "vllm":
             per_rank = engine_default(eng["max_num_seqs"], self.gpu)
+        elif self.framework == "sglang" and not eng.get("max_running_requests"):
+            per_rank = self._sglang_running_cap()
         else:
             per_rank = eng.get("max_batch_size") or eng.get("max_running_requests")
         self._admission = int(per_rank) * self.layout.dp if per_rank else None
         return self._admission
+
+    def _sglang_running_cap(self) -> int | None:
+        """SGLang's default requests per attention-DP worker: min(clamp(pool tokens / context length x 512, 2048,
+        4096), pool tokens // 2) (kv_cache_configurator.resolve_max_num_reqs), the pool's tokens being the KV
+        budget over one token's KV bytes; the context length is the model's. None where no token fits."""
+        per_token = self.kv_bytes_per_sequence(1)
+        budget = self.kv_budget_bytes()
+        if per_token <= 0 or budget <= 0:
+            return None
+        tokens = int(budget // per_token)
+        ctx = max(1, self.arch.max_positions or 4096)
+        return max(1, min(max(min(int(tokens / ctx * 512), 4096), 2048), tokens // 2))
 
     def running(self, concurrency: int, max_c: int) -> int:
         """Sequences the engine runs of ``concurrency`` in flight: what its KV cache holds (``max_c``, when at

@@ -1,6 +1,7 @@
 """GPU catalog and precision table (``data/gpus.json``, ``data/precisions.json``).
 
-Units: ``tflops`` dense TFLOP/s (1e12), ``memory_gb`` vendor GB (1e9 bytes), ``mem_bw_tbps``
+Units: ``tflops`` dense TFLOP/s (1e12), ``memory_gb`` vendor GB (1e9 bytes) as labelled, ``memory_capacity_bytes``
+bytes the memory model uses where a source states the capacity exactly (binary GiB / nvidia-smi MiB), ``mem_bw_tbps``
 TB/s (1e12 B/s), ``scaleup_gbps`` unidirectional GB/s per GPU. Each value carries source tags.
 """
 
@@ -61,6 +62,9 @@ class GPU(BaseModel):
     tflops: dict[str, float]
     mamf_tflops: dict[str, float] = Field(default_factory=dict)
     memory_gb: float
+    #: bytes of device memory as a source states them exactly (aiconfigurator's mem_capacity: 80 GiB for an "80 GB"
+    #: H100); None: ``memory_gb`` x 1e9, which under-counts binary-sized HBM (the conservative reading)
+    memory_capacity_bytes: float | None = None
     mem_bw_tbps: float
     sms: int
     l2_mb: float | None = None
@@ -81,7 +85,8 @@ class GPU(BaseModel):
 
     @property
     def memory_bytes(self) -> float:
-        return self.memory_gb * 1e9
+        """Device memory in bytes: the sourced capacity where the catalog has one, else ``memory_gb`` x 1e9."""
+        return self.memory_capacity_bytes if self.memory_capacity_bytes else self.memory_gb * 1e9
 
     @property
     def bw_bytes_per_s(self) -> float:

@@ -317,7 +317,7 @@ def engine_kv(framework: str, gpu=None, pp: int = 1, max_num_batched_tokens: int
     """The allocation knobs of ``framework``'s engine on ``gpu`` (data/engines.json): vLLM's in-flight tokens are
     max_concurrent_batches (2 with async scheduling at PP 1, else PP) x its max_num_batched_tokens default for the
     GPU's memory."""
-    key = (None if gpu is None else (gpu.id, gpu.name, gpu.memory_gb), pp, max_num_batched_tokens)
+    key = (None if gpu is None else (gpu.id, gpu.name, gpu.memory_bytes), pp, max_num_batched_tokens)
     hit = _ENGINE_KV.get(key)
     if hit is not None:
         return hit
@@ -330,6 +330,66 @@ def engine_kv(framework: str, gpu=None, pp: int = 1, max_num_batched_tokens: int
                                         trt_block=int(eng["trtllm"]["tokens_per_block"])))
 
 
+def uses_mla(arch: ModelArch) -> bool:
+    """Whether any decoder layer attends through multi-head latent attention (SGLang then runs an MLA backend)."""
+    return any(isinstance(layer.mixer, MLASpec) for layer in arch.layers)
+
+
+def sglang_mem_fraction(gpu, tp: int, pp: int = 1, dp: int = 1, mla: bool = False,
+                        vision: tuple[int, int] | None = None) -> float:
+    """SGLang's default ``--mem-fraction-static`` on ``gpu`` for a layout (data/engines.json
+    ``sglang.mem_fraction_static``, read from sglang 0.5.23's ``memory_hook.handle_gpu_memory_settings``).
+
+    SGLang reserves, in MiB, a base of 512, 1.5 per token of its chunked-prefill size (at least 2048 tokens),
+    1024 per 8 GPUs of ``tp_size x pp_size``, and its CUDA graphs' buffers (decode: 2 per batch size up to the
+    tier's max_bs, plus 3 (and 1.5 more above max_bs 300) per batch size and attention-DP rank; prefill: 8 per
+    captured token count, or 1.5 GiB with an MLA backend), at least 10 GiB on GPUs over 60 GiB; the fraction is
+    ``round((memory - reserved) / memory, 3)``, scaled down for a multimodal model's vision tower.
+
+    ``tp``, ``dp``: deploysheet's attention TP and attention-DP degrees (SGLang's ``tp_size`` is their product);
+    ``mla``: the model runs an MLA attention backend; ``vision``: (layers, width) of the vision tower served with
+    the model, None for none. Memory is ``GPU.memory_bytes`` (in MiB, as SGLang reads it). Returns a fraction
+    of the GPU's memory in (0, 1]; raises nothing.
+    """
+    from .resources import load_json
+    c = load_json("engines.json")["engines"]["sglang"]["mem_fraction_static"]
+    mem = gpu.memory_bytes / 2 ** 20
+    tier = next(t for t in c["tiers"] if t["below_mib"] is None or mem < t["below_mib"])
+    tp_size = tp * dp
+    chunk = tier["chunked_prefill_size"]
+    max_bs = tier["decode_max_bs"][0 if tp_size < 4 else 1]
+    graphs = max_bs * c["decode_graph_mib_per_bs"]
+    if dp > 1:
+        graphs += max_bs * dp * c["dp_graph_mib_per_bs_rank"]
+        if max_bs > c["dp_graph_extra_above_bs"]:
+            graphs += max_bs * dp * c["dp_graph_extra_mib_per_bs_rank"]
+    if gpu.vendor == "nvidia":  # prefill graphs (the breakable backend) are on by default on CUDA only
+        if mla:
+            graphs += c["mla_prefill_graph_mib"]
+        else:
+            top = min(chunk, c["pp_prefill_graph_max_tokens"]) if pp > 1 else chunk
+            graphs += c["prefill_graph_mib_per_size"] * _prefill_graph_sizes(top)
+    reserved = (c["base_mib"] + max(chunk, c["min_activation_tokens"]) * c["activation_mib_per_token"]
+                + tp_size * pp / 8 * c["parallel_mib_per_8_gpus"] + graphs)
+    if mem > c["floor_above_mib"]:
+        reserved = max(reserved, c["floor_mib"])
+    frac = round((mem - reserved) / mem, 3)
+    if vision is not None:
+        layers, width = vision
+        ratio = layers * width ** 2 / (c["vlm_baseline_layers"] * c["vlm_baseline_hidden"] ** 2)
+        lo, hi = c["vlm_factor_bounds"]
+        frac *= c["vlm_base_factor"] * max(lo, min(hi, 1.0 - c["vlm_sensitivity"] * (ratio - 1.0)))
+    return max(0.0, min(1.0, frac))
+
+
+def _prefill_graph_sizes(max_tokens: int) -> int:
+    """How many token counts SGLang captures prefill graphs for up to ``max_tokens``
+    (sglang/srt/arg_groups/cuda_graph_hook.py generate_prefill_cuda_graph_batch_sizes)."""
+    sizes = (list(range(4, 33, 4)) + list(range(48, 257, 16)) + list(range(288, 513, 32))
+             + list(range(576, 1025, 64)) + list(range(1280, 4097, 256)) + list(range(4608, max_tokens + 1, 512)))
+    return sum(1 for x in sizes if x <= max_tokens)
+
+
 #: (GPU id, name and memory, pp, max_num_batched_tokens) -> EngineKV (the packaged engines.json is static); one per
 #: cost model built otherwise; ~700 bytes an entry
 _ENGINE_KV = ByteLRU("kvcache.engine_kv", 256 * 1024)
@@ -337,8 +397,8 @@ _ENGINE_KV = ByteLRU("kvcache.engine_kv", 256 * 1024)
 
 def engine_default(table: list[dict], gpu=None) -> int:
     """An engine default that depends on the GPU's memory (vLLM's get_batch_defaults tiers); the lowest tier when
-    the GPU is unknown. ``gpu``: a catalog GPU (memory in vendor GB, its id and name)."""
-    gib = gpu.memory_gb * 1e9 / 2 ** 30 if gpu is not None else 0.0
+    the GPU is unknown. ``gpu``: a catalog GPU (its memory_bytes, id and name)."""
+    gib = gpu.memory_bytes / 2 ** 30 if gpu is not None else 0.0
     name = f"{gpu.id} {gpu.name}".lower() if gpu is not None else ""
     for row in table:
         if gib >= row["min_memory_gib"] and not any(x in name for x in row.get("exclude_names", [])):

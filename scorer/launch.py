@@ -119,7 +119,7 @@ def launch_command(cm, p, prov) -> LaunchCommand:
         if kv:
             flags.append(("--kv-cache-dtype", kv))
         flags += [("--context-length", str(ctx)), ("--max-running-requests", str(max(1, p.concurrency - p.queued))),
-                  ("--mem-fraction-static", f"{cm.p['gpu_mem_util']:g}")]
+                  ("--mem-fraction-static", f"{cm.mem_fraction():g}")]
         if cm.speculative is not None:
             algo = "NEXTN" if cm.speculative.method == "mtp" else "EAGLE3"
             flags += [("--speculative-algorithm", algo), ("--speculative-num-steps", str(cm.speculative.tokens)),

@@ -639,14 +639,31 @@ def hub_param_check(arch: ModelArch, params: ParamCounts, prov: Provenance) -> H
                          config_total=config_total, delta_pct=round(delta * 100, 3), comparable=True, note=note)
 
 
+def _memory_assumption(arch: ModelArch, opts: Options, cal, gpus) -> str:
+    """How the framework's KV budget is sized: vLLM's gpu_memory_utilization, TensorRT-LLM's free-memory fraction,
+    or SGLang's default mem_fraction_static, which depends on the GPU and the layout (examples at TP1 and TP8)."""
+    reserve = f"runtime reserve {cal.params['runtime_reserve_gib']:g} GiB per GPU."
+    p = cal.resolve(opts.framework)
+    if opts.framework == "trtllm" and p.get("kv_free_fraction", 0) > 0:
+        return f"KV cache {p['kv_free_fraction']:.0%} of the memory left after the weights and the {reserve}"
+    if opts.framework != "sglang" or "gpu_mem_util" in (cal.frameworks.get("sglang") or {}):
+        return f"GPU memory utilization {p['gpu_mem_util']:.0%}, {reserve}"
+    from .kvcache import sglang_mem_fraction, uses_mla
+    vision = (arch.vision.num_layers, arch.vision.hidden_size) if arch.vision is not None else None
+    mla = uses_mla(arch)
+    examples = "; ".join(f"{g.id}: {sglang_mem_fraction(g, 1, 1, 1, mla, vision):g} at TP1, "
+                         f"{sglang_mem_fraction(g, 8, 1, 1, mla, vision):g} at TP8" for g in gpus)
+    return (f"SGLang's default --mem-fraction-static, from the GPU's memory, the layout and its CUDA-graph and "
+            f"activation reserve (sglang 0.5.23 memory_hook.py; {examples}); {reserve}")
+
+
 def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, unq: set[str], gpus) -> list[str]:
     out = [
         f"Weights at {prec} ({precisions()[prec].label}); routers, lm_head and embeddings kept in BF16 (rule Q7)"
         + (f"; the checkpoint also leaves {', '.join(sorted(unq))} unquantized" if unq else "") + ".",
         f"KV cache {opts.kv_dtype}" + (f" ({opts.kv_dtype_source})" if opts.kv_dtype_source else "") +
         f", policy '{kv.policy}': {kv.policy_description}",
-        f"Serving framework profile: {opts.framework}. GPU memory utilization "
-        f"{cal.params['gpu_mem_util']:.0%}, runtime reserve {cal.params['runtime_reserve_gib']:g} GiB per GPU.",
+        f"Serving framework profile: {opts.framework}. " + _memory_assumption(arch, opts, cal, gpus),
         "Cost model: roofline per operator with efficiencies from " + cal.path +
         (f" (fitted {cal.fit_date})" if cal.fit_date else " — uncalibrated defaults; predictions carry no validated "
                                                           "error bar yet") + ".",

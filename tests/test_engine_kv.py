@@ -170,3 +170,81 @@ def test_tensorrt_llm_on_amd_is_refused_by_score_too(capsys):
     assert main(["score", "example:llama-3.1-8b", "--framework", "trtllm", "--gpu", "MI300X",
                  "--no-recommendations"]) == 2
     assert "NVIDIA GPUs only" in capsys.readouterr().err
+
+
+# --- SGLang's default mem_fraction_static and the catalog's memory capacity -----------------------------------
+#
+# sglang 0.5.23 sglang/srt/arg_groups/memory_hook.py handle_gpu_memory_settings, with no --mem-fraction-static:
+#   reserved (MiB) = 512 + max(chunked_prefill_size, 2048) x 1.5 + tp_size x pp_size / 8 x 1024 + graphs,
+#   at least 10,240 on GPUs over 60 GiB; fraction = round((memory - reserved) / memory, 3);
+#   graphs = decode max_bs x 2 (+ max_bs x dp x 3, + max_bs x dp x 1.5 above max_bs 300, with attention DP)
+#            + prefill graphs: 8 x (captured token counts up to chunked_prefill_size), or 1,536 with MLA.
+#   An H100 (80 GiB = 81,920 MiB: the 60-90 GiB tier) gets chunked_prefill_size 8192 and decode max_bs 256 below
+#   tp_size 4; a B200 (180 GiB = 184,320 MiB: above 160 GiB) 16384 and 512.
+#   Prefill token counts captured up to 8192 (cuda_graph_hook.generate_prefill_cuda_graph_batch_sizes):
+#   4..32 step 4 (8), 48..256 step 16 (14), 288..512 step 32 (8), 576..1024 step 64 (8), 1280..4096 step 256 (12),
+#   4608..8192 step 512 (8) = 58.
+# The KV pool: free memory after the weights minus the pre-load free memory x (1 - fraction)
+# (sglang/srt/mem_cache/kv_cache_configurator.py _profile_available_bytes).
+# Catalog capacity: aiconfigurator_core 0.12.0 systems/h100_sxm.yaml "mem_capacity: 85899345920 # 80GiB",
+# b200_sxm.yaml "193273528320 # 180GiB".
+
+def test_catalog_memory_is_the_sourced_capacity():
+    assert get_gpu("H100-SXM").memory_bytes == 85899345920
+    assert get_gpu("B200").memory_bytes == 193273528320
+    assert get_gpu("H100-SXM").memory_gb == 80  # the label stays the vendor's
+    assert get_gpu("MI300X").memory_bytes == 192e9  # no exact source: vendor GB x 1e9
+
+
+def test_sglang_default_mem_fraction_on_h100_tp1():
+    from scorer.kvcache import sglang_mem_fraction
+    reserved = 512 + 8192 * 1.5 + 1 * 1 / 8 * 1024 + (256 * 2 + 58 * 8)
+    assert reserved == 13904
+    expected = round((81920 - reserved) / 81920, 3)
+    assert expected == 0.83
+    assert sglang_mem_fraction(get_gpu("H100-SXM"), tp=1) == expected
+
+
+def test_sglang_default_mem_fraction_with_mla_and_attention_dp_on_b200():
+    from scorer.kvcache import sglang_mem_fraction
+    max_bs, dp = 512, 8
+    graphs = max_bs * 2 + max_bs * dp * 3 + max_bs * dp * 1.5 + 1536
+    reserved = 512 + 16384 * 1.5 + 8 / 8 * 1024 + graphs
+    assert sglang_mem_fraction(get_gpu("B200"), tp=1, dp=dp, mla=True) == round((184320 - reserved) / 184320, 3)
+
+
+def test_sglang_kv_budget_and_launch_flag_follow_its_default_fraction():
+    arch = _example("llama-3.1-8b")
+    cm = _cm(arch, precision="bf16", framework="sglang")
+    frac = 0.83  # derived above for an H100 at TP1
+    weights = cm.weights_per_gpu()
+    assert cm.kv_budget_bytes() == pytest.approx((85899345920 - 2 * 2 ** 30) * frac - weights)
+    vllm = _cm(arch, precision="bf16", framework="vllm")
+    assert vllm.kv_budget_bytes() == pytest.approx(85899345920 * 0.9 - 2 * 2 ** 30 - weights)  # gpu_memory_utilization
+
+def test_sglang_launch_command_states_the_fraction_predicted(capsys):
+    assert main(["predict", "example:llama-3.1-8b", "--framework", "sglang", "--isl", "1024", "--osl", "128",
+                 "--concurrency", "8", "--format", "json"]) == 0
+    argv = json.loads(capsys.readouterr().out)["launch"]["argv"]
+    assert argv[argv.index("--mem-fraction-static") + 1] == "0.83"  # derived above (H100, TP1)
+
+
+def test_sglang_admission_default_per_worker():
+    """resolve_max_num_reqs: min(clamp(pool tokens / context_len x 512, 2048, 4096), pool tokens // 2)."""
+    arch = _example("llama-3.1-8b")
+    cm = _cm(arch, precision="bf16", framework="sglang")
+    tokens = int(cm.kv_budget_bytes() // (32 * 8 * 128 * 2 * 2))
+    expected = min(max(min(int(tokens / 131072 * 512), 4096), 2048), tokens // 2)
+    assert cm.admission_cap() == expected == 2048
+
+
+def test_an_h100_holds_what_sglang_served_on_one(corpus):
+    """measured.csv rows 0a80db693f35 and neighbours: SGLang 0.5.8 served Qwen3-32B in BF16 (65.5 GB of weights) on
+    one H100 at concurrency 16 (aiconfigurator gap analysis). At 80e9 bytes SGLang's default fraction would leave no
+    KV cache; at the sourced 80 GiB it leaves (80 GiB - 2 GiB) x 0.83 - weights."""
+    raw = load_source(str(corpus / "Qwen__Qwen3-32B"))
+    arch = normalize(raw.config, raw.quant_config)
+    cm = _cm(arch, precision="bf16", framework="sglang")
+    assert cm.weights_per_gpu() > 0.83 * (80e9 - 2 * 2 ** 30)  # the old reading: nothing left for KV
+    assert cm.kv_budget_bytes() == pytest.approx((85899345920 - 2 * 2 ** 30) * 0.83 - cm.weights_per_gpu())
+    assert cm.max_concurrency(1024 + 256) >= 1
