@@ -661,14 +661,15 @@ def cmd_predict(args) -> int:
     problem = layout_problem(arch, args.tp, args.pp, args.ep, dp or 1)
     if problem:
         raise BadInputError(problem)
-    prec = get_precision(args.precision or default_precision(arch))
+    prec = get_precision(args.precision or default_precision(arch, args.framework))
     if args.framework == "trtllm" and gpu.vendor != "nvidia":
         raise BadInputError(f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}")
     unq = unquantized_components(arch, prec.id)
     kv_source = None
     if args.kv_dtype == "auto":
-        from .kvcache import default_kv_dtype
-        args.kv_dtype, kv_source = default_kv_dtype(args.framework, prec.id)
+        from .kvcache import default_kv_dtype, served_dtype
+        args.kv_dtype, kv_source = default_kv_dtype(args.framework, prec.id,
+                                                    served_dtype(args.framework, arch.dtype, arch.model_type)[0])
     params = count_params(arch)
     from .checkpoint import analyze, stored_weight_bytes
     stored = stored_weight_bytes(analyze(raw.checkpoint, arch, params), prec.id) if raw.checkpoint else None

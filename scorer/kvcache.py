@@ -410,19 +410,41 @@ def engine_default(table: list[dict], gpu=None) -> int:
 FP8_KV_CHECKPOINTS = ("fp8", "fp8_channel", "fp8_block", "nvfp4")
 
 
-def default_kv_dtype(framework: str, precision: str) -> tuple[str, str]:
-    """The KV dtype a framework serves by default at a weight precision, and why (one default used by predict,
-    score, validate and calibrate; stated in their output).
+def served_dtype(framework: str, checkpoint_dtype: str | None, model_type: str | None = None) -> tuple[str, str]:
+    """The 16-bit dtype (``bf16`` or ``fp16``) an engine runs a checkpoint in at ``--dtype auto``, and why.
 
-    vLLM and SGLang: ``--kv-cache-dtype auto`` = the model's dtype, bf16. TensorRT-LLM: ``KvCacheConfig.dtype``
+    ``checkpoint_dtype``: the config's ``torch_dtype`` / ``dtype`` (``bfloat16``, ``float16``, ``float32``, or None
+    when it states none). vLLM 0.33.0 (vllm/config/model.py ``_resolve_auto_dtype``): the checkpoint's dtype, float32
+    (or none stated) downcast to the platform's first supported dtype, bfloat16 on CUDA GPUs from Ampere on.
+    SGLang 0.5.23 (sglang/srt/configs/model_config.py ``_get_and_verify_dtype``): the checkpoint's dtype, float32 (or
+    none) as float16, except Gemma families (bfloat16). TensorRT-LLM: the checkpoint's dtype, float32 as bfloat16
+    (assumption: its source is not readable here).
+    """
+    d = (checkpoint_dtype or "").lower()
+    if d in ("float16", "fp16", "half"):
+        return "fp16", f"the checkpoint's dtype ({checkpoint_dtype}), which {framework} serves at --dtype auto"
+    if d in ("bfloat16", "bf16"):
+        return "bf16", f"the checkpoint's dtype ({checkpoint_dtype})"
+    what = f"a {checkpoint_dtype} checkpoint" if checkpoint_dtype else "a checkpoint that states no dtype"
+    if framework == "sglang" and not (model_type or "").startswith("gemma"):
+        return "fp16", f"SGLang runs {what} in float16 at --dtype auto (model_config._get_and_verify_dtype)"
+    return "bf16", f"{framework} runs {what} in bfloat16 at --dtype auto"
+
+
+def default_kv_dtype(framework: str, precision: str, model_dtype: str = "bf16") -> tuple[str, str]:
+    """The KV dtype a framework serves by default at a weight precision, and why (one default used by predict,
+    score, validate and calibrate; stated in their output). ``model_dtype``: the 16-bit dtype the engine runs the
+    model in (:func:`served_dtype`).
+
+    vLLM and SGLang: ``--kv-cache-dtype auto`` = the model's dtype. TensorRT-LLM: ``KvCacheConfig.dtype``
     ``auto`` takes the checkpoint's ``kv_cache_quant_algo``, FP8 in the ModelOpt FP8 / NVFP4 checkpoints it is
-    run with (assumption from the published recipes, not read from its source); bf16 otherwise.
+    run with (assumption from the published recipes, not read from its source); the model's dtype otherwise.
     """
     if framework == "trtllm" and precision in FP8_KV_CHECKPOINTS:
         return "fp8", ("assumed TensorRT-LLM default at FP8/NVFP4 weights: FP8 KV, as its ModelOpt FP8/NVFP4 "
                        "checkpoints set kv_cache_quant_algo (KvCacheConfig dtype auto); pass --kv-dtype bf16 for a "
                        "checkpoint without it")
-    return "bf16", f"{framework} default: --kv-cache-dtype auto = the model's dtype (bf16)"
+    return model_dtype, f"{framework} default: --kv-cache-dtype auto = the model's dtype ({model_dtype})"
 
 
 def resolve_policy(policy: str, framework: str) -> str:

@@ -25,7 +25,7 @@ from .resources import load_json
 #: formats need a checkpoint already quantized to them
 ONLINE = {"fp8": "fp8"}
 #: model names put in a command as they are (Hub repo ids, plain paths); anything else becomes a placeholder
-SAFE_MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/~+-]{0,300}")
+SAFE_MODEL = re.compile(r"(?:/|~/)?[A-Za-z0-9][A-Za-z0-9._/~+-]{0,300}")
 PLACEHOLDER = "MODEL_REPO_OR_FOLDER"
 #: --kv-cache-dtype spellings (vLLM: fp8 = fp8_e4m3; SGLang: fp8_e4m3)
 KV_FLAG = {"vllm": {"fp8": "fp8"}, "sglang": {"fp8": "fp8_e4m3"}}
@@ -46,13 +46,16 @@ def engine_flags(engine: str) -> set[str]:
 
 def served_name(prov) -> str:
     """What the engine is pointed at for a :class:`~scorer.sources.Provenance`: the Hub repo id, the local folder
-    (the one holding ``config.json`` when a file was given), or ``MODEL_REPO_OR_FOLDER`` for a bundled example
-    (written from public facts: no weights to serve) and for any name unsafe on a shell line or in Markdown."""
+    (the one holding ``config.json`` when a file was given; relative, absolute or ``~/``), or ``MODEL_REPO_OR_FOLDER``
+    for a bundled example (written from public facts: no weights to serve), for a config file under another name
+    (no engine can load it) and for any name unsafe on a shell line or in Markdown."""
     if prov.repo_id:
         name = prov.repo_id
     elif prov.kind == "example":
         return PLACEHOLDER
-    elif prov.path and prov.path.endswith("config.json"):
+    elif prov.kind == "local":
+        if not (prov.path and Path(prov.path).name == "config.json"):
+            return PLACEHOLDER
         name = str(Path(prov.path).parent)
     else:
         name = prov.source
@@ -80,6 +83,10 @@ def launch_command(cm, p, prov) -> LaunchCommand:
         else:
             notes.append(f"{prec} weights need a checkpoint quantized to {prec} (the engine reads its format from "
                          "the checkpoint's quantization config; it does not quantize to it at load time)")
+    if prec in ("bf16", "fp16"):
+        from .kvcache import served_dtype
+        if served_dtype(fw, cm.arch.dtype, cm.arch.model_type)[0] != prec:  # --dtype auto would run the other one
+            flags.append(("--dtype", {"bf16": "bfloat16", "fp16": "float16"}[prec]))
     kv = KV_FLAG.get(fw, {}).get(cm.kv_dtype)
     ctx = p.isl + p.osl
     if fw == "vllm":

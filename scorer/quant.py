@@ -62,7 +62,7 @@ class QuantReadiness(BaseModel):
     checkpoint_tps: dict[str, list[int]] = Field(default_factory=dict,
                                                  description="engine -> TP degrees the checkpoint runs at as stored")
     matrix: list[QuantEntry]
-    unquantized_share: float = Field(description="share of GEMM weight elements conventionally left in BF16")
+    unquantized_share: float = Field(description="share of GEMM weight elements conventionally left in the model's 16-bit dtype (BF16/FP16)")
     unquantized: list[str] = Field(default_factory=list, description="GEMMs conventionally left in BF16 (Q7)")
 
 

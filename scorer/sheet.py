@@ -38,10 +38,13 @@ CHECKPOINT_PRECISIONS = {"fp8": "fp8", "fp8_channel": "fp8_channel", "fp8_block"
 
 class Options(BaseModel):
     gpus: list[str] = Field(default_factory=lambda: [DEFAULT_GPU])
-    precision: str | None = Field(None, description="weight precision; None = the checkpoint's own (bf16 if none)")
+    precision: str | None = Field(None, description="weight precision; None = the checkpoint's own (its 16-bit dtype "
+                                                             "if unquantized)")
     kv_dtype: str = "auto"
     #: why the KV dtype is what it is, when --kv-dtype was left at auto (the framework's default)
     kv_dtype_source: str | None = None
+    #: why the weight precision is what it is, when --precision was not given (the checkpoint's format or dtype)
+    precision_source: str | None = None
     kv_policy: str = "auto"
     speculative: str = "none"
     spec_tokens: int | None = None
@@ -228,11 +231,15 @@ def _summary(arch: ModelArch, prov: Provenance) -> ModelSummary:
         dtype=arch.dtype, rope=arch.rope, vision_note=arch.vision_note, guesses=arch.guesses, arch=arch)
 
 
-def default_precision(arch: ModelArch) -> str:
+def default_precision(arch: ModelArch, framework: str = "vllm") -> str:
+    """The weight precision a sheet or prediction assumes without ``--precision``: a quantized checkpoint's own
+    format, else the 16-bit dtype ``framework`` runs the checkpoint in at ``--dtype auto`` (bf16 or fp16, see
+    :func:`scorer.kvcache.served_dtype`)."""
     q = arch.quantization
     if q is not None and q.format in CHECKPOINT_PRECISIONS:
         return CHECKPOINT_PRECISIONS[q.format]
-    return "bf16"
+    from .kvcache import served_dtype
+    return served_dtype(framework, arch.dtype, arch.model_type)[0]
 
 
 def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
@@ -392,14 +399,20 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     calibration = load_calibration(opts.calibration)
 
     arch = normalize(raw.config, raw.quant_config)
-    prec_id = opts.precision or default_precision(arch)
+    prec_id = opts.precision or default_precision(arch, opts.framework)
     prec = get_precision(prec_id)
-    from .kvcache import default_kv_dtype
+    from .kvcache import default_kv_dtype, served_dtype
     kv_note = None
     if opts.kv_dtype == "auto":
-        kv_dt, kv_note = default_kv_dtype(opts.framework, prec.id)
+        kv_dt, kv_note = default_kv_dtype(opts.framework, prec.id,
+                                          served_dtype(opts.framework, arch.dtype, arch.model_type)[0])
         opts = opts.model_copy(update={"kv_dtype": kv_dt, "kv_dtype_source": kv_note})
-    opts = opts.model_copy(update={"precision": prec.id})
+    prec_note = None
+    if not opts.precision:
+        q = arch.quantization
+        prec_note = (f"the checkpoint's {q.format} quantization" if q is not None and q.format in CHECKPOINT_PRECISIONS
+                     else served_dtype(opts.framework, arch.dtype, arch.model_type)[1])
+    opts = opts.model_copy(update={"precision": prec.id, "precision_source": prec_note})
     config_params = count_params(arch)
     ck = analyze(raw.checkpoint, arch, config_params) if raw.checkpoint is not None else None
     reasons = estimate_reasons(arch)
@@ -658,9 +671,14 @@ def _memory_assumption(arch: ModelArch, opts: Options, cal, gpus) -> str:
 
 
 def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, unq: set[str], gpus) -> list[str]:
+    from .kvcache import served_dtype
+    half, why = served_dtype(opts.framework, arch.dtype, arch.model_type)
     out = [
-        f"Weights at {prec} ({precisions()[prec].label}); routers, lm_head and embeddings kept in BF16 (rule Q7)"
-        + (f"; the checkpoint also leaves {', '.join(sorted(unq))} unquantized" if unq else "") + ".",
+        (f"Weights at {prec} ({precisions()[prec].label}): {why}." if prec in ("bf16", "fp16") and opts.precision_source
+         else f"Weights at {prec} ({precisions()[prec].label})"
+              + (f", {opts.precision_source}" if opts.precision_source else "")
+              + f"; routers, lm_head and embeddings kept in {half.upper()} (rule Q7)"
+              + (f"; the checkpoint also leaves {', '.join(sorted(unq))} unquantized" if unq else "") + "."),
         f"KV cache {opts.kv_dtype}" + (f" ({opts.kv_dtype_source})" if opts.kv_dtype_source else "") +
         f", policy '{kv.policy}': {kv.policy_description}",
         f"Serving framework profile: {opts.framework}. " + _memory_assumption(arch, opts, cal, gpus),

@@ -9,7 +9,7 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_s = resolve('s')
     l_0_sections = resolve('sections')
-    l_0_m = l_0_p = l_0_prim = l_0_ck = l_0_fit1 = missing
+    l_0_m = l_0_p = l_0_prim = l_0_ck = l_0_half = l_0_fit1 = missing
     try:
         t_1 = environment.filters['bn']
     except KeyError:
@@ -17,35 +17,53 @@ def root(context, missing=missing):
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'bn' found.")
     try:
-        t_2 = environment.filters['format']
+        t_2 = environment.filters['first']
     except KeyError:
         @internalcode
         def t_2(*unused):
-            raise TemplateRuntimeError("No filter named 'format' found.")
+            raise TemplateRuntimeError("No filter named 'first' found.")
     try:
-        t_3 = environment.filters['join']
+        t_3 = environment.filters['format']
     except KeyError:
         @internalcode
         def t_3(*unused):
-            raise TemplateRuntimeError("No filter named 'join' found.")
+            raise TemplateRuntimeError("No filter named 'format' found.")
     try:
-        t_4 = environment.filters['list']
+        t_4 = environment.filters['join']
     except KeyError:
         @internalcode
         def t_4(*unused):
-            raise TemplateRuntimeError("No filter named 'list' found.")
+            raise TemplateRuntimeError("No filter named 'join' found.")
     try:
-        t_5 = environment.filters['n']
+        t_5 = environment.filters['list']
     except KeyError:
         @internalcode
         def t_5(*unused):
-            raise TemplateRuntimeError("No filter named 'n' found.")
+            raise TemplateRuntimeError("No filter named 'list' found.")
     try:
-        t_6 = environment.filters['rejectattr']
+        t_6 = environment.filters['n']
     except KeyError:
         @internalcode
         def t_6(*unused):
+            raise TemplateRuntimeError("No filter named 'n' found.")
+    try:
+        t_7 = environment.filters['rejectattr']
+    except KeyError:
+        @internalcode
+        def t_7(*unused):
             raise TemplateRuntimeError("No filter named 'rejectattr' found.")
+    try:
+        t_8 = environment.filters['selectattr']
+    except KeyError:
+        @internalcode
+        def t_8(*unused):
+            raise TemplateRuntimeError("No filter named 'selectattr' found.")
+    try:
+        t_9 = environment.filters['upper']
+    except KeyError:
+        @internalcode
+        def t_9(*unused):
+            raise TemplateRuntimeError("No filter named 'upper' found.")
     pass
     l_0_m = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'model')
     context.vars['m'] = l_0_m
@@ -68,7 +86,7 @@ def root(context, missing=missing):
         yield ' @ '
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'commit_sha')[:7]))
     yield '</h1>\n<div class="card">\n<span class="grade">Score '
-    yield escape(environment.finalize(t_2('%.1f', environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'total'))))
+    yield escape(environment.finalize(t_3('%.1f', environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'total'))))
     yield '/100 ('
     yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'grade')))
     if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'provisional'):
@@ -95,30 +113,34 @@ def root(context, missing=missing):
         yield escape(environment.finalize(t_1(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'active'))))
         yield ' active)'
     yield ' ·\nweights '
-    yield escape(environment.finalize(t_2('%.1f', environment.getattr(environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0), 'gib'))))
-    yield ' GiB at BF16'
-    def t_7(fiter):
+    l_0_half = (t_2(environment, t_8(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 'precision', 'equalto', 'fp16')) if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision') == 'fp16') else environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0))
+    context.vars['half'] = l_0_half
+    context.exported_vars.add('half')
+    yield escape(environment.finalize(t_3('%.1f', environment.getattr((undefined(name='half') if l_0_half is missing else l_0_half), 'gib'))))
+    yield ' GiB at '
+    yield escape(environment.finalize(t_9(environment.getattr((undefined(name='half') if l_0_half is missing else l_0_half), 'precision'))))
+    def t_10(fiter):
         for l_1_w in fiter:
-            if ((environment.getattr(l_1_w, 'precision') == environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')) and (environment.getattr(l_1_w, 'precision') != 'bf16')):
+            if ((environment.getattr(l_1_w, 'precision') == environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')) and (environment.getattr(l_1_w, 'precision') not in ('bf16', 'fp16'))):
                 yield l_1_w
-    for l_1_w in t_7(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights')):
+    for l_1_w in t_10(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights')):
         _loop_vars = {}
         pass
         yield ', '
-        yield escape(environment.finalize(t_2('%.1f', environment.getattr(l_1_w, 'gib'))))
+        yield escape(environment.finalize(t_3('%.1f', environment.getattr(l_1_w, 'gib'))))
         yield ' GiB at '
         yield escape(environment.finalize(environment.getattr(l_1_w, 'precision')))
     l_1_w = missing
     if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') == 'decoder'):
         pass
         yield ' · KV '
-        yield escape(environment.finalize(t_5(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token_all_layers'))))
+        yield escape(environment.finalize(t_6(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token_all_layers'))))
         yield ' B/token ('
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
         if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'policy') == 'window'):
             pass
             yield ', window policy: '
-            yield escape(environment.finalize(t_5(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token'))))
+            yield escape(environment.finalize(t_6(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token'))))
             yield ' B/token beyond the windows'
         yield ')'
     l_0_fit1 = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'smallest_fit')
@@ -133,7 +155,7 @@ def root(context, missing=missing):
         yield ' at '
         yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'precision')))
         yield '</b>'
-    elif (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity') and (not t_4(context.eval_ctx, t_6(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'), 'engine_blocker')))):
+    elif (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity') and (not t_5(context.eval_ctx, t_7(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'), 'engine_blocker')))):
         pass
         yield ' · <b class="verdict">'
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework')))
@@ -147,12 +169,12 @@ def root(context, missing=missing):
         yield ' at '
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
         yield '</b>'
-    def t_8(fiter):
+    def t_11(fiter):
         for l_1_r in fiter:
             if (environment.getattr(l_1_r, 'prediction') and (environment.getattr(l_1_r, 'id') in ('latency', 'throughput'))):
                 yield l_1_r
     l_1_loop = missing
-    for l_1_r, l_1_loop in LoopContext(t_8((undefined(name='prim') if l_0_prim is missing else l_0_prim)), undefined):
+    for l_1_r, l_1_loop in LoopContext(t_11((undefined(name='prim') if l_0_prim is missing else l_0_prim)), undefined):
         _loop_vars = {}
         pass
         if environment.getattr(l_1_loop, 'first'):
@@ -178,7 +200,7 @@ def root(context, missing=missing):
     if (not environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'exact')):
         pass
         yield '<p class="change"><b>Estimated counts:</b> '
-        yield escape(environment.finalize(t_3(context.eval_ctx, environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'estimate_reasons'), '; ')))
+        yield escape(environment.finalize(t_4(context.eval_ctx, environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'estimate_reasons'), '; ')))
         yield '.'
         if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'provisional'):
             pass
@@ -200,7 +222,7 @@ def root(context, missing=missing):
         yield '<p class="change"><b>Change first:</b> '
         yield escape(environment.finalize(environment.getattr(environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'recommendations'), 0), 'summary')))
         yield ' [rules '
-        yield escape(environment.finalize(t_3(context.eval_ctx, environment.getattr(environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'recommendations'), 0), 'rules'), ', ')))
+        yield escape(environment.finalize(t_4(context.eval_ctx, environment.getattr(environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'recommendations'), 0), 'rules'), ', ')))
         yield ']</p>\n'
     if environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'custom_code'):
         pass
@@ -210,7 +232,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         template = environment.get_or_select_template(markup_join(('sheet/', environment.getattr(l_1_sec, 'id'), '.html.j2', )), 'sheet.html.j2')
-        gen = template.root_render_func(template.new_context(context.get_all(), True, {'sec': l_1_sec, 'ck': l_0_ck, 'fit1': l_0_fit1, 'm': l_0_m, 'p': l_0_p, 'prim': l_0_prim}))
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'sec': l_1_sec, 'ck': l_0_ck, 'fit1': l_0_fit1, 'half': l_0_half, 'm': l_0_m, 'p': l_0_p, 'prim': l_0_prim}))
         try:
             for event in gen:
                 yield event
@@ -219,4 +241,4 @@ def root(context, missing=missing):
     yield '</body>\n</html>'
 
 blocks = {}
-debug_info = '2=50&3=53&4=56&5=59&11=63&24=65&26=71&27=78&28=87&29=98&30=112&31=124&32=150&34=178&35=187&36=198&37=201&39=205&41=209'
+debug_info = '2=68&3=71&4=74&5=77&11=81&24=83&26=89&27=96&28=105&29=116&30=134&31=146&32=172&34=200&35=209&36=220&37=223&39=227&41=231'
