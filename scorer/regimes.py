@@ -309,9 +309,20 @@ def layout_problem(arch, tp: int, pp: int = 1, ep: int = 1, dp: int = 1) -> str 
     return None
 
 
+def replicated_kv(arch, tp: int) -> bool:
+    """Whether TP ``tp`` would store the same KV cache on several ranks: an MLA (or compressed) latent is one per
+    token on every rank; attention with fewer KV heads than ranks replicates each head."""
+    from .architecture import AttentionSpec
+    att = arch.first_attention()
+    if att is None:
+        return False
+    return not isinstance(att, AttentionSpec) or att.num_kv_heads < tp
+
+
 def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout]:
-    """Layouts the regimes and the sweep try: every valid TP of one node, EP = TP for MoE experts; when the model
-    fits no single node, TP across nodes and TP8 x PP stages (``data/regimes.json``)."""
+    """Layouts the regimes and the sweep try: every valid TP of one node, EP = TP for MoE experts, and for an MoE
+    model whose KV TP would replicate, attention DP x EP (:func:`replicated_kv`); when the model fits no single
+    node, TP across nodes and TP8 x PP stages (``data/regimes.json``)."""
     doc = load_json("regimes.json")
 
     def runs(lay: Layout) -> bool:  # only what the engine runs (the readiness matrix's refusals are skipped)
@@ -330,6 +341,11 @@ def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout
     moe = arch.is_moe
     if moe:
         layouts += [Layout(tp=t, ep=t) for t in tps if t > 1]
+        # attention data parallelism with expert parallelism (vLLM --data-parallel-size with
+        # --enable-expert-parallel, SGLang --enable-dp-attention): each GPU runs attention for its own sequences
+        # and holds only their KV, where tensor parallelism would replicate it on every rank (an MLA latent, or
+        # fewer KV heads than ranks)
+        layouts += [Layout(tp=1, ep=t, dp=t) for t in tps if t > 1 and replicated_kv(arch, t)]
     layouts = [lay for lay in layouts if runs(lay)]
     if not any(make_cm(lay).max_concurrency(2048) >= 1 for lay in layouts):
         top = max(tps) if tps else 1
