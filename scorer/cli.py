@@ -722,18 +722,22 @@ def cmd_predict(args) -> int:
     if too_long:
         pass  # the max_position_embeddings note above says why
     elif not p.fits and p.max_concurrency < 1:
-        notes.append("does not fit: the weights plus the KV cache of one sequence exceed this layout's memory")
+        notes.append("does not fit: the weights plus the KV cache of one sequence exceed this layout's memory"
+                     + (f" (SGLang's default --mem-fraction-static for this GPU and layout is {cm.mem_fraction():g}: "
+                        "weights and KV pool share that fraction of the memory)" if cm._sglang_default_fraction() else ""))
     elif p.queued:
         cap = cm.admission_cap()
         running = p.concurrency - p.queued
         if cap is not None and running >= cap and cap < p.max_concurrency:
-            notes.append(f"{args.framework} admits {cap:,} requests at once (its default max-num-seqs on {gpu.id}, "
+            flag = {"vllm": "max-num-seqs", "sglang": "max-running-requests", "trtllm": "max_batch_size"}.get(
+                args.framework, "batch cap")
+            notes.append(f"{args.framework} admits {cap:,} requests at once (its default {flag} on {gpu.id}, "
                          f"data/engines.json): the other {p.queued:,} wait in the engine's queue (TTFT includes the "
                          f"wait); the KV cache would hold {p.max_concurrency:,}")
         else:
             notes.append(f"the KV cache holds {p.max_concurrency:,} sequences: the other {p.queued:,} requests wait "
                          "in the engine's queue (TTFT includes the wait)")
-    if cm.admission_cap() is None:
+    if cm.admission_cap() is None and p.max_concurrency >= 1:
         notes.append(f"{args.framework} sets no cap on running requests by default (data/engines.json): the running "
                      "batch is what its KV pool holds")
     if p.tpot_ms is not None:

@@ -220,7 +220,8 @@ def test_sglang_kv_budget_and_launch_flag_follow_its_default_fraction():
     weights = cm.weights_per_gpu()
     assert cm.kv_budget_bytes() == pytest.approx((85899345920 - 2 * 2 ** 30) * frac - weights)
     vllm = _cm(arch, precision="bf16", framework="vllm")
-    assert vllm.kv_budget_bytes() == pytest.approx(85899345920 * 0.9 - 2 * 2 ** 30 - weights)  # gpu_memory_utilization
+    # vLLM 0.33.0 vllm/config/cache.py: gpu_memory_utilization defaults to 0.92
+    assert vllm.kv_budget_bytes() == pytest.approx(85899345920 * 0.92 - 2 * 2 ** 30 - weights)
 
 def test_sglang_launch_command_states_the_fraction_predicted(capsys):
     assert main(["predict", "example:llama-3.1-8b", "--framework", "sglang", "--isl", "1024", "--osl", "128",
