@@ -561,14 +561,15 @@ def cmd_gpus(args) -> int:
     if args.format == "json":
         write_output(json.dumps([g.model_dump() for g in cat.values()], indent=2) + "\n", None)
         return 0
-    lines = ["| id | BF16 TFLOPS | FP8 | FP4 | memory GB | HBM TB/s | SMs | scale-up GB/s | $/GPU-h |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines = ["| id | BF16 TFLOPS | FP8 | FP4 | memory GB (label) | GiB modelled | HBM TB/s | SMs | scale-up GB/s | "
+             "$/GPU-h |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for g in cat.values():
         price = f"{g.usd_per_hour.low:.2f}-{g.usd_per_hour.high:.2f}" if g.usd_per_hour else "–"
         def tf(k, g=g):
             v = g.tflops.get(k)
             return f"{v:,.0f}" if v else "–"
-        lines.append(f"| {g.id} | {tf('bf16')} | {tf('fp8')} | {tf('fp4')} | {g.memory_gb:,.0f} | {g.mem_bw_tbps:.2f} | "
+        lines.append(f"| {g.id} | {tf('bf16')} | {tf('fp8')} | {tf('fp4')} | {g.memory_gb:,.0f} | "
+                     f"{g.memory_bytes / 2 ** 30:,.1f} | {g.mem_bw_tbps:.2f} | "
                      f"{g.sms} | {g.scaleup_gbps:,.0f} | {price} |")
     write_output("\n".join(lines) + "\n", None)
     return 0

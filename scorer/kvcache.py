@@ -526,9 +526,15 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
                      "cache manager disabled); --kv-policy vllm models the hybrid manager.")
     elif windowed and policy == "vllm":
         eng = engine or EngineKV()
-        notes.append(f"Sliding-window layers hold min(window - 1 + {eng.in_flight_tokens:,} in-flight tokens, "
-                     f"context) in {eng.block_size}-token pages plus one page per sequence (vLLM 0.33.0 hybrid KV "
-                     "cache manager; in-flight = 2 batches x max_num_batched_tokens, data/engines.json).")
+        kinds_present = {k.kind.split(" ")[0] for k in kinds.values()}
+        if "sliding" in kinds_present:
+            notes.append(f"Sliding-window layers hold min(window - 1 + {eng.in_flight_tokens:,} in-flight tokens, "
+                         f"context) in {eng.block_size}-token pages plus one page per sequence (vLLM 0.33.0 hybrid KV "
+                         "cache manager; in-flight = 2 batches x max_num_batched_tokens, data/engines.json).")
+        if "chunked" in kinds_present:
+            notes.append(f"Chunked-attention layers hold min(chunk + {eng.in_flight_tokens:,} in-flight tokens, "
+                         f"context) in {eng.block_size}-token pages per sequence (vLLM 0.33.0 hybrid KV cache manager, "
+                         "ChunkedLocalAttentionSpec; data/engines.json).")
     elif windowed and policy == "sglang":
         notes.append("Sliding-window layers draw from SGLang's SWA pool (0.8 of the full pool's tokens) and keep "
                      "their window (SGLang 0.5.23, data/engines.json).")

@@ -25,7 +25,7 @@ from .resources import load_json
 #: formats need a checkpoint already quantized to them
 ONLINE = {"fp8": "fp8"}
 #: model names put in a command as they are (Hub repo ids, plain paths); anything else becomes a placeholder
-SAFE_MODEL = re.compile(r"(?:/|~/)?[A-Za-z0-9][A-Za-z0-9._/~+-]{0,300}")
+SAFE_MODEL = re.compile(r"(?:/|~/|(?:\.\.?/)+)?[A-Za-z0-9][A-Za-z0-9._/~+-]{0,300}")
 PLACEHOLDER = "MODEL_REPO_OR_FOLDER"
 #: --kv-cache-dtype spellings (vLLM: fp8 = fp8_e4m3; SGLang: fp8_e4m3)
 KV_FLAG = {"vllm": {"fp8": "fp8"}, "sglang": {"fp8": "fp8_e4m3"}}
@@ -100,7 +100,9 @@ def launch_command(cm, p, prov) -> LaunchCommand:
             flags.append(("--enable-expert-parallel", None))
         if kv:
             flags.append(("--kv-cache-dtype", kv))
-        flags += [("--max-model-len", str(ctx)), ("--max-num-seqs", str(max(1, p.concurrency - p.queued))),
+        # --max-num-seqs caps each DP rank's engine core (vLLM runs one per rank): the running batch over the ranks
+        per_rank = -(-max(1, p.concurrency - p.queued) // max(1, lay.dp))
+        flags += [("--max-model-len", str(ctx)), ("--max-num-seqs", str(per_rank)),
                   ("--max-num-batched-tokens", str(cm.engine_kv.in_flight_tokens // (2 if lay.pp <= 1 else lay.pp))),
                   ("--gpu-memory-utilization", f"{cm.p['gpu_mem_util']:g}")]
         if cm.speculative is not None:
@@ -125,6 +127,8 @@ def launch_command(cm, p, prov) -> LaunchCommand:
             flags.append(("--pp-size", str(lay.pp)))
         if kv:
             flags.append(("--kv-cache-dtype", kv))
+        # --max-running-requests is the total: SGLang divides it over the attention-DP workers
+        # (kv_cache_configurator.resolve_max_num_reqs: max_running_requests // attn_dp_size per worker)
         flags += [("--context-length", str(ctx)), ("--max-running-requests", str(max(1, p.concurrency - p.queued))),
                   ("--mem-fraction-static", f"{cm.mem_fraction():g}")]
         if cm.speculative is not None:

@@ -128,7 +128,8 @@ def check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False) -> tuple[st
             return "not_ready", f"{name}: K = {g.k}, {g.k} % 32 = {g.k % 32} (32-element blocks)"
         # shards are cut in whole 32-element blocks (rounded up) and padded: 2880 at TP4 -> 23 blocks = 736
         if s.k % 256 or s.n % 256:
-            return "padded", f"{name} K_p={s.k}, N_p={s.n}: padded to multiples of 256 (FlashInfer SM100)"
+            return "padded", (f"{name} K_p={s.k}, N_p={s.n}: padded to multiples of 256 by FlashInfer's SM100 "
+                              "kernels on Blackwell (128 on ROCm, 64 on the Triton path)")
         return "ready", None
     if fmt == "int4":
         group = 128

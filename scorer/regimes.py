@@ -420,6 +420,8 @@ class SweepPoint(NamedTuple):
     tpot_ms: float
     tokens_per_s_per_user: float
     output_tokens_per_s_per_gpu: float
+    #: attention data-parallel ranks (TP x PP x DP GPUs in all)
+    dp: int = 1
 
 
 class Frontier(BaseModel):
@@ -451,14 +453,14 @@ def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None,
         max_c = cm.max_concurrency(isl + (osl + 1) // 2)
         if max_c < 1:
             continue
-        label, tp, ep, pp = lay.label, lay.tp, lay.ep, lay.pp
+        label, tp, ep, pp, dp = lay.label, lay.tp, lay.ep, lay.pp, lay.dp
         for c in concurrencies:
             if c > max_c:
                 break
             e = _evaluate(cm, isl, osl, c, max_c, usd_per_gpu_hour)
             tpot = e["tpot"]
             out.append(_new_point(SweepPoint, (label, tp, ep, pp, c, max_c, True, e["ttft"] * 1e3, tpot * 1e3,
-                                               1.0 / tpot, e["tps_gpu"])))
+                                               1.0 / tpot, e["tps_gpu"], dp)))
     return out
 
 
@@ -467,7 +469,7 @@ _new_point = tuple.__new__  # SweepPoint(*fields) without the NamedTuple's Pytho
 
 def to_prediction(make_cm, point: SweepPoint, isl: int, osl: int, usd_per_gpu_hour: float | None) -> Prediction:
     """The full :class:`Prediction` of a sweep point (memoized on its cost model)."""
-    cm = make_cm(Layout(tp=point.tp, ep=point.ep, pp=point.pp))
+    cm = make_cm(Layout(tp=point.tp, ep=point.ep, pp=point.pp, dp=point.dp))
     return _predict_one(cm, isl, osl, point.concurrency, point.max_concurrency, usd_per_gpu_hour)
 
 

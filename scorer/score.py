@@ -215,8 +215,8 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
             out.append(finding(vl[0].rule, f"{fmt} needs padding at TP {_fmt_tps([e.tp for e in padded])} (vLLM): "
                                            f"{padded[0].reason}{tail}", severity="FALLBACK"))
     if quant.unquantized_share > 0.05:
-        out.append(finding("Q7", f"{quant.unquantized_share:.1%} of GEMM weights (lm_head, routers, gates) stay in "
-                                 "the model's 16-bit dtype (BF16/FP16) under every recipe"))
+        out.append(finding("Q7", f"{quant.unquantized_share:.1%} of GEMM weights ({', '.join(quant.unquantized)}) "
+                                 "stay in the model's 16-bit dtype (BF16/FP16) under every recipe"))
     # KV
     kib_per_b = kv.bytes_per_token_all_layers / 1024 / max(params.active / 1e9, 1e-9) * (2.0 / _kv_b(kv.dtype))
     a = arch.first_attention()

@@ -99,6 +99,8 @@ class WeightMemory(BaseModel):
     gib: float
     source: str = Field("config", description="'config' (params x bytes per weight) or 'checkpoint' (the "
                                               "safetensors headers' stored bytes of the language model)")
+    vision_bytes: int = Field(0, description="bytes of the vision tower and projector, at 16 bits (engines do not "
+                                             "quantize them), included in ``bytes`` as in the memory fit")
 
 
 class SheetParams(ParamCounts):
@@ -247,24 +249,27 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
     """Weight memory per precision from the config; the checkpoint's stored bytes at the precision it is stored at.
     The usual precisions, and the ``serving`` one (e.g. an FP8-block checkpoint's fp8_block) where it is another."""
     out = []
+    from .costmodel import unquantized_components
     from .gemms import shared_weight_factor
-    gemm_q = sum(g.params for g in gemms if g.quantizable) * shared_weight_factor(
-        arch, params.total, params.by_component["embedding"], gemms)
-    rest = params.total - gemm_q
-    if arch.tie_word_embeddings:
-        rest = params.total - gemm_q  # lm_head GEMM is the embedding table: counted once in params.total
+    factor = shared_weight_factor(arch, params.total, params.by_component["embedding"], gemms)
     shown = ["bf16", "fp8", "nvfp4", "mxfp4", "int4"]
     if serving and serving not in shown and serving in precisions():
         shown.append(serving)
+    vision = int((params.vision or 0) * 2)
     for pid in shown:
         p = precisions()[pid]
+        # the components the checkpoint leaves unquantized at its own format stay 16-bit (as the memory fit has them)
+        unq = unquantized_components(arch, pid)
+        gemm_q = sum(g.params for g in gemms if g.quantizable and g.component not in unq) * factor
+        rest = params.total - gemm_q  # norms, embeddings, unquantized GEMMs (a tied lm_head is counted once)
         b = gemm_q * p.weight_bytes + rest * 2.0
         stored = stored_weight_bytes(ck, pid)
         if stored:
-            out.append(WeightMemory(precision=pid, label=p.label, bytes=stored, gib=round(stored / GIB, 2),
-                                    source="checkpoint"))
+            out.append(WeightMemory(precision=pid, label=p.label, bytes=int(stored + vision),
+                                    gib=round((stored + vision) / GIB, 2), source="checkpoint", vision_bytes=vision))
             continue
-        out.append(WeightMemory(precision=pid, label=p.label, bytes=int(b), gib=round(b / GIB, 2)))
+        out.append(WeightMemory(precision=pid, label=p.label, bytes=int(b + vision), gib=round((b + vision) / GIB, 2),
+                                vision_bytes=vision))
     return out
 
 
@@ -514,12 +519,12 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
             t = l_ = None
             if thr is not None:
                 p = thr.prediction
-                cm = CostModel(alt, alt_params, gpus[0], prec, Layout(tp=p.tp), opts.kv_dtype, opts.framework,
+                cm = CostModel(alt, alt_params, gpus[0], prec, p.layout_spec, opts.kv_dtype, opts.framework,
                                calibration, unq, alt_gemms)
                 t = predict(cm, p.isl, p.osl, p.concurrency).output_tokens_per_s_per_gpu
             if lat is not None:
                 p = lat.prediction
-                cm = CostModel(alt, alt_params, gpus[0], prec, Layout(tp=p.tp), opts.kv_dtype, opts.framework,
+                cm = CostModel(alt, alt_params, gpus[0], prec, p.layout_spec, opts.kv_dtype, opts.framework,
                                calibration, unq, alt_gemms)
                 l_ = predict(cm, p.isl, p.osl, 1).tpot_ms
             return t, l_
@@ -689,8 +694,10 @@ def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, un
         "a share of the other users' prefills (half a wave where the engine prefills apart from decode, as "
         "SGLang does) and a fixed per-request overhead fitted per framework on closed-loop runs at 4 or more "
         "concurrent requests, mostly of large models: at concurrency 1 on a small model it may overstate TTFT.",
-        "Parameter counts follow transformers' module layout; bytes use 1 GiB = 2^30 B and GPU memory in vendor GB "
-        "(1e9 B).",
+        "Parameter counts follow transformers' module layout; bytes use 1 GiB = 2^30 B. GPU memory: "
+        + "; ".join(f"{g.id} {g.memory_bytes / GIB:,.1f} GiB" + (" (the capacity its source states)" if
+                    g.memory_capacity_bytes else f" ({g.memory_gb:g} vendor GB of 1e9 B: no source states it exactly)")
+                    for g in gpus) + ".",
     ]
     caveats = dict.fromkeys(c for g in gpus for c in error_caveats(cal, g.id, opts.framework))
     out += [c[0].upper() + c[1:] + "." for c in caveats]

@@ -69,3 +69,61 @@ def test_no_attention_dp_where_tensor_parallelism_replicates_no_kv():
         raw = load_source(f"example:{name}")
         arch = normalize(raw.config, raw.quant_config)
         assert all(lay.dp == 1 for lay in candidate_layouts(_maker(arch, precision="bf16"), arch)), name
+
+
+def test_every_sweep_point_is_a_layout_that_exists():
+    """The frontier and the SLA search rebuild predictions from sweep points: a DP point must keep its DP ranks
+    (a TP1 x EP8 point on one GPU does not exist: EP must divide the TP x DP GPUs)."""
+    from scorer.regimes import layout_problem, sweep, to_prediction
+    arch = _deepseek_v3()
+    make = _maker(arch)
+    points = sweep(make, arch, 1024, 1024, 3.0)
+    assert any(p.dp == 8 for p in points)
+    for p in points:
+        assert layout_problem(arch, p.tp, p.pp, p.ep, p.dp) is None, p
+    for p in [q for q in points if q.dp > 1][:3]:
+        pred = to_prediction(make, p, 1024, 1024, 3.0)
+        assert (pred.dp, pred.num_gpus) == (p.dp, p.tp * p.pp * p.dp)
+
+
+def test_launch_batch_flags_under_attention_dp(tmp_path, capsys):
+    """vLLM's --max-num-seqs caps each DP rank's engine (one engine core per rank): the running batch / DP.
+    SGLang's --max-running-requests is the total, divided over the attention-DP workers (sglang 0.5.23
+    kv_cache_configurator.resolve_max_num_reqs: max_running_requests // attn_dp_size)."""
+    import json
+    from scorer.cli import main
+    folder = tmp_path / "ds"
+    folder.mkdir()
+    cfg = DeepseekV3Config(hidden_size=7168, intermediate_size=18432, moe_intermediate_size=2048,
+                           num_hidden_layers=61, num_attention_heads=128, num_key_value_heads=128,
+                           n_routed_experts=256, n_shared_experts=1, num_experts_per_tok=8, first_k_dense_replace=3,
+                           q_lora_rank=1536, kv_lora_rank=512, qk_rope_head_dim=64, qk_nope_head_dim=128,
+                           v_head_dim=128, vocab_size=129280, n_group=8, topk_group=4).to_dict()
+    cfg["architectures"] = ["DeepseekV3ForCausalLM"]
+    (folder / "config.json").write_text(json.dumps(cfg))
+    common = ["predict", str(folder), "--gpu", "H200-SXM", "--precision", "fp8_block", "--tp", "1", "--dp", "8",
+              "--ep", "8", "--isl", "1024", "--osl", "1024", "--concurrency", "512", "--format", "json"]
+    assert main(common) == 0
+    out = json.loads(capsys.readouterr().out)
+    running = out["concurrency"] - out["queued"]
+    argv = out["launch"]["argv"]
+    assert argv[argv.index("--data-parallel-size") + 1] == "8"
+    assert int(argv[argv.index("--max-num-seqs") + 1]) == -(-running // 8)
+    assert main(common + ["--framework", "sglang"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    argv = out["launch"]["argv"]
+    assert int(argv[argv.index("--max-running-requests") + 1]) == out["concurrency"] - out["queued"]
+
+
+def test_a_relative_folder_is_what_the_engine_is_pointed_at(tmp_path, monkeypatch, capsys):
+    import json
+    from scorer.cli import main
+    from scorer.resources import data_dir
+    (tmp_path / "models" / "m").mkdir(parents=True)
+    (tmp_path / "models" / "m" / "config.json").write_text(
+        (data_dir() / "examples" / "qwen3-4b" / "config.json").read_text())
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    assert main(["predict", "../models/m", "--isl", "128", "--osl", "64", "--concurrency", "4", "--format",
+                 "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["launch"]["argv"][2] == "../models/m"

@@ -141,6 +141,11 @@ def root(context, missing=missing):
             pass
             yield ' · '
     l_1_loop = l_1_w = missing
+    if (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights') and environment.getattr(environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0), 'vision_bytes')):
+        pass
+        yield ' (vision tower included at 16 bits: '
+        yield escape(environment.finalize(t_2('%.1f', (environment.getattr(environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0), 'vision_bytes') / 1073741824))))
+        yield ' GiB)'
     yield '</td></tr>\n<tr><th>context</th><td>'
     yield escape(environment.finalize(t_6(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'max_positions'))))
     yield ' tokens</td></tr>\n<tr><th>model_type</th><td>'
@@ -233,4 +238,4 @@ def root(context, missing=missing):
     yield '</td></tr>\n</table>\n\n'
 
 blocks = {}
-debug_info = '4=64&5=68&6=73&7=84&8=124&9=131&10=145&11=147&12=158&13=160&14=174&15=181&16=196&17=209&18=225'
+debug_info = '4=64&5=68&6=73&7=84&8=124&9=131&10=150&11=152&12=163&13=165&14=179&15=186&16=201&17=214&18=230'

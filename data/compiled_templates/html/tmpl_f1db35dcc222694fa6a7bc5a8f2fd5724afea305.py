@@ -164,9 +164,9 @@ def root(context, missing=missing):
         yield ' at every TP ≤ 8</b>'
     elif environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'):
         pass
-        yield ' · <b class="verdict">does not fit 8× '
+        yield ' · <b class="verdict">does not fit one node (8× '
         yield escape(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'primary_gpu')))
-        yield ' at '
+        yield ') at '
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
         yield '</b>'
     def t_11(fiter):

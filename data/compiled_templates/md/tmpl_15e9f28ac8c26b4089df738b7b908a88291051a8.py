@@ -162,9 +162,9 @@ def root(context, missing=missing):
         yield ' at every TP ≤ 8'
     elif environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'):
         pass
-        yield ' · does not fit 8× '
+        yield ' · does not fit one node (8× '
         yield str(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'primary_gpu')))
-        yield ' at '
+        yield ') at '
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
     yield '\n'
     def t_11(fiter):

@@ -202,6 +202,11 @@ def root(context, missing=missing):
     if t_7(context.eval_ctx, t_9(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 'source', 'equalto', 'checkpoint')):
         pass
         yield '; "stored": the checkpoint\'s bytes, language model'
+    if (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights') and environment.getattr(environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0), 'vision_bytes')):
+        pass
+        yield '; vision tower included at 16 bits ('
+        yield str(environment.finalize(t_1((environment.getattr(environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0), 'vision_bytes') / 1073741824), 1)))
+        yield ' GiB)'
     yield ' |\n'
     if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') == 'decoder'):
         pass
@@ -239,4 +244,4 @@ def root(context, missing=missing):
     yield ' | config.json |\n\n'
 
 blocks = {}
-debug_info = '4=71&5=93&6=96&8=98&9=101&11=112&12=115&13=156&14=159&16=161&17=164&19=188&20=206&21=208&22=212&24=223&25=225&26=228&28=231'
+debug_info = '4=71&5=93&6=96&8=98&9=101&11=112&12=115&13=156&14=159&16=161&17=164&19=188&20=211&21=213&22=217&24=228&25=230&26=233&28=236'
