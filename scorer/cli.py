@@ -668,9 +668,8 @@ def cmd_predict(args) -> int:
     unq = unquantized_components(arch, prec.id)
     kv_source = None
     if args.kv_dtype == "auto":
-        from .kvcache import default_kv_dtype, served_dtype
-        args.kv_dtype, kv_source = default_kv_dtype(args.framework, prec.id,
-                                                    served_dtype(args.framework, arch.dtype, arch.model_type)[0])
+        from .kvcache import default_kv_dtype, model_dtype
+        args.kv_dtype, kv_source = default_kv_dtype(args.framework, prec.id, model_dtype(args.framework, arch, prec.id))
     params = count_params(arch)
     from .checkpoint import analyze, stored_weight_bytes
     stored = stored_weight_bytes(analyze(raw.checkpoint, arch, params), prec.id) if raw.checkpoint else None

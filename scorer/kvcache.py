@@ -431,6 +431,13 @@ def served_dtype(framework: str, checkpoint_dtype: str | None, model_type: str |
     return "bf16", f"{framework} runs {what} in bfloat16 at --dtype auto"
 
 
+def model_dtype(framework: str, arch: ModelArch, precision: str) -> str:
+    """The 16-bit dtype the engine runs the model in (``--kv-cache-dtype auto`` caches KV in it too): the weight
+    precision itself when it is bf16 or fp16 (the launch command passes ``--dtype`` where auto would pick the other),
+    else the checkpoint's at ``--dtype auto`` (:func:`served_dtype`)."""
+    return precision if precision in ("bf16", "fp16") else served_dtype(framework, arch.dtype, arch.model_type)[0]
+
+
 def default_kv_dtype(framework: str, precision: str, model_dtype: str = "bf16") -> tuple[str, str]:
     """The KV dtype a framework serves by default at a weight precision, and why (one default used by predict,
     score, validate and calibrate; stated in their output). ``model_dtype``: the 16-bit dtype the engine runs the

@@ -27,8 +27,12 @@ ONLINE = {"fp8": "fp8"}
 #: model names put in a command as they are (Hub repo ids, plain paths); anything else becomes a placeholder
 SAFE_MODEL = re.compile(r"(?:/|~/|(?:\.\.?/)+)?[A-Za-z0-9][A-Za-z0-9._/~+-]{0,300}")
 PLACEHOLDER = "MODEL_REPO_OR_FOLDER"
-#: --kv-cache-dtype spellings (vLLM: fp8 = fp8_e4m3; SGLang: fp8_e4m3)
-KV_FLAG = {"vllm": {"fp8": "fp8"}, "sglang": {"fp8": "fp8_e4m3"}}
+#: --kv-cache-dtype values per KV dtype: vLLM 0.33.0 vllm/config/cache.py CacheDType (auto, float16, bfloat16, fp8,
+#: fp8_e4m3, ...; no float32, NVFP4 only as nvfp4_ds_mla for DeepSeek's MLA); SGLang 0.5.23
+#: sglang/srt/arg_groups/fields/model.py kv_cache_dtype choices (auto, fp8_e5m2, fp8_e4m3, mxfp8, bf16, bfloat16,
+#: nvfp4, fp4_mx_block16; no float16, no float32). A KV dtype absent here has no flag in that engine
+KV_FLAG = {"vllm": {"fp8": "fp8", "bf16": "bfloat16", "fp16": "float16"},
+           "sglang": {"fp8": "fp8_e4m3", "bf16": "bfloat16", "nvfp4": "nvfp4"}}
 
 
 class LaunchCommand(BaseModel):
@@ -57,6 +61,10 @@ def served_name(prov) -> str:
         if not (prov.path and Path(prov.path).name == "config.json"):
             return PLACEHOLDER
         name = str(Path(prov.path).parent)
+        if name == ".":
+            return name
+        if not Path(name).is_absolute() and not name.startswith((".", "~")):
+            name = "./" + name  # relative: never read as a Hub repo id ("org/model")
     else:
         name = prov.source
     return name if SAFE_MODEL.fullmatch(name or "") else PLACEHOLDER
@@ -83,11 +91,17 @@ def launch_command(cm, p, prov) -> LaunchCommand:
         else:
             notes.append(f"{prec} weights need a checkpoint quantized to {prec} (the engine reads its format from "
                          "the checkpoint's quantization config; it does not quantize to it at load time)")
+    from .kvcache import model_dtype, served_dtype
     if prec in ("bf16", "fp16"):
-        from .kvcache import served_dtype
         if served_dtype(fw, cm.arch.dtype, cm.arch.model_type)[0] != prec:  # --dtype auto would run the other one
             flags.append(("--dtype", {"bf16": "bfloat16", "fp16": "float16"}[prec]))
-    kv = KV_FLAG.get(fw, {}).get(cm.kv_dtype)
+    kv = None  # --kv-cache-dtype auto caches KV in the model's dtype: a flag only for another one
+    if cm.kv_dtype != model_dtype(fw, cm.arch, prec):
+        kv = KV_FLAG.get(fw, {}).get(cm.kv_dtype)
+        if kv is None:
+            notes.append(f"KV cache {cm.kv_dtype}: {fw} {table.get('version')} has no --kv-cache-dtype for it; the "
+                         f"command leaves auto, which caches KV in the model's dtype "
+                         f"({model_dtype(fw, cm.arch, prec)}), not what was predicted")
     ctx = p.isl + p.osl
     if fw == "vllm":
         argv = ["vllm", "serve", model]
@@ -98,6 +112,11 @@ def launch_command(cm, p, prov) -> LaunchCommand:
             flags.append(("--data-parallel-size", str(lay.dp)))
         if lay.ep > 1:
             flags.append(("--enable-expert-parallel", None))
+            if lay.ep != lay.tp * lay.dp:
+                notes.append(f"vLLM's --enable-expert-parallel spreads the experts over all TP x DP = "
+                             f"{lay.tp * lay.dp} GPUs (vLLM 0.33.0 fused_moe/config.py: ep_size = TP x DP); EP "
+                             f"{lay.ep} has no flag, so this command runs EP {lay.tp * lay.dp}, not the layout "
+                             "predicted")
         if kv:
             flags.append(("--kv-cache-dtype", kv))
         # --max-num-seqs caps each DP rank's engine core (vLLM runs one per rank): the running batch over the ranks

@@ -296,7 +296,8 @@ def local_folders(dirs: list[str]) -> list[Path]:
     do (sorted). Raises BadInputError for a DIR that is not a folder or holds no model."""
     out: list[Path] = []
     for d in dirs:
-        p = Path(d).expanduser()
+        from .sources import expand_user
+        p = expand_user(d)
         if not p.is_dir():
             raise BadInputError(f"leaderboard --from {d[:200]}: not a folder")
         if (p / "config.json").is_file():

@@ -228,5 +228,7 @@ def engine_blocker(arch: ModelArch, gemms: list[Gemm], precision: str, tp: int, 
             results.append(check(fmt, engine, g, moe_tp if g.expert else tp))
     status, reason = _worst(results)
     out = None if status != "not_ready" else (
-        f"{engine} refuses {precision} at TP{tp}{f' EP{ep}' if ep > 1 else ''}: {reason} (rule {RULE[fmt]})")
+        f"{engine} refuses {precision} at TP{tp}{f' EP{ep}' if ep > 1 else ''}"
+        f"{f' (experts split {moe_tp} ways over the DP ranks)' if moe_tp != tp and not (ep > 1 and moe_tp == 1) else ''}"
+        f": {reason} (rule {RULE[fmt]})")
     return _BLOCKERS.put_for(arch, key, out)

@@ -371,8 +371,12 @@ def cost_model_factory(arch: ModelArch, params: ParamCounts, gemms: list[Gemm], 
 
 def validate_options(opts: Options) -> None:
     """Check GPUs, precision, KV dtype and policy, TP range and calibration file (BadInputError)."""
+    seen: dict[str, str] = {}
     for g in opts.gpus or [DEFAULT_GPU]:
         gpu = get_gpu(g)
+        if gpu.id in seen:  # as compare says: the sheet would show the same GPU twice
+            raise BadInputError(f"GPU listed twice: {seen[gpu.id]} and {g} are both {gpu.id}"[:300])
+        seen[gpu.id] = g
         if opts.framework == "trtllm" and gpu.vendor != "nvidia":
             raise BadInputError(f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}")
     if opts.precision:
@@ -406,11 +410,10 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     arch = normalize(raw.config, raw.quant_config)
     prec_id = opts.precision or default_precision(arch, opts.framework)
     prec = get_precision(prec_id)
-    from .kvcache import default_kv_dtype, served_dtype
+    from .kvcache import default_kv_dtype, model_dtype, served_dtype
     kv_note = None
     if opts.kv_dtype == "auto":
-        kv_dt, kv_note = default_kv_dtype(opts.framework, prec.id,
-                                          served_dtype(opts.framework, arch.dtype, arch.model_type)[0])
+        kv_dt, kv_note = default_kv_dtype(opts.framework, prec.id, model_dtype(opts.framework, arch, prec.id))
         opts = opts.model_copy(update={"kv_dtype": kv_dt, "kv_dtype_source": kv_note})
     prec_note = None
     if not opts.precision:

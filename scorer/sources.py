@@ -800,6 +800,15 @@ def _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs, der
     return RawModel(config=configs["config.json"], quant_config=configs.get("hf_quant_config.json"), provenance=prov)
 
 
+def expand_user(text: str) -> Path:
+    """``Path(text).expanduser()``, or the path as written when ``~user`` names no user (or HOME is unknown):
+    ``~tilde`` is then a folder of that name, not an internal error."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        return Path(text)
+
+
 def load_source(source: str | None, revision: str | None = None, token: str | None = None) -> RawModel:
     """Resolve SOURCE (path, ``example:NAME``, Hub id or URL; None = default example).
 
@@ -821,13 +830,13 @@ def load_source(source: str | None, revision: str | None = None, token: str | No
         if revision is not None:
             raise BadInputError("--revision applies to Hub repos only; an example: source has no revisions")
         return load_example(source[len("example:"):])
-    path = Path(source).expanduser()
+    path = expand_user(source)
     try:
         exists = path.exists()
         # "corpus/org__name" where ./corpus is a folder: a local path with a typo, not a Hub repo id
         first = source.split("/", 1)[0]
         local_parent = "/" in source and not source.startswith(("http://", "https://")) and \
-            first not in ("", ".", "..", "~") and Path(first).expanduser().is_dir()
+            first not in ("", ".", "..", "~") and expand_user(first).is_dir()
         # "/abs/path", "./x", "../x", "~/x": a Hub repo id never starts so; a missing one is a missing path
         spelled_local = first in ("", ".", "..") or first.startswith("~")
     except OSError as exc:  # e.g. a component longer than NAME_MAX

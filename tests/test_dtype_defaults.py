@@ -72,3 +72,103 @@ def test_a_config_under_another_name_gets_the_placeholder(fp16_folder, tmp_path,
     other.write_text((fp16_folder / "config.json").read_text())
     assert main(["predict", str(other), "--isl", "1024", "--osl", "128", "--concurrency", "8", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["launch"]["argv"][2] == "MODEL_REPO_OR_FOLDER"
+
+
+# --- breaker trial: dtype sources, KV flags, EP, paths, sub-config culprits, duplicate GPUs ---------------------
+
+LLAVA = {"architectures": ["LlavaForConditionalGeneration"], "model_type": "llava", "tie_word_embeddings": False,
+         "text_config": {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
+                         "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 32,
+                         "vocab_size": 32064, "max_position_embeddings": 4096},
+         "vision_config": {"hidden_size": 1024, "image_size": 336, "intermediate_size": 4096,
+                           "model_type": "clip_vision_model", "num_attention_heads": 16, "num_hidden_layers": 24,
+                           "patch_size": 14, "projection_dim": 768}}
+
+
+@pytest.mark.parametrize("top,text,vision,expected", [
+    ({"dtype": "float16"}, {}, {}, "float16"),  # the top level's dtype (transformers 5 spelling)
+    ({"dtype": "float16"}, {"torch_dtype": "bfloat16"}, {}, "float16"),  # the top level wins over text_config
+    ({}, {"torch_dtype": "bfloat16"}, {"torch_dtype": "float16"}, "bfloat16"),  # then text_config
+    ({}, {}, {"torch_dtype": "float16"}, "float16"),  # then vision_config
+    ({"torch_dtype": 16}, {}, {}, None),  # not a dtype name: none stated
+    ({"torch_dtype": "x" * 10000}, {}, {}, None),
+])
+def test_the_checkpoint_dtype_is_read_in_vllms_order(top, text, vision, expected):
+    """vLLM 0.33.0 vllm/transformers_utils/model_arch_config_convertor.py get_torch_dtype: the root config's dtype,
+    then get_text_config()'s, then vision_config's."""
+    import copy
+    from scorer.architecture import normalize
+    raw = copy.deepcopy(LLAVA)
+    raw.update(top)
+    raw["text_config"].update(text)
+    raw["vision_config"].update(vision)
+    assert normalize(raw).dtype == expected
+
+
+def _predict(capsys, source, *extra) -> dict:
+    assert main(["predict", str(source), "--isl", "1000", "--osl", "100", "--concurrency", "4", "--format", "json",
+                 *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_kv_flags_say_what_auto_would_not_do(fp16_folder, capsys):
+    """--kv-cache-dtype auto caches KV in the model's dtype. vLLM 0.33.0 CacheDType has float16, bfloat16, fp8 (no
+    float32); SGLang 0.5.23's kv_cache_dtype choices have bf16/bfloat16, fp8_e4m3, nvfp4 (no float16)."""
+    out = _predict(capsys, fp16_folder, "--precision", "bf16")
+    assert out["kv_dtype"] == "bf16"  # the model runs in bf16 (--dtype bfloat16): auto caches bf16
+    assert "--kv-cache-dtype" not in out["launch"]["argv"]
+    out = _predict(capsys, fp16_folder, "--kv-dtype", "bf16")  # an fp16 model, a bf16 cache: the flag says so
+    argv = out["launch"]["argv"]
+    assert argv[argv.index("--kv-cache-dtype") + 1] == "bfloat16"
+    out = _predict(capsys, fp16_folder, "--kv-dtype", "fp32")
+    assert "--kv-cache-dtype" not in out["launch"]["argv"]
+    assert any("no --kv-cache-dtype for it" in n for n in out["launch"]["notes"])
+    out = _predict(capsys, fp16_folder, "--framework", "sglang", "--precision", "bf16", "--kv-dtype", "fp16")
+    assert any("no --kv-cache-dtype for it" in n for n in out["launch"]["notes"])
+
+
+def test_vllm_expert_parallel_below_tp_x_dp_is_noted(tmp_path, capsys):
+    """vLLM 0.33.0 fused_moe/config.py FusedMoEParallelConfig.make: with --enable-expert-parallel, ep_size = TP x DP."""
+    cfg = json.loads((data_dir() / "examples" / "mixtral-8x7b" / "config.json").read_text())
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "config.json").write_text(json.dumps(cfg))
+    out = _predict(capsys, tmp_path / "m", "--tp", "8", "--ep", "2")
+    assert "--enable-expert-parallel" in out["launch"]["argv"]
+    assert any("runs EP 8, not the layout predicted" in n for n in out["launch"]["notes"])
+    assert not _predict(capsys, tmp_path / "m", "--tp", "8", "--ep", "8")["launch"]["notes"]
+
+
+def test_a_folder_named_like_a_user_home_is_a_folder(tmp_path, monkeypatch, capsys):
+    (tmp_path / "~tilde").mkdir()
+    (tmp_path / "~tilde" / "config.json").write_text((data_dir() / "examples" / "qwen3-4b" / "config.json").read_text())
+    monkeypatch.chdir(tmp_path)
+    out = _predict(capsys, "~tilde")
+    assert out["launch"]["argv"][2] == "MODEL_REPO_OR_FOLDER"  # a shell would expand ~tilde: not put on the line
+    assert main(["score", "~nosuchuser-deploysheet/config.json"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file or folder" in err
+
+
+def test_a_relative_folder_keeps_its_dot_slash(tmp_path, monkeypatch, capsys):
+    (tmp_path / "org" / "model").mkdir(parents=True)
+    (tmp_path / "org" / "model" / "config.json").write_text(
+        (data_dir() / "examples" / "qwen3-4b" / "config.json").read_text())
+    monkeypatch.chdir(tmp_path)
+    assert _predict(capsys, "./org/model")["launch"]["argv"][2] == "./org/model"  # never read as a Hub repo id
+
+
+def test_a_rejection_inside_a_sub_config_names_its_key(tmp_path, capsys):
+    import copy
+    raw = copy.deepcopy(LLAVA)
+    raw["text_config"]["torch_dtype"] = ["float16"]
+    (tmp_path / "config.json").write_text(json.dumps(raw))
+    code = main(["score", str(tmp_path / "config.json")])
+    err = capsys.readouterr().err
+    if code == 0:
+        pytest.skip("this transformers version accepts a list dtype")
+    assert code == 2 and "text_config.torch_dtype" in err and err.count("\n") == 1
+
+
+def test_score_refuses_a_gpu_listed_twice(capsys):
+    assert main(["score", "example:qwen3-4b", "--gpu", "H200", "--gpu", "h200-sxm"]) == 2
+    assert "GPU listed twice" in capsys.readouterr().err

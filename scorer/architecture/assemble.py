@@ -437,6 +437,35 @@ def _seq2seq_encoder(r: Reader, flags: dict[str, Any], d: dict[str, Any]) -> tup
     return layers, {"embedding": positions, "norms": norm_w if flags["embedding_norm"] else 0}
 
 
+#: dtype names a config may state (transformers / torch spellings) -> the canonical torch name
+_DTYPE_NAMES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16",
+                "half": "float16", "float32": "float32", "fp32": "float32", "float": "float32",
+                "float64": "float64", "double": "float64"}
+
+
+def _dtype_name(value: Any) -> str | None:
+    """The canonical name of a config's dtype value; None for none, a non-string or a name torch does not use."""
+    if type(value).__name__ == "dtype":  # a torch.dtype, where transformers converted the string (torch installed)
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    key = value.strip().lower()
+    return _DTYPE_NAMES.get(key[6:] if key.startswith("torch.") else key)
+
+
+def _config_dtype(raw: dict[str, Any], text_dtype: Any, vision_cfg: Any) -> str | None:
+    """The checkpoint dtype an engine reads, in vLLM 0.33.0's order (vllm/transformers_utils/
+    model_arch_config_convertor.py ``get_torch_dtype``): the top-level config's, then the text config's, then the
+    vision config's. ``dtype`` (transformers 5) before ``torch_dtype``; a value that names no dtype counts as
+    none stated."""
+    vision = vision_cfg if isinstance(vision_cfg, dict) else {}
+    for value in (raw.get("dtype"), raw.get("torch_dtype"), text_dtype, vision.get("dtype"), vision.get("torch_dtype")):
+        name = _dtype_name(value)
+        if name is not None:
+            return name
+    return None
+
+
 def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> ModelArch:
     raw = decode_special_floats(raw)
     src = _resolve(raw)
@@ -563,7 +592,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     if flags["learned_positions"] and family == "gpt2":
         r.mark("n_ctx")  # GPT-2: n_ctx is n_positions under its old name
 
-    dtype = r.get("dtype")
+    dtype = _config_dtype(raw, r.get("dtype"), vision_cfg)
     rope = r.get("rope_scaling") or r.get("rope_parameters")
     rope_type = None
     if isinstance(rope, dict):
@@ -623,7 +652,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         quantization=parse_quantization(raw.get("quantization_config"), quant_sidecar),
         custom_code=isinstance(raw.get("auto_map"), dict),
         auto_map=raw.get("auto_map") if isinstance(raw.get("auto_map"), dict) else {},
-        dtype=str(dtype).replace("torch.", "") if dtype else None,
+        dtype=dtype,
         ssm_state_fp32=text_raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32")
         or raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32"), rope=rope_type, extra_params=model_extra)
 

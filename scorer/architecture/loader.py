@@ -93,8 +93,12 @@ def instantiate(mapping: Any, model_type: str, raw: dict[str, Any]) -> Any:
         text = _rejection(exc)
         key = _culprit(cls, kwargs, text)
         if key is not None:
-            value = repr(kwargs[key])
-            text = f"{key} = {value[:60] + '...' if len(value) > 60 else value}: {text}"
+            shown, value = key, kwargs[key]
+            sub = _sub_culprit(cls, kwargs, key, text) if isinstance(value, dict) else None
+            if sub is not None:  # a sub-config (text_config, vision_config): name the key inside it
+                shown, value = f"{key}.{sub}", value[sub]
+            value = repr(value)
+            text = f"{shown} = {value[:60] + '...' if len(value) > 60 else value}: {text}"
         raise ConfigError(f"config rejected by transformers {cls.__name__}: {text}") from None
 
 
@@ -110,6 +114,22 @@ def _rejection(exc: BaseException) -> str:
 
 #: the most keys :func:`_culprit` tries (a config of 100,000 junk keys must not cost 100,000 instantiations)
 _CULPRIT_KEYS = 256
+
+
+def _sub_culprit(cls: Any, kwargs: dict[str, Any], key: str, text: str) -> str | None:
+    """Inside the sub-config ``kwargs[key]`` the rejection was traced to, the first key without which the class
+    no longer raises the same complaint (at most :data:`_CULPRIT_KEYS` tries; error path only)."""
+    sub = kwargs[key]
+    for name in list(sub)[:_CULPRIT_KEYS]:
+        try:
+            cls(**{**kwargs, key: {k: v for k, v in sub.items() if k != name}})
+        except ImportError:
+            return None
+        except Exception as exc:
+            if _rejection(exc) == text:
+                continue
+        return name
+    return None
 
 
 def _culprit(cls: Any, kwargs: dict[str, Any], text: str) -> str | None:
