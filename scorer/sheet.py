@@ -127,6 +127,11 @@ class Capacity(BaseModel):
     max_sequences: dict[int, int] = Field(description="context tokens -> concurrent sequences whose KV fits")
     engine_blocker: str | None = Field(None, description="why the framework refuses this precision at this TP "
                                                          "(readiness matrix), or null when it runs")
+    pp: int = 1
+    layout: str | None = Field(None, description="the layout's label where it spans nodes (TP16, TP8·PP2); null: "
+                                                 "TP ``tp`` on one node")
+    num_gpus: int | None = Field(None, description="GPUs of the layout (null: ``tp``)")
+    nodes: int = Field(1, description="servers the layout spans")
 
 
 class HubParamCheck(BaseModel):
@@ -270,6 +275,25 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
             continue
         out.append(WeightMemory(precision=pid, label=p.label, bytes=int(b + vision), gib=round((b + vision) / GIB, 2),
                                 vision_bytes=vision))
+    return out
+
+
+def _multinode_capacity(arch: ModelArch, build, gpu, prec_id: str, kv: KVCache, policy: str) -> list[Capacity]:
+    """Capacity rows of the multi-node layouts the regimes try when one node is too small (data/regimes.json: TP
+    across nodes, TP8 x PP stages), fewest GPUs first."""
+    from .regimes import valid_tp
+    from .resources import load_json
+    doc = load_json("regimes.json")
+    lays = [Layout(tp=t) for t in doc["tp_degrees_multinode"] if valid_tp(arch, t)]
+    lays += [Layout(tp=8, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers and valid_tp(arch, 8)]
+    out = []
+    for lay in sorted(lays, key=lambda x: (x.num_gpus, x.tp)):
+        cm = build(lay)
+        out.append(Capacity(gpu=gpu.id, precision=prec_id, tp=lay.tp, pp=lay.pp, layout=lay.label,
+                            num_gpus=lay.num_gpus, nodes=cm.topology.nodes(lay.num_gpus),
+                            weights_per_gpu_gib=round(cm.weights_per_gpu() / GIB, 2),
+                            max_sequences={c: cm.max_concurrency(c, policy) for c in kv.per_sequence_bytes},
+                            engine_blocker=cm.engine_blocker()))
     return out
 
 
@@ -495,6 +519,9 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                                      max_sequences={c: cm.max_concurrency(c, opts.kv_policy)
                                                     for c in kv.per_sequence_bytes},
                                      engine_blocker=cm.engine_blocker()))
+        if not any(c.engine_blocker is None and c.max_sequences and min(c.max_sequences.items())[1] >= 1
+                   for c in capacity):
+            capacity += _multinode_capacity(arch, make_cm(gpus[0]), gpus[0], prec.id, kv, opts.kv_policy)
     prim = regimes.get(gpus[0].id, [])
     fnd = findings(arch, params, fit, quant, kv, prim, gpus[0].id, raw.provenance)
     if ck is not None and not ck.matches:

@@ -127,3 +127,32 @@ def test_a_relative_folder_is_what_the_engine_is_pointed_at(tmp_path, monkeypatc
     assert main(["predict", "../models/m", "--isl", "128", "--osl", "64", "--concurrency", "4", "--format",
                  "json"]) == 0
     assert json.loads(capsys.readouterr().out)["launch"]["argv"][2] == "../models/m"
+
+
+def test_a_model_too_big_for_one_node_gets_multinode_capacity_rows(tmp_path, capsys):
+    """DeepSeek-V3 at fp8_block on H100-SXM: ~627 GiB of weights are ~78 GiB a GPU at TP8, over the 80 GiB x 0.92
+    - 2 GiB vLLM leaves (vLLM 0.33.0 gpu_memory_utilization 0.92); TP8 x PP2 halves that. The capacity table adds
+    the multi-node layouts the regimes try (data/regimes.json) and the header names the smallest that fits."""
+    import json
+    from scorer.cli import main
+    cfg = DeepseekV3Config(hidden_size=7168, intermediate_size=18432, moe_intermediate_size=2048,
+                           num_hidden_layers=61, num_attention_heads=128, num_key_value_heads=128,
+                           n_routed_experts=256, n_shared_experts=1, num_experts_per_tok=8, first_k_dense_replace=3,
+                           q_lora_rank=1536, kv_lora_rank=512, qk_rope_head_dim=64, qk_nope_head_dim=128,
+                           v_head_dim=128, vocab_size=129280, n_group=8, topk_group=4).to_dict()
+    cfg["architectures"] = ["DeepseekV3ForCausalLM"]
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    args = ["score", str(tmp_path / "config.json"), "--precision", "fp8_block", "--no-recommendations"]
+    assert main(args + ["--format", "json"]) == 0
+    cap = json.loads(capsys.readouterr().out)["capacity"]
+    single = [c for c in cap if c["nodes"] == 1]
+    assert single and all(min(c["max_sequences"].values()) == 0 for c in single)
+    tp8 = next(c for c in single if c["tp"] == 8)
+    assert tp8["weights_per_gpu_gib"] > 80 * 0.92 - 2
+    multi = [c for c in cap if c["nodes"] > 1]
+    assert [c["num_gpus"] for c in multi] == sorted(c["num_gpus"] for c in multi)
+    pp2 = next(c for c in multi if c["layout"] == "TP8·PP2")
+    assert pp2["num_gpus"] == 16 and pp2["nodes"] == 2 and min(pp2["max_sequences"].values()) >= 1
+    assert main(args) == 0
+    head = capsys.readouterr().out.splitlines()[2]
+    assert "fits 16× H100-SXM (TP8·PP2, 2 nodes) at fp8_block" in head.replace("\\_", "_")

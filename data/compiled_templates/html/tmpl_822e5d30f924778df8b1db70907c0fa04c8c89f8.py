@@ -114,7 +114,12 @@ def root(context, missing=missing):
                 _loop_vars = {}
                 pass
                 yield '<tr><td class="num">'
-                yield escape(environment.finalize(environment.getattr(l_1_cap, 'tp')))
+                yield escape(environment.finalize((environment.getattr(l_1_cap, 'layout') or environment.getattr(l_1_cap, 'tp'))))
+                if (environment.getattr(l_1_cap, 'nodes') > 1):
+                    pass
+                    yield ' ('
+                    yield escape(environment.finalize(environment.getattr(l_1_cap, 'nodes')))
+                    yield ' nodes)'
                 if environment.getattr(l_1_cap, 'engine_blocker'):
                     pass
                     yield ' (refused by '
@@ -140,8 +145,8 @@ def root(context, missing=missing):
             for l_1_cap in t_7(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity')):
                 _loop_vars = {}
                 pass
-                yield '<p class="note">TP'
-                yield escape(environment.finalize(environment.getattr(l_1_cap, 'tp')))
+                yield '<p class="note">'
+                yield escape(environment.finalize((environment.getattr(l_1_cap, 'layout') or markup_join(('TP', environment.getattr(l_1_cap, 'tp'), )))))
                 yield ': '
                 yield escape(environment.finalize(environment.getattr(l_1_cap, 'engine_blocker')))
                 yield '; the regimes skip it.</p>'
@@ -149,4 +154,4 @@ def root(context, missing=missing):
         yield '\n'
 
 blocks = {}
-debug_info = '4=38&7=46&10=62&11=96&12=105&13=113&15=136'
+debug_info = '4=38&7=46&10=62&11=96&12=105&13=113&15=141'

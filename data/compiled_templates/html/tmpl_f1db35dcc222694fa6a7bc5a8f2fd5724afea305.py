@@ -149,9 +149,16 @@ def root(context, missing=missing):
     if (undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1):
         pass
         yield ' · <b class="verdict">fits '
-        yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'tp')))
+        yield escape(environment.finalize((environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'num_gpus') or environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'tp'))))
         yield '× '
         yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'gpu')))
+        if (environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'nodes') > 1):
+            pass
+            yield ' ('
+            yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'layout')))
+            yield ', '
+            yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'nodes')))
+            yield ' nodes)'
         yield ' at '
         yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'precision')))
         yield '</b>'
@@ -241,4 +248,4 @@ def root(context, missing=missing):
     yield '</body>\n</html>'
 
 blocks = {}
-debug_info = '2=68&3=71&4=74&5=77&11=81&24=83&26=89&27=96&28=105&29=116&30=134&31=146&32=172&34=200&35=209&36=220&37=223&39=227&41=231'
+debug_info = '2=68&3=71&4=74&5=77&11=81&24=83&26=89&27=96&28=105&29=116&30=134&31=146&32=179&34=207&35=216&36=227&37=230&39=234&41=238'

@@ -148,9 +148,16 @@ def root(context, missing=missing):
     if (undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1):
         pass
         yield ' · fits '
-        yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'tp')))
+        yield str(environment.finalize((environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'num_gpus') or environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'tp'))))
         yield '× '
         yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'gpu')))
+        if (environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'nodes') > 1):
+            pass
+            yield ' ('
+            yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'layout')))
+            yield ', '
+            yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'nodes')))
+            yield ' nodes)'
         yield ' at '
         yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'precision')))
     elif (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity') and (not t_5(context.eval_ctx, t_7(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'), 'engine_blocker')))):
@@ -234,4 +241,4 @@ def root(context, missing=missing):
     l_1_sec = missing
 
 blocks = {}
-debug_info = '2=68&3=71&4=74&5=77&6=81&9=87&10=91&11=170&12=178&16=198&17=201&18=207&19=211&23=215&24=218&27=222&31=225'
+debug_info = '2=68&3=71&4=74&5=77&6=81&9=87&10=91&11=177&12=185&16=205&17=208&18=214&19=218&23=222&24=225&27=229&31=232'

@@ -123,7 +123,12 @@ def root(context, missing=missing):
                 _loop_vars = {}
                 pass
                 yield '| '
-                yield str(environment.finalize(environment.getattr(l_1_cap, 'tp')))
+                yield str(environment.finalize((environment.getattr(l_1_cap, 'layout') or environment.getattr(l_1_cap, 'tp'))))
+                if (environment.getattr(l_1_cap, 'nodes') > 1):
+                    pass
+                    yield ' ('
+                    yield str(environment.finalize(environment.getattr(l_1_cap, 'nodes')))
+                    yield ' nodes)'
                 if environment.getattr(l_1_cap, 'engine_blocker'):
                     pass
                     yield ' (refused by '
@@ -148,8 +153,8 @@ def root(context, missing=missing):
             for l_1_cap in t_7(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity')):
                 _loop_vars = {}
                 pass
-                yield '- TP'
-                yield str(environment.finalize(environment.getattr(l_1_cap, 'tp')))
+                yield '- '
+                yield str(environment.finalize((environment.getattr(l_1_cap, 'layout') or str_join(('TP', environment.getattr(l_1_cap, 'tp'), )))))
                 yield ': '
                 yield str(environment.finalize(environment.getattr(l_1_cap, 'engine_blocker')))
                 yield '; the regimes skip it.\n'
@@ -163,4 +168,4 @@ def root(context, missing=missing):
         l_1_n = missing
 
 blocks = {}
-debug_info = '3=38&4=40&9=45&10=49&13=61&15=100&16=103&18=109&20=116&22=122&23=126&27=144&28=152&31=157&32=161'
+debug_info = '3=38&4=40&9=45&10=49&13=61&15=100&16=103&18=109&20=116&22=122&23=126&27=149&28=157&31=162&32=166'
