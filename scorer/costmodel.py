@@ -567,7 +567,8 @@ class CostModel:
 
     def admission_cap(self) -> int | None:
         """Requests the engine runs at once by default (vLLM's ``max_num_seqs`` tier for the GPU, TensorRT-LLM's
-        max_batch_size; SGLang: none beyond the KV pool), over all DP ranks; data/engines.json. None = no cap."""
+        max_batch_size, SGLang's per-worker default from its KV pool), over all DP ranks; data/engines.json.
+        None = no cap (SGLang where no token fits)."""
         if "_admission" in self.__dict__:
             return self._admission
         from .kvcache import engine_default
@@ -587,7 +588,8 @@ class CostModel:
     def _sglang_running_cap(self) -> int | None:
         """SGLang's default requests per attention-DP worker: min(clamp(pool tokens / context length x 512, 2048,
         4096), pool tokens // 2) (kv_cache_configurator.resolve_max_num_reqs), the pool's tokens being the KV
-        budget over one token's KV bytes; the context length is the model's. None where no token fits."""
+        budget over one token's KV bytes (a recurrent model's per-sequence state included, which SGLang's mamba
+        pool bounds as well); the context length is the model's. None where no token fits."""
         per_token = self.kv_bytes_per_sequence(1)
         budget = self.kv_budget_bytes()
         if per_token <= 0 or budget <= 0:

@@ -348,7 +348,8 @@ def sglang_mem_fraction(gpu, tp: int, pp: int = 1, dp: int = 1, mla: bool = Fals
 
     ``tp``, ``dp``: deploysheet's attention TP and attention-DP degrees (SGLang's ``tp_size`` is their product);
     ``mla``: the model runs an MLA attention backend; ``vision``: (layers, width) of the vision tower served with
-    the model, None for none. Memory is ``GPU.memory_bytes`` (in MiB, as SGLang reads it). Returns a fraction
+    the model, None for none (SGLang reads ``vision_config.num_hidden_layers`` / ``hidden_size``, defaulting to 24 /
+    1024 where a family names them otherwise; the tower's own depth and width are given here). Memory is ``GPU.memory_bytes`` (in MiB, as SGLang reads it). Returns a fraction
     of the GPU's memory in (0, 1]; raises nothing.
     """
     from .resources import load_json
