@@ -254,8 +254,13 @@ def _quant_ready(sheet: Sheet, framework: str, status: str = "ready") -> dict[st
 
 
 def _weights_gib(sheet: Sheet, prec) -> float:
-    """Weight memory at ``prec``: the checkpoint's stored bytes when it is stored at ``prec``, else quantizable
-    GEMMs at its bytes per weight (scales included), the rest BF16."""
+    """Weight memory at ``prec``: the sheet's weight-memory row for it (what the memory fit uses: the checkpoint's
+    stored bytes, the components it leaves unquantized at 16 bits, a vision tower), else the checkpoint's stored
+    bytes when it is stored at ``prec``, else quantizable GEMMs at its bytes per weight (scales included), the rest
+    BF16."""
+    row = next((w for w in sheet.weights if w.precision == prec.id), None)
+    if row is not None:
+        return round(row.bytes / GIB, 2)
     stored = stored_weight_bytes(sheet.params.checkpoint, prec.id)
     if stored:
         return round(stored / GIB, 2)

@@ -24,3 +24,12 @@ def test_mxfp4_row_keeps_the_unquantized_modules_at_16_bits(capsys):
     assert row["bytes"] == int(expected)
     tp1 = next(c for c in s["capacity"] if c["tp"] == 1)
     assert abs(tp1["weights_per_gpu_gib"] - row["gib"]) < 0.01  # the same weights the fit uses
+
+
+def test_compare_shows_the_same_weight_memory(capsys):
+    """compare's weights row is the sheet's: 13,761,264,768 bytes for gpt-oss-20b at mxfp4 (derived above)."""
+    assert main(["compare", "example:gpt-oss-20b", "example:qwen3-4b", "--gpus", "H100-SXM", "--isl", "1024",
+                 "--osl", "512", "--qps", "5", "--format", "json"]) == 0
+    models = json.loads(capsys.readouterr().out)["models"]
+    gpt = next(m for m in models if m["name"] == "example:gpt-oss-20b")
+    assert gpt["weights_gib"] == round(13_761_264_768 / 2 ** 30, 2)
