@@ -724,7 +724,7 @@ def cmd_predict(args) -> int:
     elif not p.fits and p.max_concurrency < 1:
         notes.append("does not fit: the weights plus the KV cache of one sequence exceed this layout's memory"
                      + (f" (SGLang's default --mem-fraction-static for this GPU and layout is {cm.mem_fraction():g}: "
-                        "weights and KV pool share that fraction of the memory)" if cm._sglang_default_fraction() else ""))
+                        "weights and KV pool share that fraction of the memory)" if cm.sglang_default_fraction() else ""))
     elif p.queued:
         cap = cm.admission_cap()
         running = p.concurrency - p.queued

@@ -361,6 +361,12 @@ def speculative_setting(method: str, arch: ModelArch, tokens: int | None = None,
     return Speculative(method, k, a, spec["draft_layers"], src)
 
 
+def sglang_default_fraction(calibration: Calibration, framework: str) -> bool:
+    """Whether ``framework`` sizes its KV pool by SGLang's default ``--mem-fraction-static``
+    (:func:`scorer.kvcache.sglang_mem_fraction`): SGLang, unless the calibration sets ``gpu_mem_util`` for it."""
+    return framework == "sglang" and "gpu_mem_util" not in (calibration.frameworks.get("sglang") or {})
+
+
 @dataclass
 class CostModel:
     """A model on a GPU at a precision and layout; answers prefill, decode-step and memory questions."""
@@ -540,22 +546,22 @@ class CostModel:
         free_frac = self.p.get("kv_free_fraction", 0.0)
         if free_frac > 0:
             return (self.gpu.memory_bytes - w - reserve) * free_frac
-        if self._sglang_default_fraction():
+        if self.sglang_default_fraction():
             # SGLang: the free memory after the weights minus the pre-load free memory x (1 - fraction)
             # (kv_cache_configurator._profile_available_bytes); the pre-load free memory is the GPU's less the
             # runtime reserve (CUDA context, communicator buffers)
             return (self.gpu.memory_bytes - reserve) * self.mem_fraction() - w
         return self.gpu.memory_bytes * self.p["gpu_mem_util"] - reserve - w
 
-    def _sglang_default_fraction(self) -> bool:
-        """SGLang at its default ``--mem-fraction-static`` (no calibration sets ``gpu_mem_util`` for it)."""
-        return self.framework == "sglang" and "gpu_mem_util" not in (self.calibration.frameworks.get("sglang") or {})
+    def sglang_default_fraction(self) -> bool:
+        """SGLang at its default ``--mem-fraction-static`` (:func:`sglang_default_fraction`)."""
+        return sglang_default_fraction(self.calibration, self.framework)
 
     def mem_fraction(self) -> float:
         """The share of GPU memory the engine's static pools (weights + KV cache) may take, as its flag says it:
         vLLM's ``--gpu-memory-utilization`` (calibration ``gpu_mem_util``), SGLang's default
         ``--mem-fraction-static`` for this GPU and layout (:func:`scorer.kvcache.sglang_mem_fraction`)."""
-        if not self._sglang_default_fraction():
+        if not self.sglang_default_fraction():
             return self.p["gpu_mem_util"]
         if "_mem_fraction" not in self.__dict__:
             from .kvcache import sglang_mem_fraction, uses_mla

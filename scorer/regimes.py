@@ -319,6 +319,19 @@ def replicated_kv(arch, tp: int) -> bool:
     return not isinstance(att, AttentionSpec) or att.num_kv_heads < tp
 
 
+def multinode_layouts(arch, tps: list[int], moe: bool = False) -> list[Layout]:
+    """The layouts tried when a model fits no single node (``data/regimes.json``): TP across nodes, and the largest
+    single-node TP of ``tps`` times PP stages (with EP = that TP for MoE experts when ``moe``)."""
+    doc = load_json("regimes.json")
+    top = max(tps) if tps else 1
+    pps = [p for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
+    out = [Layout(tp=t) for t in doc["tp_degrees_multinode"] if valid_tp(arch, t)]
+    out += [Layout(tp=top, pp=p) for p in pps]
+    if moe:
+        out += [Layout(tp=top, ep=top, pp=p) for p in pps]
+    return out
+
+
 def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout]:
     """Layouts the regimes and the sweep try: every valid TP of one node, EP = TP for MoE experts, and for an MoE
     model whose KV TP would replicate, attention DP x EP (:func:`replicated_kv`); when the model fits no single
@@ -348,11 +361,7 @@ def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout
         layouts += [Layout(tp=1, ep=t, dp=t) for t in tps if t > 1 and replicated_kv(arch, t)]
     layouts = [lay for lay in layouts if runs(lay)]
     if not any(make_cm(lay).max_concurrency(2048) >= 1 for lay in layouts):
-        top = max(tps) if tps else 1
-        layouts += [Layout(tp=t) for t in doc["tp_degrees_multinode"] if valid_tp(arch, t)]
-        layouts += [Layout(tp=top, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
-        if moe:
-            layouts += [Layout(tp=top, ep=top, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
+        layouts += multinode_layouts(arch, tps, moe)
     out = [lay for lay in layouts if layout_problem(arch, lay.tp, lay.pp, lay.ep, lay.dp) is None and runs(lay)]
     if first is not None:
         first._candidates = (arch, tuple(out))

@@ -254,18 +254,10 @@ def _quant_ready(sheet: Sheet, framework: str, status: str = "ready") -> dict[st
 
 
 def _weights_gib(sheet: Sheet, prec) -> float:
-    """Weight memory at ``prec``: the sheet's weight-memory row for it (what the memory fit uses: the checkpoint's
-    stored bytes, the components it leaves unquantized at 16 bits, a vision tower), else the checkpoint's stored
-    bytes when it is stored at ``prec``, else quantizable GEMMs at its bytes per weight (scales included), the rest
-    BF16."""
-    row = next((w for w in sheet.weights if w.precision == prec.id), None)
-    if row is not None:
-        return round(row.bytes / GIB, 2)
-    stored = stored_weight_bytes(sheet.params.checkpoint, prec.id)
-    if stored:
-        return round(stored / GIB, 2)
-    gemm_q = sum(g.params for g in sheet.gemms if g.quantizable)
-    return round((gemm_q * prec.weight_bytes + (sheet.params.total - gemm_q) * 2.0) / GIB, 2)
+    """Weight memory at ``prec``, GiB: the sheet's weight-memory row for it (what the memory fit uses: the
+    checkpoint's stored bytes, the components it leaves unquantized at 16 bits, a vision tower). The sheet has a
+    row for bf16 and for its own precision, the two this report asks for."""
+    return round(next(w for w in sheet.weights if w.precision == prec.id).bytes / GIB, 2)
 
 
 def sizing(p: Prediction, w: Workload) -> tuple[float, float, int, int]:

@@ -281,11 +281,9 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
 def _multinode_capacity(arch: ModelArch, build, gpu, prec_id: str, kv: KVCache, policy: str) -> list[Capacity]:
     """Capacity rows of the multi-node layouts the regimes try when one node is too small (data/regimes.json: TP
     across nodes, TP8 x PP stages), fewest GPUs first."""
-    from .regimes import valid_tp
+    from .regimes import multinode_layouts, valid_tp
     from .resources import load_json
-    doc = load_json("regimes.json")
-    lays = [Layout(tp=t) for t in doc["tp_degrees_multinode"] if valid_tp(arch, t)]
-    lays += [Layout(tp=8, pp=p) for p in doc["pp_degrees_multinode"] if p <= arch.num_layers and valid_tp(arch, 8)]
+    lays = multinode_layouts(arch, [t for t in load_json("regimes.json")["tp_degrees"] if valid_tp(arch, t)])
     out = []
     for lay in sorted(lays, key=lambda x: (x.num_gpus, x.tp)):
         cm = build(lay)
@@ -691,10 +689,11 @@ def _memory_assumption(arch: ModelArch, opts: Options, cal, gpus) -> str:
     """How the framework's KV budget is sized: vLLM's gpu_memory_utilization, TensorRT-LLM's free-memory fraction,
     or SGLang's default mem_fraction_static, which depends on the GPU and the layout (examples at TP1 and TP8)."""
     reserve = f"runtime reserve {cal.params['runtime_reserve_gib']:g} GiB per GPU."
+    from .costmodel import sglang_default_fraction
     p = cal.resolve(opts.framework)
     if opts.framework == "trtllm" and p.get("kv_free_fraction", 0) > 0:
         return f"KV cache {p['kv_free_fraction']:.0%} of the memory left after the weights and the {reserve}"
-    if opts.framework != "sglang" or "gpu_mem_util" in (cal.frameworks.get("sglang") or {}):
+    if not sglang_default_fraction(cal, opts.framework):
         return f"GPU memory utilization {p['gpu_mem_util']:.0%}, {reserve}"
     from .kvcache import sglang_mem_fraction, uses_mla
     vision = (arch.vision.num_layers, arch.vision.hidden_size) if arch.vision is not None else None
