@@ -59,8 +59,13 @@ def refuse_inside(out: str | None, folder: str | None, what: str) -> None:
 def write_output(text: str, out: str | None) -> None:
     """Write to stdout, or atomically to ``out`` (temp file in the same folder, then rename)."""
     if not out:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a full disk or a closed device behind the redirection: the user's environment
+            raise BadInputError(f"cannot write the output to stdout: {exc.strerror or exc}") from None
         return
     try:
         data = text.encode("utf-8")

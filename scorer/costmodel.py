@@ -628,25 +628,25 @@ class CostModel:
 
     # ---------------------------------------------------------------- features
     def _comm_plan(self) -> list[tuple[str, int, float, int]]:
-        """(kind, group size, bytes per local token, count) of the collectives of a forward pass. ``a2a`` bytes
-        are what a GPU dispatches (every destination rank included, its own too)."""
+        """(kind, group size, bytes per local token, count) of the collectives of a forward pass (all-reduces:
+        the engines' default paths, attention TP and MoE under attention DP included)."""
         lay = self.layout
         h = self.arch.hidden_size
         plan: list[tuple[str, int, float]] = []
         for layer in self.arch.layers:
             if layer.mixer is not None and lay.tp > 1:
                 plan.append(("allreduce", lay.tp, h * ACT_BYTES))
-            if isinstance(layer.ffn, MoEMLP) and lay.ep > 1:
-                # all-to-all dispatch and combine: each token visits top_k experts and returns
-                byts = layer.ffn.top_k * h * ACT_BYTES
-                plan.append(("a2a", lay.ep, byts))
-                plan.append(("a2a", lay.ep, byts))
-                if lay.moe_tp > 1:
-                    plan.append(("allreduce", lay.moe_tp, layer.ffn.top_k * h * ACT_BYTES))
-            elif isinstance(layer.ffn, MoEMLP) and lay.dp > 1 and lay.moe_tp > 1:
-                # experts split over the whole DP group: gather every rank's tokens, reduce-scatter the outputs
-                plan.append(("allreduce", lay.moe_tp, lay.dp * h * ACT_BYTES))
+            if isinstance(layer.ffn, MoEMLP) and lay.dp > 1:
+                # experts over the whole TP x DP group, EP or not: the engines' default MoE communication gathers
+                # every DP rank's tokens and reduce-scatters the outputs (vLLM 0.33.0 all2all_backend default
+                # "allgather_reducescatter", vllm/config/parallel.py; SGLang 0.5.23 moe_a2a_backend default "none":
+                # StandardDispatcher all-gathers the DP ranks' tokens, sglang/srt/layers/moe/token_dispatcher/
+                # standard.py): an all-reduce's volume of the gathered tokens
+                plan.append(("allreduce", lay.tp * lay.dp, lay.dp * h * ACT_BYTES))
             elif layer.ffn is not None and lay.tp > 1:
+                # dense or MoE under attention TP (EP or not): every GPU holds every token, computes its experts'
+                # (or its shards') share and the output is all-reduced over the TP group; no all-to-all (vLLM
+                # 0.33.0 FusedMoEParallelConfig.use_all2all_kernels needs dp_size > 1, fused_moe/config.py)
                 plan.append(("allreduce", lay.tp, h * ACT_BYTES))
         counts: dict[tuple[str, int, float], int] = {}
         for item in plan:
@@ -1120,12 +1120,12 @@ def collective_time(kind: str, group: int, size: float, topo: Topology) -> Colle
     GPU's S/g shard over its own NIC (rail-aligned): 2(n − 1)/n · S/g at the scale-out bandwidth plus
     2(n − 1) per-message scale-out latencies (a ring's steps).
 
-    ``a2a`` (``size`` = bytes a GPU dispatches, spread evenly over the group's e ranks): (g − 1)/e of it
-    to the other GPUs of its domain (scale-up, one latency), (e − g)/e to other domains (scale-out, one
-    scale-out latency).
+    (No all-to-all: none of the engines' default MoE paths runs one; see :meth:`CostModel._comm_plan`.)
 
-    Units: bytes, seconds. Raises nothing; a group of 1 costs nothing.
+    Units: bytes, seconds. Raises ValueError for another ``kind``; a group of 1 costs nothing.
     """
+    if kind != "allreduce":
+        raise ValueError(f"unknown collective {kind!r}")
     if group <= 1 or size <= 0:
         return CollectiveTime(0.0, 0, 0.0, 0.0)
     d = max(1, topo.domain)
@@ -1135,16 +1135,11 @@ def collective_time(kind: str, group: int, size: float, topo: Topology) -> Colle
         n = -(-group // d)
         g = group // n
     up, out = topo.scaleup_bytes_per_s, topo.scaleout_bytes_per_s
-    if kind == "allreduce":
-        intra = 2.0 * (g - 1) / g * size / up if g > 1 else 0.0
-        if n == 1:
-            return CollectiveTime(intra, 1, 0.0, 0.0)
-        inter = 2.0 * (n - 1) / n * (size / g) / out
-        return CollectiveTime(intra, 1 if g > 1 else 0, inter, 2.0 * (n - 1) * topo.scaleout_latency_s)
-    intra = size * (g - 1) / group / up
+    intra = 2.0 * (g - 1) / g * size / up if g > 1 else 0.0
     if n == 1:
         return CollectiveTime(intra, 1, 0.0, 0.0)
-    return CollectiveTime(intra, 1 if g > 1 else 0, size * (group - g) / group / out, topo.scaleout_latency_s)
+    inter = 2.0 * (n - 1) / n * (size / g) / out
+    return CollectiveTime(intra, 1 if g > 1 else 0, inter, 2.0 * (n - 1) * topo.scaleout_latency_s)
 
 
 def pp_hops_across(pp: int, stage_gpus: int, domain: int) -> int:

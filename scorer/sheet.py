@@ -532,6 +532,12 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
             fnd.insert(0, _finding("Q8", f"{gpu.id} has no native {prec.label} kernels (native needs compute "
                                          f"capability {prec.native_cc}+): modelled as weight-only, {prec.id} "
                                          f"weights dequantized to {cdt} compute"))
+    q = arch.quantization
+    if q is not None and q.format not in CHECKPOINT_PRECISIONS and prec_note is not None:  # no --precision
+        bits = f" ({q.weight_bits}-bit)" if q.weight_bits else ""
+        fnd.insert(0, _finding("Q9", f"the checkpoint is quantized {q.format}{bits} ({q.method}), a format deploysheet "
+                                     f"does not size: weights, fit and predictions here are at {prec.label}, not the "
+                                     "checkpoint's storage (pass --precision to model a format)"))
     from .hardware import compute_dtype
     score = compute_score(arch, params, fit, quant, kv, prim, gpus[0].peak_flops(compute_dtype(prec, gpus[0])))
 

@@ -308,9 +308,13 @@ def test_ctrl_c_stops_promptly_without_a_traceback(hub, tmp_path):
     ids = tmp_path / "ids.txt"
     ids.write_text("\n".join(list(hub.expected)[:4]) + "\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # a terminal's Ctrl-C: SIGINT at its default disposition in the child. An earlier test of the session can leave
+    # SIGINT ignored in this process (a child inherits SIG_IGN, and Python then installs no KeyboardInterrupt
+    # handler: the crawl ran on, as under nohup); found by a faulthandler dump of the hung child
     proc = subprocess.Popen([sys.executable, "-m", "scorer", "crawl", "--db", str(tmp_path / "c.db"), "--ids",
                              str(ids), "--no-progress"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not any(p.startswith("/api/models/") for _, p in hub.requests):
         time.sleep(0.05)  # the first model_info is in flight

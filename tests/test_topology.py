@@ -119,6 +119,43 @@ def test_pp_hops_across_nodes_use_the_nic():
     assert cm.decode_step(2, 1088)["comm_inter"] > 0
 
 
+#: Mixtral-8x7B's published architecture (the Hub config): 32 blocks, hidden 4096, 8 experts, top-2
+MIXTRAL = {"model_type": "mixtral", "architectures": ["MixtralForCausalLM"], "hidden_size": 4096,
+           "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+           "num_local_experts": 8, "num_experts_per_tok": 2, "vocab_size": 32000, "max_position_embeddings": 32768,
+           "rope_theta": 1000000.0, "tie_word_embeddings": False, "torch_dtype": "bfloat16"}
+
+
+def test_moe_communication_is_the_engines_default_not_an_all_to_all():
+    """The engines' default MoE paths (vLLM 0.33.0: FusedMoEParallelConfig.use_all2all_kernels needs dp_size > 1
+    and the default all2all_backend is allgather_reducescatter; SGLang 0.5.23: moe_a2a_backend "none", its
+    StandardDispatcher all-gathers the DP ranks' tokens) run no all-to-all.
+
+    * Attention TP8 with EP8: every GPU holds every token, so a block costs the same two all-reduces of one
+      token's hidden state as TP8 without EP: 2 x 32 all-reduces of B x 4096 x 2 bytes, each 2(8 - 1)/8 of it at
+      NVLink's 450 GB/s (over comm_bw_eff) plus one latency.
+    * Attention DP8 x EP8 (TP1): no attention all-reduce; per MoE block the gather of all 8 ranks' tokens and
+      the reduce-scatter of the outputs: 2(8 - 1)/8 x (8 x B_rank x 4096 x 2) bytes plus one latency.
+    """
+    cal = load_calibration().resolve("vllm", "hopper")
+    eta, lat = cal["comm_bw_eff"], cal["comm_latency_s"]
+    up = get_gpu("H100-SXM").scaleup_gbps * 1e9
+    batch, h = 64, 4096
+    ring = 2 * 7 / 8
+    tp_ms = 2 * 32 * (ring * batch * h * 2 / up / eta + lat) * 1e3
+    ep = _cm(MIXTRAL, "H100-SXM", "bf16", Layout(tp=8, ep=8)).decode_step(batch, 1088)
+    tp = _cm(MIXTRAL, "H100-SXM", "bf16", Layout(tp=8)).decode_step(batch, 1088)
+    assert ep["comm_intra"] * 1e3 == pytest.approx(tp_ms, rel=1e-9)
+    assert tp["comm_intra"] * 1e3 == pytest.approx(tp_ms, rel=1e-9)
+    per_rank = batch / 8
+    dp_ms = 32 * (ring * 8 * per_rank * h * 2 / up / eta + lat) * 1e3
+    dp = _cm(MIXTRAL, "H100-SXM", "bf16", Layout(tp=1, ep=8, dp=8)).decode_step(batch, 1088)
+    assert dp["comm_intra"] * 1e3 == pytest.approx(dp_ms, rel=1e-9)
+    with pytest.raises(ValueError, match="unknown collective"):
+        from scorer.costmodel import collective_time
+        collective_time("a2a", 8, 1.0, get_gpu("H100-SXM").topology())
+
+
 # ------------------------------------------------------------------ only what the engine runs
 
 FORMAT_PRECISION = {"fp8": "fp8", "fp8_block": "fp8_block", "nvfp4": "nvfp4", "mxfp4": "mxfp4", "int4": "int4",

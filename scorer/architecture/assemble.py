@@ -194,7 +194,7 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
     cfg = None
     top = None
     config_class = None
-    loaded = with_transformers(model_type, raw, lambda: _prevalidate(text_raw, where))
+    loaded = with_transformers(model_type, raw, lambda: _prevalidate(text_raw, where, sub_config=text_key is not None))
     if loaded is not None:
         top, cfg = loaded
         config_class = type(top).__name__
@@ -298,7 +298,14 @@ def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: 
                    guesses: list[str]) -> list[LayerSpec]:
     """The decoder layers: each layer's kind, its mixer from the registry, its FFN."""
     where, hidden, n = r.where, d["hidden"], d["n_layers"]
-    num_experts = r.int("num_experts", required=False)
+    raw_experts = r.get("num_experts")
+    if type(raw_experts) is int and raw_experts == 0:
+        # zero experts: a dense model (GraniteMoeHybridDecoderLayer builds no MoE when num_local_experts == 0,
+        # transformers 5.24.0 modeling_granitemoehybrid.py; Granite-4.0-H-Micro); its top-k routes nothing
+        num_experts = None
+        r.get("top_k")
+    else:
+        num_experts = r.int("num_experts", required=False)
     kinds = layer_kinds(r, n, flags, d["sliding"], d["chunk"])
     if r.cfg is not None and getattr(r.cfg, "layer_types", None) is not None:
         # the config class derived layer_types from these: consumed through it
@@ -322,7 +329,8 @@ def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: 
     raw_r = Reader(r.raw, None, where)
     raw_r.nested = r.nested
     raw_r.key_aliases = r.key_aliases
-    if flags["ffn"] and flags["intermediate_default"] is None and raw_r.get("intermediate_size") is None \
+    if flags["ffn"] and flags["intermediate_default"] is None and not r.sub_config_defaults \
+            and raw_r.get("intermediate_size") is None \
             and raw_r.get("expert_intermediate") is None and (dense_key is None or r.raw.get(dense_key) is None) \
             and not any(t in ("linear_attention",) for t in (r.raw.get("layer_types") or [])):
         raise ConfigError(f"{where}: missing intermediate_size (the MLP width); transformers' library default "
@@ -472,10 +480,16 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     model_type, archs, guesses, text_raw, where, cfg, family = (
         src["model_type"], src["archs"], src["guesses"], src["text_raw"], src["where"], src["cfg"], src["family"])
     r = Reader(text_raw, cfg, where)
+    r.sub_config_defaults = cfg is not None and src["text_key"] is not None and cfg is not src["top"]
     flags = family_flags(family)
     r.nested = tuple(flags["nested_configs"])
     r.key_aliases = {k: list(v) for k, v in flags["key_aliases"].items()}
     r.mark(*flags["neutral_keys"])
+    for key, same_as in flags["agreeing_keys"].items():
+        want = r.get(same_as) if isinstance(same_as, str) else same_as[0] if isinstance(same_as, tuple) else same_as
+        val = text_raw.get(key)
+        if val is not None and (val == want or isinstance(val, list) and val and all(v == want for v in val)):
+            r.mark(key)
     for switch, off in flags["off_keys"]:
         if not r.get(switch):
             r.mark(switch, *off)
@@ -551,6 +565,28 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         tie = False
     if flags["never_tied"]:  # group: blt, cpmant, ...: the class ties nothing (CpmAntForCausalLM)
         tie = False
+    top_obj = src["top"]
+    top_tie = getattr(top_obj, "tie_word_embeddings", None) if top_obj is not None and top_obj is not cfg else None
+    sub = _sub_config(raw, src["text_key"]) if src["text_key"] else None
+    text_tie = sub.get("tie_word_embeddings") if isinstance(sub, dict) else None
+    text_said = isinstance(text_tie, bool)
+    if not text_said:
+        text_tie = getattr(cfg, "tie_word_embeddings", None) if top_tie is not None else None
+    # the file says it once, at the top level: that is the model's (the count follows it); said at both levels
+    # differently, or left to two class defaults that differ, it is not known from the config
+    top_said = isinstance(raw.get("tie_word_embeddings"), bool)
+    if isinstance(top_tie, bool) and isinstance(text_tie, bool) and top_tie != text_tie and not flags["seq2seq"] \
+            and not flags["never_tied"] and (text_said or not top_said):
+        # a composite config whose two levels disagree (Mistral-Small-3.x, InternVL3.5-HF: the text model untied,
+        # the wrapper class's default tie_word_embeddings True): transformers ties by the module holding lm_head
+        # and its own config (modeling_utils get_expanded_tied_weights_keys), the engines build the language model
+        # from the text config, and loading a checkpoint that stores both tensors unties them: the count follows
+        # the text config, the checkpoint decides
+        said = "says" if isinstance(raw.get("tie_word_embeddings"), bool) else "defaults to"
+        guesses.append(f"tie_word_embeddings: the language model's config gives {text_tie}, the top-level "
+                       f"{type(top_obj).__name__} {said} {top_tie}; lm_head counted "
+                       f"{'tied' if tie else 'untied'} (as the engines build the language model); the checkpoint's "
+                       f"tensors decide ({d['vocab'] * hidden:,} parameters)")
 
     lm_head_bias = r.flag(flags["lm_head_bias"])  # a constant or a config key (phimoe: lm_head_bias)
     mtp = mtp_module(r, layers, hidden, d["vocab"], flags)
@@ -657,14 +693,19 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         or raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32"), rope=rope_type, extra_params=model_extra)
 
 
-def _prevalidate(text_raw: dict[str, Any], where: str) -> None:
-    """Check the obvious dimensions on the raw keys first, so errors name the file's own key."""
+def _prevalidate(text_raw: dict[str, Any], where: str, sub_config: bool = False) -> None:
+    """Check the obvious dimensions on the raw keys first, so errors name the file's own key.
+
+    ``sub_config``: ``text_raw`` is a composite config's ``text_config``, which transformers is about to build:
+    its file leaves out every value equal to the sub-config class's default (``recursive_diff_dict``; Gemma 3's
+    vision-language checkpoints carry no ``text_config.vocab_size``), so an absent core dimension is that default
+    (what transformers and the engines load), and only the values present are checked."""
     r = Reader(text_raw, None, where)
     r.key_aliases = dict(family_flags(str(text_raw.get("model_type") or ""))["key_aliases"])
     r.nested = tuple(family_flags(str(text_raw.get("model_type") or ""))["nested_configs"])  # BLT decoder_config
-    for key in ("hidden_size", "num_layers", "num_heads", "vocab_size"):
-        # transformers would silently fill library defaults (e.g. hidden_size 4096): a config without
-        # its core dimensions is broken, not a default model
+    for key in ("hidden_size", "num_layers", "num_heads", "vocab_size") if not sub_config else ():
+        # transformers would silently fill library defaults (e.g. hidden_size 4096): a top-level config without
+        # its core dimensions is broken, not a default model (save_pretrained writes every model-specific key)
         if key == "num_heads" and family_flags(str(text_raw.get("model_type") or ""))["attention_free"]:
             continue  # Mamba, RWKV, xLSTM: no attention heads
         if r.get(key) is None and not (key == "num_layers" and (
@@ -681,11 +722,12 @@ def _prevalidate(text_raw: dict[str, Any], where: str) -> None:
             if name in text_raw and text_raw[name] is not None:
                 val = text_raw[name]
                 # per-layer widths (gemma-3n); per-modality expert groups (flag expert_groups, Ernie 4.5 VL)
-                if isinstance(val, list) and key in ("intermediate_size", "expert_intermediate"):
+                if isinstance(val, list) and key in ("intermediate_size", "expert_intermediate", "top_k"):
                     for i, v in enumerate(val):
                         check_int(v, f"{name}[{i}]", where, limit=LIMITS.get(key))
-                else:
-                    check_int(val, name, where, limit=LIMITS.get(key))
+                else:  # zero experts: a dense model (see _decoder_stack)
+                    check_int(val, name, where, minimum=0 if key in ("num_experts", "top_k") else 1,
+                              limit=LIMITS.get(key))
                 break
     hidden, heads = r.get("hidden_size"), r.get("num_heads")
     if isinstance(hidden, int) and isinstance(heads, int) and r.get("head_dim") is None and heads and hidden % heads \

@@ -101,6 +101,10 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "dsa_variant": None,           # "mistral_large4": DSA without Q-LoRA, with KV sharing and NoPE layers
     "moe_by_hook": False,          # the family hook (assemble.FAMILY_HOOKS) builds the MoE block, not the loop
     "neutral_keys": (),            # keys this family's modeling code reads that change no parameter or cache shape
+    # keys the published checkpoints carry that transformers' modeling code ignores (the original remote code read
+    # them): key -> the canonical key (or a 1-tuple: the constant) transformers uses instead; consumed when the value, or every
+    # entry of a per-layer list, equals it, else left unmodelled (the counts say estimated)
+    "agreeing_keys": {},
     "base_pooler": True,           # encoders: the bare model class has a pooler (BertModel does, DistilBertModel not)
     # group: MoE and hybrids
     "mamba_d_inner": "heads",      # Mamba2 inner width: "heads" (mamba_num_heads * mamba_head_dim, NemotronH) or
@@ -213,7 +217,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "gemma3n_text": {"norms_per_layer": 4, "qk_norm": "head"},
     "gemma4_text": {"norms_per_layer": 4, "qk_norm": "head", "moe_by_hook": True},
     "gemma4_unified_text": {"norms_per_layer": 4, "qk_norm": "head"},  # Gemma 4 attention and MLP, no PLE or MoE
-    "phi3": {"neutral_keys": ("original_max_position_embeddings",)},  # LongRoPE's base length
+    # LongRoPE's base length; Phi-4-mini's remote-code keys at the values transformers' Phi3 layout has (every
+    # layer full attention, no lm_head bias)
+    "phi3": {"neutral_keys": ("original_max_position_embeddings",),
+             "agreeing_keys": {"full_attn_mod": (1,), "interpolate_factor": (1,), "lm_head_bias": (False,)}},
     "phi": {"norm": "layernorm", "norms_per_layer": 1, "qkv_bias": True, "o_bias": True, "mlp_gated": False,
             "mlp_bias": True, "lm_head_bias": True, "qk_norm": "qk_layernorm"},
     "gpt2": {"norm": "layernorm", "qkv_bias": True, "o_bias": True, "mlp_gated": False, "mlp_bias": True,
@@ -248,15 +255,20 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "llama4_text": {"dense_intermediate_key": "intermediate_size_mlp", "shared_experts_as_intermediate": True,
                     "neutral_keys": ("use_qk_norm",)},
     # chunk_size: the SSD scan's chunk; expand: unused when mamba_num_heads * mamba_head_dim is given
+    # the shared expert is a NemotronHMLP with bias=config.mlp_bias (transformers 5.24.0 modeling_nemotron_h.py)
     "nemotron_h": {"norms_per_layer": 1, "mlp_gated": False, "linear_attention": "mamba2",
-                   "neutral_keys": ("chunk_size", "expand")},
+                   "neutral_keys": ("chunk_size", "expand"), "shared_expert_bias": "mlp_bias"},
     "nemotron-nas": {},
     "olmo2": {"qk_norm": "full"},
     "granite": {},
     "bert": {"norm": "layernorm", "qkv_bias": True, "o_bias": True, "mlp_gated": False, "mlp_bias": True,
              "learned_positions": True, "token_types": True, "embedding_norm": True, "final_norm": False,
              "kind": "encoder", "tied_default": True},
-    "lfm2": {"mlp_width_rule": "lfm2", "qk_norm": "head", "norms_per_layer": 2},
+    # Lfm2Config reads the published block_ff_dim as intermediate_size (kwargs.pop("block_ff_dim", ...), transformers
+    # 5.24.0 models/lfm2/configuration_lfm2.py): LFM2 and LFM2-VL checkpoints carry only block_ff_dim
+    "lfm2": {"mlp_width_rule": "lfm2", "qk_norm": "head", "norms_per_layer": 2,
+             "key_aliases": {"intermediate_size": ["block_ff_dim", "intermediate_size"],
+                             "tie_word_embeddings": ["tie_embedding", "tie_word_embeddings"]}},
     # DistilBertModel: no token types, no pooler; sinusoidal_pos_embds fills the same position table
     "distilbert": {"norm": "layernorm", "qkv_bias": True, "o_bias": True, "mlp_gated": False, "mlp_bias": True,
                    "learned_positions": True, "embedding_norm": True, "final_norm": False, "kind": "encoder",
@@ -272,8 +284,11 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "olmo_hybrid": {"qk_norm": "full", "linear_attention": "gated_deltanet"},
     # Mamba2 hybrids: inner width expand * hidden; mamba_chunk_size is the SSD scan's chunk
     "bamba": {"mamba_d_inner": "expand", "linear_attention": "mamba2", "neutral_keys": ("mamba_chunk_size",)},
+    # GraniteMoeHybridDecoderLayer: the shared MLP (shared_intermediate_size) in every block, the MoE only when
+    # num_local_experts > 0 (Granite-4.0-H-Micro: dense); normalization_function is always RMSNorm there
     "granitemoehybrid": {"mamba_d_inner": "expand", "linear_attention": "mamba2",
-                         "neutral_keys": ("mamba_chunk_size",)},
+                         "neutral_keys": ("mamba_chunk_size",), "dense_intermediate_key": "shared_intermediate_size",
+                         "agreeing_keys": {"normalization_function": ("rmsnorm",)}},
     # Mamba2ForCausalLM: every block is norm + Mamba2Mixer; num_heads / head_dim are the SSM heads
     "mamba2": {"mamba_d_inner": "expand", "layer_kind": "mamba", "ffn": False, "norms_per_layer": 1,
                "mamba_key_names": {"mamba_num_heads": "num_heads", "mamba_head_dim": "head_dim"},
@@ -292,11 +307,22 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # Ernie4_5_Moe: use_bias on q/k/v/o, the MLPs and lm_head; moe_statics.e_score_correction_bias per expert
     "ernie4_5_moe": {"qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias",
                      "shared_expert_bias": "use_bias", "lm_head_bias": "use_bias", "router_bias": True,
-                     "neutral_keys": ("moe_norm_min",)},  # moe_norm_min: the routing weights' epsilon
+                     "neutral_keys": ("moe_norm_min", "moe_capacity"),  # epsilon; training-time token capacity
+                     # ERNIE-4.5's routing keys at transformers' layout (top-k gate, the correction bias always)
+                     "agreeing_keys": {"moe_gate": ("topk",), "moe_use_aux_free": (True,)}},
     # Lfm2Moe: LFM2's conv / attention layers; expert_bias is a buffer (use_expert_bias shapes no parameter)
-    "lfm2_moe": {"qk_norm": "head", "neutral_keys": ("use_expert_bias",)},
+    "lfm2_moe": {"qk_norm": "head", "neutral_keys": ("use_expert_bias",),
+                 "key_aliases": {"tie_word_embeddings": ["tie_embedding", "tie_word_embeddings"]}},  # as lfm2 pops it
     # HunYuanMoEV1: query_layernorm / key_layernorm (head_dim); a shared_mlp of intermediate_size beside the experts
-    "hunyuan_v1_moe": {"qk_norm": "head", "shared_experts_as_intermediate": True},
+    # HunYuanMoEV1Experts and the shared HunYuanMoEV1MLP are intermediate_size wide; moe_topk may be per layer
+    # (transformers 5.24.0 modeling_hunyuan_v1_moe.py); Hunyuan-A13B's per-layer moe_intermediate_size and
+    # num_shared_expert lists are not read by it
+    "hunyuan_v1_moe": {"qk_norm": "head", "shared_experts_as_intermediate": True,
+                       "key_aliases": {"expert_intermediate": ["intermediate_size"]},
+                       "agreeing_keys": {"moe_intermediate_size": "intermediate_size", "num_shared_expert": 1,
+                                         # q/k RMSNorm always, no MLP bias, RMSNorm, the MoE in every block
+                                         "use_qk_norm": (True,), "mlp_bias": (False,), "norm_type": ("rms",),
+                                         "use_mixed_mlp_moe": (True,), "moe_layer_num_skipped": (0,)}},
     # DogeDecoderLayer: 2 RMSNorms + input_residual + post_attention_residual vectors; A / dt_proj by the hook;
     # DogeCDMoE (is_moe true) is not modelled: is_moe then stays unconsumed
     "doge": {"qk_norm": "head", "norms_per_layer": 4, "moe_switch": "is_moe"},
@@ -314,7 +340,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # CohereDecoderLayer: one CohereLayerNorm (weight only) before parallel attention and MLP; use_qk_norm adds
     # LayerNorms of (heads, head_dim) and (kv_heads, head_dim)
     "cohere": {"norms_per_layer": 1, "qk_norm": "full", "qk_norm_switch": "use_qk_norm"},
-    "cohere2": {"norms_per_layer": 1},
+    # Command A's published keys at Cohere2's fixed layout (SwiGLU, tied embeddings, layer_types read)
+    "cohere2": {"norms_per_layer": 1,
+                "agreeing_keys": {"use_gated_activation": (True,), "use_embedding_sharing": "tie_word_embeddings",
+                                  "order_of_interleaved_layers": ("local_attn_first",)}},
     "cohere_compass_text": {"norms_per_layer": 1},
     "cohere2_moe": {"norms_per_layer": 1, "dense_intermediate_key": "prefix_dense_intermediate_size",
                     "neutral_keys": ("expert_selection_fn", "prefix_dense_sliding_window_pattern",
@@ -331,7 +360,12 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "hy_v3": {"qk_norm": "head", "neutral_keys": ("enable_moe_fp32_combine",)},
     "kolibri1": {"qk_norm": "head", "norms_per_layer": 4},
     "dots1": {"qk_norm": "head"},
-    "minimax_m2": {"qk_norm": "full"},
+    # MiniMax-M2's published keys at transformers' MiniMaxM2 layout (every layer full attention, attn_type 1; q/k
+    # norm over all heads; routing bias): consumed there. use_mtp / num_mtp_modules stay unmodelled: the checkpoint
+    # stores MTP modules transformers does not build
+    "minimax_m2": {"qk_norm": "full",
+                   "agreeing_keys": {"attn_type_list": (1,), "use_qk_norm": (True,), "qk_norm_type": ("per_layer",),
+                                     "use_routing_bias": (True,), "shared_moe_mode": ("sigmoid",)}},
     # SarvamMoE runs Glm4MoeForCausalLM
     "sarvam_moe": {"o_bias": False, "qk_norm": "head", "qk_norm_switch": "use_qk_norm", "head_dim_rule": "floor",
                    "mtp_copies": True},
@@ -341,7 +375,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "arcee": {"mlp_gated": False},
     "nanochat": {"mlp_gated": False, "norms_per_layer": 0, "final_norm": False},
     # Apertus: up/down MLP with XIELU (alpha_p, alpha_n parameters), q/k RMSNorm(head_dim)
-    "apertus": {"mlp_gated": False, "qk_norm": "head", "block_extra_params": (("mlp", 2),)},
+    "apertus": {"mlp_gated": False, "qk_norm": "head", "block_extra_params": (("mlp", 2),),
+                "agreeing_keys": {"qk_norm": (True,), "post_norm": (False,)}},  # ApertusAttention: q/k norm always
     "apertus1p5_text": {"mlp_gated": False, "qk_norm": "head", "block_extra_params": (("mlp", 2),)},
     # learned attention sinks per head
     "granite_swa": {"sinks": True},
@@ -512,7 +547,9 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # GlmOcrText: no attention biases; 4 norms a layer
     "glm_ocr_text": {"qkv_bias": False, "o_bias": False, "norms_per_layer": 4, "neutral_keys": ("attention_bias",)},
     # Glm4vMoeTextAttention: q/k/v take attention_bias, o_proj none, head_dim floors hidden // heads; no q/k norms
-    "glm4v_moe_text": {"o_bias": False, "head_dim_rule": "floor"},
+    # Glm4vMoeTextAttention has no q/k norm (transformers 5.24.0 modeling_glm4v_moe.py); GLM-4.5V writes use_qk_norm
+    # false, as GLM-4.5's text config does
+    "glm4v_moe_text": {"o_bias": False, "head_dim_rule": "floor", "agreeing_keys": {"use_qk_norm": (False,)}},
     # MllamaTextModel: embed_tokens has vocab_size + 8 rows; cross_attention_layers are MllamaCrossAttentionDecoderLayer
     # (q/k/v/o of the self-attention's shape plus q_norm / k_norm of head_dim and two scalar tanh gates)
     "mllama_text_model": {"model_extra_params": (("embedding", 8, "hidden"),),
@@ -539,7 +576,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
                     "neutral_when": {"qk_norm_type": "qwen3"}, "neutral_keys": ("norm_after",)},
     # group: hybrids round 2 (kinds/hybrids2.py)
     # FalconH1: attention beside a Mamba2 (mamba_d_ssm overrides expand * hidden) in every layer, then the MLP
-    "falcon_h1": {"linear_attention": "mamba2", "mamba_d_inner": "expand", "mamba_d_inner_key": "mamba_d_ssm"},
+    "falcon_h1": {"linear_attention": "mamba2", "mamba_d_inner": "expand", "mamba_d_inner_key": "mamba_d_ssm",
+                  "agreeing_keys": {"mamba_use_mlp": (True,)}},  # FalconH1DecoderLayer: the MLP in every block
     # Zamba: Mamba (1) layers of one norm; "hybrid" layers add the shared attention block (hook)
     "zamba": {"linear_attention": "mamba1", "ffn": False, "norms_per_layer": 1},
     # Zamba2: Mamba2 layers (n_mamba_heads x mamba_headdim, mamba_ngroups); "hybrid" layers add a shared block (hook)

@@ -45,15 +45,15 @@ IRRELEVANT = frozenset({
     "scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn", "scale_attn_weights", "summary_activation",
     "summary_first_dropout", "summary_proj_to_labels", "summary_type", "summary_use_proj", "initial_context_length",
     "apply_residual_connection_post_layernorm", "is_gated_act", "tokens_per_second", "max_window_layers_rotary",
-    "layerdrop",
+    "layerdrop", "moe_router_activation_func", "use_grouped_topk",
 })
 
 #: name fragments of shape-neutral settings
 IRRELEVANT_PATTERN = re.compile(
-    r"(dropout|_pdrop$|pdrop|token_id|token_ids$|_eps$|eps$|epsilon|^init_|_init$|initializer|_std$|rope|rotary|"
+    r"(dropout|_pdrop$|pdrop|token_id|token_ids$|_id$|_eps$|eps$|epsilon|^init_|_init$|initializer|_std$|rope|rotary|"
     r"theta|scaling|_scale$|multiplier|softcap|_coef$|_loss|jitter|^use_(cache|flash|fused|kernel|triton|"
     r"cuda|return)|implementation|^output_|^return_|^_|temperature|penalty|^attn_temperature|^sample|"
-    r"_token$|tokenizer|processor|^image_token|^video_token|^audio_token|^boi_|^eoi_|_index$)")
+    r"_token$|tokenizer|processor|^image_token|^video_token|^audio_token|^boi_|^eoi_|_index$|^layernorm_.*_(alpha|beta)$)")
 
 #: name fragments of keys that can change shapes (a model's width, depth, heads, experts, layout, ...)
 SHAPE_WORDS = ("size", "dim", "num", "rank", "latent", "expert", "layer", "head", "window", "group", "pattern",
@@ -65,7 +65,7 @@ SHAPE_WORDS = ("size", "dim", "num", "rank", "latent", "expert", "layer", "head"
 #: keys that change no shape only at these values (BERT's relative_key positions add a distance table;
 #: add_cross_attention adds cross-attention blocks)
 IRRELEVANT_AT = {
-    "position_embedding_type": ("absolute", "rope", "rotary", None),
+    "position_embedding_type": ("absolute", "rope", "rotary", "rope_gptj", "nope", None),
     "add_cross_attention": (False, None),
 }
 

@@ -38,6 +38,10 @@ class Reader:
         #: canonical name -> this family's own keys, searched before ALIASES (family flag ``key_aliases``: a
         #: seq2seq decoder's decoder_layers / decoder_attention_heads / decoder_ffn_dim)
         self.key_aliases: dict[str, list[str]] = {}
+        #: ``raw`` is a composite config's sub-config (``text_config``) that transformers built into ``cfg``: its
+        #: file omits every value equal to the sub-config class's default (``PreTrainedConfig.to_diff_dict``
+        #: serializes sub-configs through ``recursive_diff_dict``), so an absent key is that default, not a gap
+        self.sub_config_defaults = False
         amap = getattr(type(cfg), "attribute_map", None) if cfg is not None else None
         amap = amap if isinstance(amap, dict) else {}
         # attribute_map maps a key name to the attribute holding it; either name may be the raw key

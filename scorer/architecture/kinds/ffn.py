@@ -52,7 +52,16 @@ def moe_mlp(r: Reader, flags: dict[str, Any], hidden: int, num_experts: int, den
     Family flags: ``shared_expert_bias`` (a key or constant: the shared MLP's linears have biases, e.g.
     DeepSeek-V2's ``mlp_bias``), ``shared_expert_rule`` (``"one_expert"``: one shared MLP of the expert width,
     DeepSeek-V4)."""
-    top_k = r.int("top_k", required=False)
+    raw_k = r.get("top_k")
+    if isinstance(raw_k, (list, tuple)) and raw_k:
+        # a per-layer routing width (HunYuanMoEV1Gate: moe_topk[layer_idx]): one value for every layer is that value
+        ks = {check_int(v, f"{r.key_name('top_k')}[{i}]", r.where) for i, v in enumerate(raw_k)}
+        if len(ks) != 1:
+            raise ConfigError(f"{r.where}: {r.key_name('top_k')} varies by layer ({sorted(ks)}): per-layer routing "
+                              "widths that differ are not supported")
+        top_k = ks.pop()
+    else:
+        top_k = r.int("top_k", required=False)
     if top_k is None:  # no routing width given (DeepseekV2Config's default None): every expert counted active
         top_k = num_experts
     if top_k > num_experts:

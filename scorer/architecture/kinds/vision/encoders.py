@@ -318,7 +318,7 @@ ENCODERS["qwen2_vl_vision"] = ENCODERS["qwen2_vl"]
 ENCODERS["qwen2_5_vl_vision"] = ENCODERS["qwen2_5_vl"]
 for _name in ("qwen3_vl_vision", "qwen3_vl_moe_vision", "qwen3_5_vision", "qwen3_5_moe_vision"):
     ENCODERS[_name] = ENCODERS["qwen3_vl"]
-for _name in ("glm4v_vision", "glm4v_moe_vision"):
+for _name in ("glm4v_vision", "glm4v_moe_vision", "glm4v_moe"):  # GLM-4.5V's vision_config says "glm4v_moe"
     ENCODERS[_name] = ENCODERS["glm4v"]
 ENCODERS["ernie4_5_vl_moe_vision"] = ENCODERS["ernie4_5_vl_moe"]
 ENCODERS["kimi_k25_vision"] = ENCODERS["kimi_k25"]

@@ -169,6 +169,12 @@ def lfm2_vl(ctx: TowerContext) -> VisionTower | None:
         return None
     tr, th = ctx.tr, ctx.text_hidden
     tr.mark("projector_hidden_act")
+    # the image processor's settings, which LFM2-VL checkpoints also write into config.json (transformers 5.24.0
+    # models/lfm2_vl/image_processing_lfm2_vl.py reads them; Lfm2VlConfig and the model do not): tiling and the
+    # image-token budget, no parameter or cache shape
+    tr.mark("encoder_patch_size", "max_image_tokens", "min_image_tokens", "max_num_patches", "max_tiles",
+            "min_tiles", "tile_size", "max_pixels_tolerance", "do_image_splitting", "use_thumbnail",
+            "use_image_special_tokens")
     f = dim(tr, "downsample_factor", default=2)
     n = parts.hidden * f * f
     p = dim(tr, "projector_hidden_size", default=2560)

@@ -1,0 +1,165 @@
+"""Configs as the Hub publishes them (a newcomer's trial of recent releases, issue 12): what transformers and the
+engines read, not what a hand-written config would say.
+
+* a composite config's ``text_config`` omits every value equal to its class default (transformers'
+  ``to_diff_dict`` / ``recursive_diff_dict``): Gemma 3's vision-language checkpoints carry no vocab_size;
+* LFM2 publishes ``block_ff_dim`` (Lfm2Config reads it as intermediate_size);
+* Granite-4.0-H-Micro has ``num_local_experts: 0`` (GraniteMoeHybridDecoderLayer builds no MoE then; its shared MLP
+  is ``shared_intermediate_size`` wide);
+* Hunyuan-A13B gives ``moe_topk`` per layer (HunYuanMoEV1Gate reads ``moe_topk[layer_idx]``);
+* a wrapper whose top-level ``tie_word_embeddings`` (or its class default) disagrees with the text config's: the
+  count is labelled estimated and says why, never silently one of the two.
+
+Expected values are derived here, from the modules' shapes in transformers' modeling code, or by relations that a
+wrong reading breaks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.architecture import normalize
+from scorer.errors import ConfigError
+from scorer.params import count_params
+
+H = 64
+
+VISION = {"model_type": "siglip_vision_model", "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 1,
+          "num_attention_heads": 2, "image_size": 32, "patch_size": 16}
+
+
+def _gemma3(text: dict) -> dict:
+    return {"model_type": "gemma3", "architectures": ["Gemma3ForConditionalGeneration"], "mm_tokens_per_image": 4,
+            "text_config": {"model_type": "gemma3_text", "hidden_size": H, "intermediate_size": 128,
+                            "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+                            "head_dim": 32, **text},
+            "vision_config": dict(VISION)}
+
+
+def test_a_text_config_without_vocab_size_has_the_class_default():
+    """google/gemma-3-27b-it's text_config has no vocab_size: Gemma3TextConfig's default 262,208 (transformers
+    5.24.0 models/gemma3/configuration_gemma3.py) is what transformers and the engines load."""
+    omitted = normalize(_gemma3({}))
+    given = normalize(_gemma3({"vocab_size": 262208}))
+    assert omitted.vocab_size == 262208
+    assert count_params(omitted).total == count_params(given).total
+    assert omitted.exact
+    top_level = {"model_type": "gemma3_text", "hidden_size": H, "intermediate_size": 128, "num_hidden_layers": 2,
+                 "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 32}
+    with pytest.raises(ConfigError, match="missing vocab_size"):  # a top-level config is written whole
+        normalize(top_level)
+
+
+LFM2 = {"model_type": "lfm2", "architectures": ["Lfm2ForCausalLM"], "hidden_size": H, "num_hidden_layers": 2,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 1000, "layer_types": ["conv",
+                                                                                              "full_attention"],
+        "block_auto_adjust_ff_dim": True, "block_ffn_dim_multiplier": 1.0, "block_multiple_of": 256,
+        "block_dim": H, "conv_dim": H, "conv_dim_out": H, "block_use_swiglu": True, "conv_L_cache": 3,
+        "tie_embedding": True}
+
+
+def test_lfm2_reads_block_ff_dim_as_its_mlp_width():
+    """LiquidAI/LFM2-1.2B publishes block_ff_dim 12288 and no intermediate_size. Lfm2MLP: int(2 * 12288 / 3) =
+    8192, x1.0, rounded up to 256: 8192; gate, up and down: 3 x 64 x 8192 per block."""
+    arch = normalize({**LFM2, "block_ff_dim": 12288})
+    assert {lay.ffn.intermediate for lay in arch.layers} == {8192}
+    assert arch.exact, (arch.unmodelled_keys, arch.guesses)
+    # the same model written with intermediate_size counts the same
+    assert count_params(arch).total == count_params(normalize({**LFM2, "intermediate_size": 12288})).total
+    # vLLM sizes the MLP by block_dim, transformers by hidden_size: where they differ the count is an estimate
+    odd = normalize({**LFM2, "block_ff_dim": 12288, "block_dim": 2 * H})
+    assert not odd.exact and "block_dim" in odd.unmodelled_keys
+
+
+GRANITE = {"model_type": "granitemoehybrid", "architectures": ["GraniteMoeHybridForCausalLM"], "hidden_size": H,
+           "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 1000,
+           "intermediate_size": 96, "layer_types": ["mamba", "attention"], "mamba_n_heads": 4, "mamba_d_head": 32,
+           "mamba_n_groups": 1, "mamba_d_state": 16, "mamba_expand": 2, "mamba_d_conv": 4,
+           "num_local_experts": 0, "num_experts_per_tok": 0, "position_embedding_type": "nope",
+           "normalization_function": "rmsnorm", "tie_word_embeddings": True}
+
+
+def test_zero_experts_is_a_dense_hybrid_with_the_shared_mlp():
+    """ibm-granite/granite-4.0-h-micro: num_local_experts 0. GraniteMoeHybridMLP is input_linear (hidden ->
+    2 x shared_intermediate_size) and output_linear (shared -> hidden), no bias: 3 x 64 x S per block."""
+    a = normalize({**GRANITE, "shared_intermediate_size": 128})
+    b = normalize({**GRANITE, "shared_intermediate_size": 256})
+    assert not any(type(lay.ffn).__name__ == "MoEMLP" for lay in a.layers)
+    assert count_params(b).total - count_params(a).total == 2 * 3 * H * (256 - 128)
+    assert count_params(a).active == count_params(a).total
+    assert a.exact, (a.unmodelled_keys, a.guesses)
+
+
+HUNYUAN = {"model_type": "hunyuan_v1_moe", "architectures": ["HunYuanMoEV1ForCausalLM"], "hidden_size": H,
+           "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
+           "vocab_size": 1000, "intermediate_size": 96, "num_experts": 8, "use_qk_norm": True,
+           "tie_word_embeddings": True}
+
+
+def test_per_layer_moe_topk_and_the_lists_transformers_does_not_read():
+    """tencent/Hunyuan-A13B-Instruct: moe_topk, moe_intermediate_size and num_shared_expert per layer. transformers
+    routes moe_topk[layer_idx]; its experts and shared MLP are intermediate_size wide (the two other lists are
+    not read): one value in every entry counts as that value; a moe_intermediate_size that disagrees is an
+    estimate."""
+    scalar = normalize({**HUNYUAN, "moe_topk": 2})
+    listed = normalize({**HUNYUAN, "moe_topk": [2, 2], "moe_intermediate_size": [96, 96], "num_shared_expert": [1, 1],
+                        "im_end_id": 6, "text_end_id": 8})
+    assert count_params(listed).total == count_params(scalar).total
+    assert count_params(listed).active == count_params(scalar).active
+    assert {lay.ffn.top_k for lay in listed.layers} == {2}
+    assert listed.exact, (listed.unmodelled_keys, listed.guesses)
+    assert not normalize({**HUNYUAN, "moe_topk": 2, "moe_intermediate_size": [64, 64]}).exact
+    with pytest.raises(ConfigError, match="varies by layer"):
+        normalize({**HUNYUAN, "moe_topk": [2, 4]})
+
+
+def test_a_tie_the_two_config_levels_disagree_on_is_an_estimate():
+    """mistralai/Mistral-Small-3.2-24B: no tie_word_embeddings at either level. Mistral3Config defaults to True
+    (transformers would tie lm_head to the embedding), its MistralConfig text config to False (the engines build
+    the language model from it; the checkpoint stores lm_head). Counted untied, labelled estimated, with why."""
+    cfg = {"model_type": "mistral3", "architectures": ["Mistral3ForConditionalGeneration"],
+           "text_config": {"model_type": "mistral", "hidden_size": H, "intermediate_size": 128,
+                           "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+                           "head_dim": 16, "vocab_size": 1000},
+           "vision_config": {"model_type": "pixtral", "hidden_size": 32, "intermediate_size": 64,
+                             "num_hidden_layers": 1, "num_attention_heads": 2, "image_size": 32, "patch_size": 16}}
+    arch = normalize(cfg)
+    assert not arch.tie_word_embeddings and not arch.exact
+    assert any("tie_word_embeddings" in g and "Mistral3Config" in g and f"{1000 * H:,}" in g for g in arch.guesses)
+    # said at both levels alike: exact
+    agreed = normalize({**cfg, "tie_word_embeddings": False})
+    assert agreed.exact and count_params(agreed).total == count_params(arch).total
+
+
+def test_a_checkpoint_format_without_a_precision_is_not_sized_silently(tmp_path, capsys):
+    """An unsloth-style bitsandbytes NF4 checkpoint of a Llama: without --precision the sheet is at bf16, and
+    finding Q9 says those are not the checkpoint's numbers; with --precision the user chose, and Q9 is gone."""
+    import json
+
+    from scorer.cli import main
+    cfg = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 256, "intermediate_size": 512,
+           "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 1000,
+           "torch_dtype": "bfloat16",
+           "quantization_config": {"quant_method": "bitsandbytes", "load_in_4bit": True,
+                                   "bnb_4bit_quant_type": "nf4", "bnb_4bit_compute_dtype": "bfloat16"}}
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(cfg))
+    assert main(["score", str(path), "--format", "json", "--no-recommendations"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    q9 = [f for f in doc["findings"] if f["rule"] == "Q9"]
+    assert len(q9) == 1 and "nf4" in q9[0]["message"] and "BF16" in q9[0]["message"]
+    assert main(["score", str(path), "--precision", "int4", "--format", "json", "--no-recommendations"]) == 0
+    assert not [f for f in json.loads(capsys.readouterr().out)["findings"] if f["rule"] == "Q9"]
+
+
+def test_a_full_disk_behind_stdout_is_a_one_line_error():
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "scorer", "score", "example:llama-3.1-8b"], cwd=ROOT,
+                              stdout=full, stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("deploysheet: error: cannot write the output to stdout") and \
+        proc.stderr.count("\n") == 1
