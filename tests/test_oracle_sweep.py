@@ -138,3 +138,62 @@ def test_coverage_report(capsys):
         print(f"\noracle sweep: {len(exact)} of {len(BY_TYPE)} model types exact "
               f"({len(SWEEP['variants'])} variants, {len(SWEEP.get('skipped', {}))} skipped by the oracle)")
     assert exact
+
+
+def _hub_style(v: dict) -> tuple[dict, bool] | None:
+    """The variant as a Hub checkpoint of an earlier transformers writes it: ``text_config`` without the values equal
+    to its class's defaults (``to_diff_dict`` / ``recursive_diff_dict`` of transformers 4.x: Gemma 3's published
+    text_config has no vocab_size), and whether transformers builds the same text config from it (a composite that
+    fills a partial text_config with defaults of its own does not: the meta-device numbers are then another
+    model's). None when the variant has no text sub-config of a known class."""
+    import warnings
+
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+    cfg = _config(v)
+    sub = cfg.get("text_config")
+    if not isinstance(sub, dict) or sub.get("model_type") not in CONFIG_MAPPING:
+        return None
+    cls = CONFIG_MAPPING[cfg["model_type"]]
+
+    def text_of(c: dict) -> dict:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            d = cls(**{k: x for k, x in c.items() if k != "model_type"}).get_text_config(decoder=True).to_dict()
+        return {k: x for k, x in d.items() if k not in ("transformers_version", "_name_or_path")}
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        defaults = json.loads(CONFIG_MAPPING[sub["model_type"]]().to_json_string(use_diff=False))
+    before = text_of(cfg)
+    cfg["text_config"] = {k: x for k, x in sub.items() if k == "model_type" or k not in defaults or defaults[k] != x}
+    try:
+        same = text_of(cfg) == before
+    except Exception:  # transformers cannot build it back: not a file it would write
+        same = False
+    return cfg, same
+
+
+COMPOSITE = sorted(t for t in VERIFIED & set(BY_TYPE) if isinstance(BY_TYPE[t][0]["config"].get("text_config"), dict))
+
+
+@pytest.mark.parametrize("model_type", COMPOSITE)
+def test_hub_style_text_configs_count_the_same(model_type):
+    """Every verified composite type's sweep variants, with text_config stripped of its class defaults as the Hub's
+    files are, count what the meta device counted for the full config, wherever transformers reads the stripped
+    file back to the same text config."""
+    for v in BY_TYPE[model_type]:
+        made = _hub_style(v)
+        if made is None or not made[1]:
+            continue
+        arch = normalize(made[0])
+        got = count_params(arch)
+        exp = expected(v)
+        have = {"total": got.total, "vision": got.vision or 0, "active": got.active}
+        if abs(have["active"] - exp["active"]) <= 1:
+            have["active"] = exp["active"]
+        assert have == exp, (model_type, v["variant"])
+
+
+def test_hub_style_sweep_covers_the_composites():
+    usable = sum(1 for t in COMPOSITE for v in BY_TYPE[t] if (m := _hub_style(v)) is not None and m[1])
+    assert len(COMPOSITE) >= 60 and usable >= 200, (len(COMPOSITE), usable)

@@ -567,26 +567,17 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         tie = False
     top_obj = src["top"]
     top_tie = getattr(top_obj, "tie_word_embeddings", None) if top_obj is not None and top_obj is not cfg else None
-    sub = _sub_config(raw, src["text_key"]) if src["text_key"] else None
-    text_tie = sub.get("tie_word_embeddings") if isinstance(sub, dict) else None
-    text_said = isinstance(text_tie, bool)
-    if not text_said:
-        text_tie = getattr(cfg, "tie_word_embeddings", None) if top_tie is not None else None
-    # the file says it once, at the top level: that is the model's (the count follows it); said at both levels
-    # differently, or left to two class defaults that differ, it is not known from the config
-    top_said = isinstance(raw.get("tie_word_embeddings"), bool)
-    if isinstance(top_tie, bool) and isinstance(text_tie, bool) and top_tie != text_tie and not flags["seq2seq"] \
-            and not flags["never_tied"] and (text_said or not top_said):
-        # a composite config whose two levels disagree (Mistral-Small-3.x, InternVL3.5-HF: the text model untied,
-        # the wrapper class's default tie_word_embeddings True): transformers ties by the module holding lm_head
-        # and its own config (modeling_utils get_expanded_tied_weights_keys), the engines build the language model
-        # from the text config, and loading a checkpoint that stores both tensors unties them: the count follows
-        # the text config, the checkpoint decides
-        said = "says" if isinstance(raw.get("tie_word_embeddings"), bool) else "defaults to"
-        guesses.append(f"tie_word_embeddings: the language model's config gives {text_tie}, the top-level "
-                       f"{type(top_obj).__name__} {said} {top_tie}; lm_head counted "
-                       f"{'tied' if tie else 'untied'} (as the engines build the language model); the checkpoint's "
-                       f"tensors decide ({d['vocab'] * hidden:,} parameters)")
+    if isinstance(top_tie, bool) and top_tie != bool(tie) and not flags["seq2seq"] and not flags["never_tied"]:
+        # the count departs from transformers': a composite config whose top level leaves the tie to its class
+        # default while the text config gives another (Mistral-Small-3.x, InternVL3.5-HF: the text model untied,
+        # the wrapper's default True). transformers ties by the module holding lm_head and its own config
+        # (modeling_utils get_expanded_tied_weights_keys), the engines build the language model from the text
+        # config, and loading a checkpoint that stores both tensors unties them: counted as the engines build
+        # it, labelled a guess, the checkpoint decides
+        guesses.append(f"tie_word_embeddings: the language model's config gives {bool(tie)}, the top-level "
+                       f"{type(top_obj).__name__} defaults to {top_tie} (transformers ties lm_head by it); lm_head "
+                       f"counted {'tied' if tie else 'untied'} (as the engines build the language model); the "
+                       f"checkpoint's tensors decide ({d['vocab'] * hidden:,} parameters)")
 
     lm_head_bias = r.flag(flags["lm_head_bias"])  # a constant or a config key (phimoe: lm_head_bias)
     mtp = mtp_module(r, layers, hidden, d["vocab"], flags)

@@ -68,11 +68,16 @@ class Reader:
 
     def get(self, key: str, default: Any = None) -> Any:
         names = self.key_aliases.get(key) or ALIASES.get(key, [key])
+        per_layer_global = None  # a per-layer attribute's global value, which the file leaves to the class default
         if self.cfg is not None:
             for name in names:
                 try:
                     val = getattr(self.cfg, name)
-                except (AttributeError, KeyError, TypeError, RuntimeError):  # Runtime: a per-layer attribute (Gemma 4)
+                except RuntimeError:  # a per-layer attribute (Gemma 4, dots3): the file's own value comes first
+                    if per_layer_global is None and self.sub_config_defaults:
+                        per_layer_global = vars(self.cfg).get(name)
+                    continue
+                except (AttributeError, KeyError, TypeError):
                     continue
                 if val is not None:
                     self.consumed.add(name)
@@ -85,6 +90,8 @@ class Reader:
             if name in self.raw and self.raw[name] is not None:
                 self.consumed.add(name)
                 return self.raw[name]
+        if per_layer_global is not None:
+            return per_layer_global
         for sub in self.nested:
             obj = getattr(self.cfg, sub, None) if self.cfg is not None else None
             raw_sub = self.raw.get(sub) if isinstance(self.raw.get(sub), dict) else {}
