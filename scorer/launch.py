@@ -96,12 +96,13 @@ def launch_command(cm, p, prov) -> LaunchCommand:
         if served_dtype(fw, cm.arch.dtype, cm.arch.model_type)[0] != prec:  # --dtype auto would run the other one
             flags.append(("--dtype", {"bf16": "bfloat16", "fp16": "float16"}[prec]))
     kv = None  # --kv-cache-dtype auto caches KV in the model's dtype: a flag only for another one
-    if cm.kv_dtype != model_dtype(fw, cm.arch, prec):
+    runs_in = model_dtype(fw, cm.arch, prec)
+    if cm.kv_dtype != runs_in:
         kv = KV_FLAG.get(fw, {}).get(cm.kv_dtype)
         if kv is None:
             notes.append(f"KV cache {cm.kv_dtype}: {fw} {table.get('version')} has no --kv-cache-dtype for it; the "
-                         f"command leaves auto, which caches KV in the model's dtype "
-                         f"({model_dtype(fw, cm.arch, prec)}), not what was predicted")
+                         f"command leaves auto, which caches KV in the model's dtype ({runs_in}), not what was "
+                         "predicted")
     ctx = p.isl + p.osl
     if fw == "vllm":
         argv = ["vllm", "serve", model]

@@ -294,9 +294,9 @@ def sheet_names(repo_ids: list[str]) -> dict[str, str]:
 def local_folders(dirs: list[str]) -> list[Path]:
     """The model folders of ``leaderboard --from``: each DIR holding a ``config.json``, else its subfolders that
     do (sorted). Raises BadInputError for a DIR that is not a folder or holds no model."""
+    from .sources import expand_user
     out: list[Path] = []
     for d in dirs:
-        from .sources import expand_user
         p = expand_user(d)
         if not p.is_dir():
             raise BadInputError(f"leaderboard --from {d[:200]}: not a folder")

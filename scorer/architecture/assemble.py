@@ -486,7 +486,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     r.key_aliases = {k: list(v) for k, v in flags["key_aliases"].items()}
     r.mark(*flags["neutral_keys"])
     for key, same_as in flags["agreeing_keys"].items():
-        want = r.get(same_as) if isinstance(same_as, str) else same_as[0] if isinstance(same_as, tuple) else same_as
+        want = r.get(same_as) if isinstance(same_as, str) else same_as[0]
         val = text_raw.get(key)
         if val is not None and (val == want or isinstance(val, list) and val and all(v == want for v in val)):
             r.mark(key)

@@ -196,6 +196,12 @@ _SEQ2SEQ: dict[str, Any] = {
 _CLASSIC: dict[str, Any] = {"norm": "layernorm", "qkv_bias": True, "o_bias": True, "mlp_gated": False,
                             "mlp_bias": True}
 
+#: LFM2's published block_dim / conv_dim / conv_dim_out / block_use_swiglu: transformers' modeling ignores them
+#: (hidden_size everywhere, SwiGLU always); vLLM 0.33.0 sizes the MLP by block_dim and the short convolution by
+#: conv_dim (vllm/model_executor/models/lfm2.py): consumed where both agree
+_LFM2_AGREEING = {"block_dim": "hidden_size", "conv_dim": "hidden_size", "conv_dim_out": "hidden_size",
+                  "block_use_swiglu": (True,)}
+
 FAMILIES: dict[str, dict[str, Any]] = {
     "llama": {},
     "mistral": {},
@@ -268,7 +274,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # 5.24.0 models/lfm2/configuration_lfm2.py): LFM2 and LFM2-VL checkpoints carry only block_ff_dim
     "lfm2": {"mlp_width_rule": "lfm2", "qk_norm": "head", "norms_per_layer": 2,
              "key_aliases": {"intermediate_size": ["block_ff_dim", "intermediate_size"],
-                             "tie_word_embeddings": ["tie_embedding", "tie_word_embeddings"]}},
+                             "tie_word_embeddings": ["tie_embedding", "tie_word_embeddings"]},
+             "agreeing_keys": _LFM2_AGREEING},
     # DistilBertModel: no token types, no pooler; sinusoidal_pos_embds fills the same position table
     "distilbert": {"norm": "layernorm", "qkv_bias": True, "o_bias": True, "mlp_gated": False, "mlp_bias": True,
                    "learned_positions": True, "embedding_norm": True, "final_norm": False, "kind": "encoder",
@@ -312,14 +319,15 @@ FAMILIES: dict[str, dict[str, Any]] = {
                      "agreeing_keys": {"moe_gate": ("topk",), "moe_use_aux_free": (True,)}},
     # Lfm2Moe: LFM2's conv / attention layers; expert_bias is a buffer (use_expert_bias shapes no parameter)
     "lfm2_moe": {"qk_norm": "head", "neutral_keys": ("use_expert_bias",),
-                 "key_aliases": {"tie_word_embeddings": ["tie_embedding", "tie_word_embeddings"]}},  # as lfm2 pops it
+                 "key_aliases": {"tie_word_embeddings": ["tie_embedding", "tie_word_embeddings"]},  # as lfm2 pops it
+                 "agreeing_keys": _LFM2_AGREEING},
     # HunYuanMoEV1: query_layernorm / key_layernorm (head_dim); a shared_mlp of intermediate_size beside the experts
     # HunYuanMoEV1Experts and the shared HunYuanMoEV1MLP are intermediate_size wide; moe_topk may be per layer
     # (transformers 5.24.0 modeling_hunyuan_v1_moe.py); Hunyuan-A13B's per-layer moe_intermediate_size and
     # num_shared_expert lists are not read by it
     "hunyuan_v1_moe": {"qk_norm": "head", "shared_experts_as_intermediate": True,
                        "key_aliases": {"expert_intermediate": ["intermediate_size"]},
-                       "agreeing_keys": {"moe_intermediate_size": "intermediate_size", "num_shared_expert": 1,
+                       "agreeing_keys": {"moe_intermediate_size": "intermediate_size", "num_shared_expert": (1,),
                                          # q/k RMSNorm always, no MLP bias, RMSNorm, the MoE in every block
                                          "use_qk_norm": (True,), "mlp_bias": (False,), "norm_type": ("rms",),
                                          "use_mixed_mlp_moe": (True,), "moe_layer_num_skipped": (0,)}},

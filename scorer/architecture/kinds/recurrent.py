@@ -76,15 +76,6 @@ def short_conv(ctx: LayerContext, index: int, kind: str) -> ShortConvSpec:
     a depthwise Conv1d of ``conv_L_cache`` taps over hidden channels, out_proj hidden -> hidden;
     the per-sequence state is the last ``conv_L_cache - 1`` inputs of every channel."""
     r = ctx.r
-    # LFM2's published block_dim / conv_dim / conv_dim_out / block_use_swiglu: transformers' modeling ignores them
-    # (hidden_size everywhere, SwiGLU always); vLLM 0.33.0 sizes the MLP by block_dim and the convolution by
-    # conv_dim (vllm/model_executor/models/lfm2.py). Consumed where both agree; a value that differs stays
-    # unmodelled, and the counts say estimated
-    for key in ("block_dim", "conv_dim", "conv_dim_out"):
-        if r.raw.get(key) == ctx.hidden:
-            r.mark(key)
-    if r.raw.get("block_use_swiglu") is True:
-        r.mark("block_use_swiglu")
     return ShortConvSpec(channels=ctx.hidden, kernel=r.int("conv_kernel_cache", default=3),
                          bias=bool(r.get("conv_bias", False)))
 
