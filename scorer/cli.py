@@ -19,7 +19,25 @@ from .errors import EXIT_BAD_INPUT, EXIT_INTERNAL, HUB_READ_FAILURES, BadInputEr
 EPILOG = "exit codes: 0 ok, 2 bad input, 3 Hub/network failure, 4 quality gate failed (action), 1 internal error"
 
 
+class _StoreOnce(argparse._StoreAction):
+    """The default store action, refusing an option given twice: argparse would silently keep the last value
+    (``predict --gpu A --gpu B`` predicted B alone). Repeatable options use append actions and are unaffected."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in given:
+            parser.error(f"{option_string} given twice ({str(given[self.dest])[:40]!r}, then {str(values)[:40]!r}); "
+                         "it takes one value")
+        given[self.dest] = values
+        super().__call__(parser, namespace, values, option_string)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
+
     def error(self, message: str):  # one line, exit 2
         prog = self.prog.replace("deploysheet", "").strip()
         raise BadInputError(f"{prog + ': ' if prog else ''}{message}")
@@ -57,8 +75,9 @@ def refuse_inside(out: str | None, folder: str | None, what: str) -> None:
 
 
 def write_output(text: str, out: str | None) -> None:
-    """Write to stdout, or atomically to ``out`` (temp file in the same folder, then rename)."""
-    if not out:
+    """Write to stdout (``out`` None, empty or ``-``, the usual spelling of stdout), or atomically to ``out`` (temp
+    file in the same folder, then rename)."""
+    if not out or out == "-":
         try:
             sys.stdout.write(text)
             sys.stdout.flush()
@@ -403,9 +422,10 @@ def cmd_score(args) -> int:
     refuse_overwrite(args.output, [args.source, args.calibration])
     raw = load_source(args.source, revision=args.revision)
     sheet = build_sheet(raw, opts)
-    refused = [c for c in sheet.capacity if c.tp == opts.tp and c.engine_blocker] if opts.tp else []
+    at_tp = [c for c in sheet.capacity if c.tp == opts.tp and c.pp == 1] if opts.tp else []
+    refused = at_tp if at_tp and all(c.engine_blocker for c in at_tp) else []
     if refused:  # as predict does: a sheet of a layout the engine refuses would predict nothing
-        runs = [f"TP{c.tp}" for c in sheet.capacity if not c.engine_blocker]
+        runs = [c.layout or f"TP{c.tp}" for c in sheet.capacity if not c.engine_blocker]
         raise BadInputError(f"--tp {opts.tp}: {refused[0].engine_blocker}; "
                             + (f"{sheet.options.precision} runs at {', '.join(runs)}" if runs else
                                f"no TP up to 8 runs {sheet.options.precision}") + " (or omit --tp)")
@@ -710,6 +730,11 @@ def cmd_predict(args) -> int:
                      "headers), not the config-derived estimate")
     if price is None:
         notes.append(f"{gpu.id} has no sourced price in the catalog: pass --usd-per-gpu-hour for $ per 1M tokens")
+    experts = max((lay.ffn.num_experts for lay in arch.layers if getattr(lay.ffn, "kind", "") == "moe"), default=0)
+    if args.ep > 1 and experts % args.ep:
+        notes.append(f"EP {args.ep} does not divide the {experts} experts: ranks hold {experts // args.ep} or "
+                     f"{-(-experts // args.ep)} experts per layer (vLLM 0.33.0 fused_moe/expert_map_manager.py "
+                     "determine_expert_map); weight memory and step times are the fullest rank's")
     math_dtype = compute_dtype(prec, gpu)
     if math_dtype != prec.compute:
         notes.append(f"{gpu.id} has no native {prec.id} GEMM kernels (its tensor cores lack "

@@ -180,6 +180,16 @@ def _load_calibration(path: str | Path | None) -> Calibration:
     return cal
 
 
+def expert_share(value: float, experts: int, ep: int) -> float:
+    """``value`` (a layer's sum over its ``experts`` experts) on the fullest of ``ep`` expert-parallel ranks. vLLM
+    0.33.0 spreads experts as evenly as it can and gives the remainder to the first ranks
+    (``fused_moe/expert_map_manager.py`` determine_expert_map: base E // ep, +1 on the first E % ep ranks), so the
+    fullest rank holds ceil(E / ep) and every rank waits for it. value / ep when ep divides E."""
+    if ep <= 1 or experts <= 0 or experts % ep == 0:
+        return value / ep
+    return value * (-(-experts // ep)) / experts
+
+
 class Layout(BaseModel):
     """Parallel layout. GPUs = tp x pp x dp. Attention and dense layers are split by ``tp`` and replicated over
     ``dp`` attention data-parallel ranks (each holds C/dp sequences). Experts are spread over ``ep`` ranks and
@@ -507,7 +517,7 @@ class CostModel:
         tp, ep, pp = self.layout.tp, self.layout.ep, self.layout.pp
         total = full = 0.0
         for (g, s), wb in zip(self._shards, self._wb):
-            cnt = g.count / ep if g.expert else g.count
+            cnt = expert_share(g.count, g.count // max(1, len(g.layers)), ep) if g.expert else g.count
             total += wb * s.k * s.n * cnt
             full += wb * g.k * g.n * g.count
         gemm_params = sum(g.k * g.n * g.count for g in self.gemms)
@@ -689,10 +699,11 @@ class CostModel:
             if g.expert:
                 per_layer = g.count // layers
                 top_k = g.active / layers
+                # the fullest EP rank sets the step: ceil(E / ep) of a layer's E experts (expert_share)
                 plan.append((True, g.component == "lm_head", s.n, s.k, c_scale, m_scale,
-                             2.0 * top_k * kn * layers / ep,  # FLOPs per token
-                             wb * kn * layers * per_layer / ep,  # bytes if every expert is touched
-                             ACT_BYTES * top_k * (s.k + s.n) * layers / ep,  # activation bytes per token
+                             expert_share(2.0 * top_k * kn * layers, per_layer, ep),  # FLOPs per token
+                             expert_share(wb * kn * layers * per_layer, per_layer, ep),  # bytes, every expert touched
+                             expert_share(ACT_BYTES * top_k * (s.k + s.n) * layers, per_layer, ep),  # activations
                              top_k / per_layer, top_k / per_layer))
             else:
                 plan.append((False, g.component == "lm_head", s.n, s.k, c_scale, m_scale, 2.0 * kn * g.count,

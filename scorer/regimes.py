@@ -342,7 +342,16 @@ def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout
         return make_cm(lay).engine_blocker() is None
 
     if tp_fixed:
-        return [lay for lay in (Layout(tp=tp_fixed),) if runs(lay)]
+        # TP fixed by the user: experts whole (EP = TP) only where splitting them is refused, and PP stages of that TP
+        # only where no single stage holds the model (as the header's capacity rows)
+        fixed = [lay for lay in (Layout(tp=tp_fixed),) if runs(lay)]
+        if not fixed and arch.is_moe and tp_fixed > 1:
+            fixed = [lay for lay in (Layout(tp=tp_fixed, ep=tp_fixed),) if runs(lay)]
+        if fixed and not any(make_cm(lay).max_concurrency(2048) >= 1 for lay in fixed):
+            ep = fixed[0].ep
+            fixed += [lay for lay in (Layout(tp=tp_fixed, ep=ep, pp=p) for p in doc["pp_degrees_multinode"]
+                                      if p <= arch.num_layers) if runs(lay)]
+        return [lay for lay in fixed if layout_problem(arch, lay.tp, lay.pp, lay.ep, lay.dp) is None]
     tps = [t for t in doc["tp_degrees"] if valid_tp(arch, t)]
     layouts = [Layout(tp=t) for t in tps]
     # the answer depends only on the cost models make_cm returns: memoized on the first one (run_regimes and sweep

@@ -191,9 +191,10 @@ def resolve_prices(gpus: list[str] | None, usd_per_gpu_hour: list[float] | float
 
 
 def validate_workload(w: Workload) -> None:
+    from .sheet import MAX_WORKLOAD_TOKENS  # one limit for score, predict and compare
     for name, v in (("--isl", w.isl), ("--osl", w.osl)):
-        if not 1 <= v <= 10_000_000:
-            raise BadInputError(f"{name} must be between 1 and 10,000,000 tokens, got {v}")
+        if not 1 <= v <= MAX_WORKLOAD_TOKENS:
+            raise BadInputError(f"{name} must be between 1 and {MAX_WORKLOAD_TOKENS:,} tokens, got {v:,}")
     for name, v in (("--qps", w.qps), ("--ttft-ms", w.ttft_ms), ("--itl-ms", w.itl_ms)):
         if v is not None and not (math.isfinite(v) and v > 0):
             raise BadInputError(f"{name} must be a positive number, got {v}")
@@ -483,7 +484,9 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
         f"$/month = GPUs x $/GPU-hour x {HOURS_PER_MONTH:g} h (24 h x 365 d / 12), GPUs billed around the clock.",
         ("Request rate per replica by Little's law: concurrency / (TTFT + (OSL - 1) x TPOT); replicas = "
          "ceil(QPS / that rate), GPUs = replicas x GPUs per replica (tensor x pipeline x data parallel)."),
-        ("Layout per GPU: every valid TP of one node (EP = TP for MoE experts) x concurrency 1-1024 (powers of "
+        ("Layout per GPU: every valid TP of one node (EP = TP for MoE experts; attention DP x EP where TP would "
+         "replicate the KV cache; TP across nodes and TP x PP stages when one node is too small: data/regimes.json), "
+         "only those the framework's readiness matrix does not refuse, x concurrency 1-1024 (powers of "
          "two and the steps 1.5x between them) that fits in memory; among those meeting the targets, the one needing the fewest GPUs for the load "
          "(then the most output tokens/s/GPU) is kept."),
         ("TTFT and ITL are steady-state means (not p99) predicted at each replica's full concurrency (its "

@@ -128,8 +128,9 @@ class Capacity(BaseModel):
     engine_blocker: str | None = Field(None, description="why the framework refuses this precision at this TP "
                                                          "(readiness matrix), or null when it runs")
     pp: int = 1
-    layout: str | None = Field(None, description="the layout's label where it spans nodes (TP16, TP8·PP2); null: "
-                                                 "TP ``tp`` on one node")
+    ep: int = Field(1, description="expert-parallel degree (EP = TP: each expert whole on a rank)")
+    layout: str | None = Field(None, description="the layout's label where it is more than TP ``tp`` on one node "
+                                                 "(TP16, TP8·PP2, TP8·EP8); null: TP ``tp`` on one node")
     num_gpus: int | None = Field(None, description="GPUs of the layout (null: ``tp``)")
     nodes: int = Field(1, description="servers the layout spans")
 
@@ -189,6 +190,11 @@ class Sheet(BaseModel):
     @property
     def primary_gpu(self) -> str:
         return self.options.gpus[0]
+
+    @property
+    def checkpoint_refused(self) -> bool:
+        """A HARD C1 finding: the checkpoint's tensor shapes differ from the config, so engines refuse to load it."""
+        return any(f.rule == "C1" and f.severity == "HARD" for f in self.findings)
 
     @property
     def smallest_fit(self) -> Capacity | None:
@@ -278,21 +284,27 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
     return out
 
 
+def _capacity_row(build, gpu, prec_id: str, lay: Layout, kv: KVCache, policy: str) -> Capacity:
+    """One capacity row: weights per GPU and the sequences whose KV fits at each reported context, on ``lay``."""
+    cm = build(lay)
+    nodes = cm.topology.nodes(lay.num_gpus)
+    plain = lay.pp == 1 and lay.ep == 1 and lay.dp == 1 and nodes == 1  # TP ``tp`` on one node
+    return Capacity(gpu=gpu.id, precision=prec_id, tp=lay.tp, pp=lay.pp, ep=lay.ep,
+                    layout=None if plain else lay.label, num_gpus=None if plain else lay.num_gpus,
+                    nodes=nodes, weights_per_gpu_gib=round(cm.weights_per_gpu() / GIB, 2),
+                    max_sequences={c: cm.max_concurrency(c, policy) for c in kv.per_sequence_bytes},
+                    engine_blocker=cm.engine_blocker())
+
+
 def _multinode_capacity(arch: ModelArch, build, gpu, prec_id: str, kv: KVCache, policy: str) -> list[Capacity]:
     """Capacity rows of the multi-node layouts the regimes try when one node is too small (data/regimes.json: TP
-    across nodes, TP8 x PP stages), fewest GPUs first."""
+    across nodes, TP8 x PP stages, with EP for MoE experts), fewest GPUs first."""
     from .regimes import multinode_layouts, valid_tp
     from .resources import load_json
-    lays = multinode_layouts(arch, [t for t in load_json("regimes.json")["tp_degrees"] if valid_tp(arch, t)])
-    out = []
-    for lay in sorted(lays, key=lambda x: (x.num_gpus, x.tp)):
-        cm = build(lay)
-        out.append(Capacity(gpu=gpu.id, precision=prec_id, tp=lay.tp, pp=lay.pp, layout=lay.label,
-                            num_gpus=lay.num_gpus, nodes=cm.topology.nodes(lay.num_gpus),
-                            weights_per_gpu_gib=round(cm.weights_per_gpu() / GIB, 2),
-                            max_sequences={c: cm.max_concurrency(c, policy) for c in kv.per_sequence_bytes},
-                            engine_blocker=cm.engine_blocker()))
-    return out
+    lays = multinode_layouts(arch, [t for t in load_json("regimes.json")["tp_degrees"] if valid_tp(arch, t)],
+                             arch.is_moe)
+    return [_capacity_row(build, gpu, prec_id, lay, kv, policy)
+            for lay in sorted(lays, key=lambda x: (x.num_gpus, x.tp, x.ep))]
 
 
 def _lomo(cal) -> dict:
@@ -511,12 +523,12 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         for tp in (1, 2, 4, 8):
             if not valid_tp(arch, tp):
                 continue
-            cm = make_cm(gpus[0])(Layout(tp=tp))
-            capacity.append(Capacity(gpu=gpus[0].id, precision=prec.id, tp=tp,
-                                     weights_per_gpu_gib=round(cm.weights_per_gpu() / GIB, 2),
-                                     max_sequences={c: cm.max_concurrency(c, opts.kv_policy)
-                                                    for c in kv.per_sequence_bytes},
-                                     engine_blocker=cm.engine_blocker()))
+            row = _capacity_row(make_cm(gpus[0]), gpus[0], prec.id, Layout(tp=tp), kv, opts.kv_policy)
+            capacity.append(row)
+            if row.engine_blocker and arch.is_moe and tp > 1:
+                # the regimes serve the experts whole (EP = TP) where splitting them is refused (candidate_layouts)
+                capacity.append(_capacity_row(make_cm(gpus[0]), gpus[0], prec.id, Layout(tp=tp, ep=tp), kv,
+                                              opts.kv_policy))
         if not any(c.engine_blocker is None and c.max_sequences and min(c.max_sequences.items())[1] >= 1
                    for c in capacity):
             capacity += _multinode_capacity(arch, make_cm(gpus[0]), gpus[0], prec.id, kv, opts.kv_policy)

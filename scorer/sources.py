@@ -296,7 +296,7 @@ def tensors_from_header(meta: Any, fname: str, data_len: int | None = None) -> l
     tensors = getattr(meta, "tensors", None)
     if not isinstance(tensors, dict):
         raise CheckpointUnreadable(f"{fname}: the safetensors header is not a JSON object of tensors")
-    out = []
+    out, spans = [], []
     for name, t in tensors.items():
         where = f"{fname}: tensor {str(name)[:80]!r}"
         dtype, shape, offs = getattr(t, "dtype", None), getattr(t, "shape", None), getattr(t, "data_offsets", None)
@@ -320,7 +320,28 @@ def tensors_from_header(meta: Any, fname: str, data_len: int | None = None) -> l
             raise CheckpointUnreadable(f"{fname} is truncated: tensor {str(name)[:80]!r} ends at byte {offs[1]:,} of "
                                        f"the data, the file holds {data_len:,}")
         out.append(StoredTensor(name=str(name), dtype=dtype, shape=shape, nbytes=nbytes, file=fname))
+        spans.append((offs[0], offs[1], str(name)))
+    # safetensors' own rule (Metadata::validate in huggingface/safetensors safetensors/src/tensor.rs): sorted by
+    # offset, each tensor starts where the previous one ended, from byte 0, so no two tensors share bytes and no
+    # byte is unaccounted for (a key written twice in the JSON header loses one tensor and leaves such a gap)
+    end = 0
+    for begin, stop, name in sorted(spans):
+        if begin != end:
+            what = "overlaps the tensor before it" if begin < end else f"leaves bytes {end:,}-{begin:,} unaccounted for"
+            raise CheckpointUnreadable(f"{fname}: tensor {name[:80]!r} at bytes {begin:,}-{stop:,} {what} (safetensors "
+                                       "requires contiguous, non-overlapping data_offsets)")
+        end = stop
     return out
+
+
+def check_unique(tensors: list[StoredTensor]) -> None:
+    """Refuse a tensor name stored in two files of one checkpoint (loaders would read one and silently drop the
+    other). Raises CheckpointUnreadable naming the tensor and both files."""
+    seen: dict[str, str] = {}
+    for t in tensors:
+        other = seen.setdefault(t.name, t.file)
+        if other != t.file:
+            raise CheckpointUnreadable(f"tensor {t.name[:80]!r} is stored twice, in {other} and in {t.file}")
 
 
 def _local_header(path: Path) -> list[StoredTensor]:
@@ -418,6 +439,7 @@ def read_local_checkpoint(folder: Path) -> tuple[CheckpointHeaders | None, str |
         tensors: list[StoredTensor] = []
         for f in files:
             tensors += _local_header(folder / f)
+        check_unique(tensors)
         if idx:
             _check_index(tensors, listed, idx)
     except CheckpointUnreadable as exc:
@@ -749,6 +771,7 @@ def read_hub_checkpoint(api, repo_id: str, sha: str, names: list[str], token: st
             with ThreadPoolExecutor(max_workers=min(workers, len(files))) as pool:
                 per_file = list(pool.map(header, files))
         tensors = [t for chunk in per_file for t in chunk]
+        check_unique(tensors)
         if idx:
             _check_index(tensors, listed, idx)
     except CheckpointUnreadable as exc:

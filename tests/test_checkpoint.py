@@ -131,8 +131,13 @@ def test_widened_config_is_a_finding_naming_components(tmp_path, capsys):
     cfg_mlp, st_mlp = 2 * 3 * 128 * 384, 2 * 3 * 128 * 256
     assert f"| mlp | {cfg_mlp:,} | {st_mlp:,} ({st_mlp - cfg_mlp:+,}) |" in md
     assert "| C1 | HARD |" in md and "stored in the checkpoint" in md
+    # the header does not claim a fit for weights engines refuse to load: it says so first
+    head = next(line for line in md.splitlines() if line.startswith("**Score"))
+    assert "engines refuse to load the checkpoint" in head and "as configured, fits" in head
+    assert head.index("refuse to load") < head.index("as configured, fits")
     assert main(["score", str(d), "--no-recommendations", "--format", "html"]) == 0
     html = capsys.readouterr().out
+    assert "engines refuse to load the checkpoint" in html and "as configured, fits" in html
     assert "stored in the checkpoint" in html and f"{st_mlp:,} ({st_mlp - cfg_mlp:+,})" in html
 
 
@@ -289,6 +294,44 @@ def test_inconsistent_data_offsets_and_truncated_data(tmp_path, capsys):
     sheet = score(capsys, str(d))
     [src] = [s for s in sheet["sources"] if s["id"] == "checkpoint"]
     assert "truncated" in src["text"]
+
+
+def raw_header_file(path, entries: list[tuple[str, str, list[int], int, int]], data: int) -> None:
+    """Write a safetensors file whose JSON header is spelled out entry by entry (a key may repeat, as a hand-made
+    or corrupt header can, which a dict could not express)."""
+    body = ", ".join(f'"{n}": {{"dtype": "{dt}", "shape": {json.dumps(sh)}, "data_offsets": [{b}, {e}]}}'
+                     for n, dt, sh, b, e in entries)
+    hdr = ("{" + body + "}").encode()
+    path.write_bytes(struct.pack("<Q", len(hdr)) + hdr + bytes(data))
+
+
+def test_overlapping_duplicate_or_gapped_tensors_are_unreadable(tmp_path, capsys):
+    """safetensors requires each tensor to start where the previous ended (Metadata::validate): two tensors
+    sharing bytes, a key written twice (the JSON parser keeps the last: a gap where the first was) and one tensor
+    in two shards are refused with the reason, not counted."""
+    d = folder(tmp_path, CFG)
+    # two 256-byte norms over the same bytes 0-256
+    raw_header_file(d / "model.safetensors", [("model.norm.weight", "BF16", [128], 0, 256),
+                                              ("model.layers.0.input_layernorm.weight", "BF16", [128], 0, 256)], 256)
+    sheet = score(capsys, str(d))
+    assert sheet["params"]["checkpoint"] is None
+    [src] = [s for s in sheet["sources"] if s["id"] == "checkpoint"]
+    assert "overlaps" in src["text"] and "model.safetensors" in src["text"]
+    # the same key twice: the parser keeps the second entry, bytes 0-256 belong to nobody
+    raw_header_file(d / "model.safetensors", [("model.norm.weight", "BF16", [128], 0, 256),
+                                              ("model.norm.weight", "BF16", [128], 256, 512)], 512)
+    sheet = score(capsys, str(d))
+    assert sheet["params"]["checkpoint"] is None
+    [src] = [s for s in sheet["sources"] if s["id"] == "checkpoint"]
+    assert "unaccounted" in src["text"] and "bytes 0-256" in src["text"]
+    # one tensor stored in two shards (no index: every *.safetensors file is read)
+    (d / "model.safetensors").unlink()
+    for name in ("a.safetensors", "b.safetensors"):
+        write_safetensors(d / name, {"model.norm.weight": ("BF16", [128])})
+    sheet = score(capsys, str(d))
+    assert sheet["params"]["checkpoint"] is None
+    [src] = [s for s in sheet["sources"] if s["id"] == "checkpoint"]
+    assert "stored twice" in src["text"] and "a.safetensors" in src["text"] and "b.safetensors" in src["text"]
 
 
 def test_model_controlled_names_are_escaped(tmp_path, capsys):

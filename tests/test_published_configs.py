@@ -163,3 +163,71 @@ def test_a_full_disk_behind_stdout_is_a_one_line_error():
     assert proc.returncode == 2
     assert proc.stderr.startswith("deploysheet: error: cannot write the output to stdout") and \
         proc.stderr.count("\n") == 1
+
+
+# moonshotai/Kimi-Linear-48B-A3B-Instruct's config.json as published (auto_map left out: never run). Its
+# linear_attn_config is what KimiLinearConfig.__post_init__ reads into linear_head_dim / linear_num_heads /
+# linear_conv_kernel_dim and the 1-indexed layer_types (transformers 5.24.0 configuration_kimi_linear.py).
+KIMI_LINEAR = {
+    "architectures": ["KimiLinearForCausalLM"], "model_type": "kimi_linear", "dtype": "bfloat16",
+    "bos_token_id": 163584, "pad_token_id": 163839, "eos_token_id": 163586, "first_k_dense_replace": 1,
+    "head_dim": 72, "hidden_act": "silu", "hidden_size": 2304, "initializer_range": 0.02, "intermediate_size": 9216,
+    "kv_lora_rank": 512,
+    "linear_attn_config": {"full_attn_layers": [4, 8, 12, 16, 20, 24, 27], "head_dim": 128,
+                           "kda_layers": [1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15, 17, 18, 19, 21, 22, 23, 25, 26],
+                           "num_heads": 32, "short_conv_kernel_size": 4},
+    "mla_use_nope": True, "model_max_length": 1048576, "moe_intermediate_size": 1024, "moe_layer_freq": 1,
+    "moe_renormalize": True, "moe_router_activation_func": "sigmoid", "num_attention_heads": 32,
+    "num_expert_group": 1, "num_experts": 256, "num_experts_per_token": 8, "num_hidden_layers": 27,
+    "num_key_value_heads": 32, "num_nextn_predict_layers": 0, "num_shared_experts": 1, "q_lora_rank": None,
+    "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "rms_norm_eps": 1e-05, "rope_scaling": None,
+    "rope_theta": 10000.0, "routed_scaling_factor": 2.446, "tie_word_embeddings": False, "topk_group": 1,
+    "transformers_version": "4.56.0", "use_cache": True, "use_grouped_topk": True, "v_head_dim": 128,
+    "vocab_size": 163840}
+
+# google/paligemma2-3b-pt-224's config.json as published: legacy top-level hidden_size / num_hidden_layers, and
+# num_image_tokens / num_positions that PaliGemmaConfig writes and no module reads
+PALIGEMMA2 = {
+    "_vocab_size": 257152, "architectures": ["PaliGemmaForConditionalGeneration"], "bos_token_id": 2,
+    "eos_token_id": 1, "hidden_size": 2048, "image_token_index": 257152, "model_type": "paligemma",
+    "num_hidden_layers": 26, "pad_token_id": 0, "projection_dim": 2304, "torch_dtype": "bfloat16",
+    "transformers_version": "4.47.0.dev0",
+    "text_config": {"hidden_activation": "gelu_pytorch_tanh", "hidden_size": 2304, "intermediate_size": 9216,
+                    "model_type": "gemma2", "num_attention_heads": 8, "num_hidden_layers": 26,
+                    "num_image_tokens": 256, "num_key_value_heads": 4, "vocab_size": 257216},
+    "vision_config": {"hidden_size": 1152, "intermediate_size": 4304, "model_type": "siglip_vision_model",
+                      "num_attention_heads": 16, "num_hidden_layers": 27, "num_image_tokens": 256,
+                      "num_positions": 256, "patch_size": 14, "projection_dim": 2304, "torch_dtype": "bfloat16",
+                      "vision_use_head": False}}
+
+# Oracle: transformers 5.24.0 + torch 2.13.0 on the meta device, e.g. for Kimi-Linear
+#   cfg = AutoConfig.for_model(**KIMI_LINEAR); with torch.device("meta"): m = AutoModelForCausalLM.from_config(cfg)
+#   sum(p.numel() for p in m.parameters())
+# and for PaliGemma 2 PaliGemmaForConditionalGeneration(cfg), vision = parameters under vision_tower /
+# multi_modal_projector.
+PUBLISHED_ORACLE = {"kimi_linear": (KIMI_LINEAR, 49_122_675_072, None),
+                    "paligemma2": (PALIGEMMA2, 2_617_143_552, 415_098_864)}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED_ORACLE))
+def test_published_keys_the_config_class_reads_count_exactly(name):
+    cfg, total, vision = PUBLISHED_ORACLE[name]
+    arch = normalize(cfg)
+    params = count_params(arch)
+    assert params.total == total
+    assert (params.vision or None) == vision
+    assert arch.exact and not arch.unmodelled_keys
+
+
+def test_a_disagreeing_or_unknown_sub_key_is_still_listed():
+    """What the config class does not read stays unmodelled: a linear_attn_config key KimiLinearConfig ignores,
+    and PaliGemma's num_positions when it is not (image_size / patch_size)^2 = (224 / 14)^2 = 256."""
+    import copy
+    kimi = copy.deepcopy(KIMI_LINEAR)
+    kimi["linear_attn_config"]["gate_low_rank"] = 32
+    arch = normalize(kimi)
+    assert not arch.exact and arch.unmodelled_keys == ["linear_attn_config.gate_low_rank"]
+    pg = copy.deepcopy(PALIGEMMA2)
+    pg["vision_config"]["num_positions"] = 1024
+    arch = normalize(pg)
+    assert not arch.exact and arch.unmodelled_keys == ["vision_config.num_positions"]

@@ -635,6 +635,10 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
                "pooler_size_per_head", "pooler_type")
 
     # every key: consumed, irrelevant, or unmodelled
+    if text_raw is not raw and cfg is not None:
+        from .kinds.vision.towers import TEXT_KEYS_SET_BY_WRAPPER
+        r.mark(*(k for k in TEXT_KEYS_SET_BY_WRAPPER.get(model_type, ())
+                 if text_raw.get(k) is not None and text_raw.get(k) == getattr(cfg, k, None)))
     top_consumed = set(r.consumed) if text_raw is raw else set(wrapper_r.consumed)
     nested_unmodelled: list[str] = []
     if vision_read:
@@ -643,7 +647,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         top_consumed |= vision_top_consumed
     if audio is not None:
         top_consumed.add("audio_config")
-    for sub in r.nested:  # sub-configs read key by key (DBRX): their own keys are accounted for below
+    for sub in r.nested + tuple(family_flags(family)["keyed_configs"]):  # read key by key (DBRX): their keys too
         if isinstance(text_raw.get(sub), dict) and text_raw is raw:
             top_consumed.add(sub)
             inner = {k.split(".", 1)[1] for k in r.consumed if k.startswith(sub + ".")}

@@ -117,6 +117,8 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "mamba_inner_norms": False,    # Mamba (1) mixer has RMSNorm weights on dt, B and C (Jamba)
     "moe_switch": None,            # config key that turns the MoE block on; false -> dense MLPs (Doge: is_moe)
     "nested_configs": (),          # sub-config dicts whose keys the reader also searches (DBRX: attn_config, ...)
+    "keyed_configs": (),           # sub-config dicts not searched, but accounted key by key like nested_configs (the
+                                   # config class reads them into attributes: Kimi-Linear's linear_attn_config)
     # group: llama-like variants
     "v_head_dim_key": None,        # config key of the value head size when it differs from head_dim (MiMo v_head_dim)
     "sliding_kv_mult": None,       # sliding-attention layers have this many times the KV heads (MiMo-V2-Flash: 2)
@@ -599,8 +601,14 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "rwkv": {"layer_kind": "rwkv", "attention_free": True, "ffn": False, "norm": "layernorm", "embedding_norm": True,
              "neutral_keys": ("context_length", "rescale_every")},
     # Kimi Linear: linear_attention layers are Kimi delta attention (low-rank gates of head_dim), full layers MLA
+    # KimiLinearConfig.__post_init__ reads the checkpoint's linear_attn_config into linear_head_dim,
+    # linear_num_heads, linear_conv_kernel_dim and (1-indexed) layer_types, the attributes the kda reader consumes
     "kimi_linear": {"layer_kind_aliases": {"linear_attention": "kda"}, "kda_gate_rank": "head_dim",
-                    "neutral_keys": ("moe_renormalize", "num_expert_group")},  # routing only
+                    "keyed_configs": ("linear_attn_config",),
+                    "neutral_keys": ("moe_renormalize", "num_expert_group",  # routing only
+                                     "linear_attn_config.head_dim", "linear_attn_config.num_heads",
+                                     "linear_attn_config.short_conv_kernel_size",
+                                     "linear_attn_config.full_attn_layers", "linear_attn_config.kda_layers")},
     # BailingHybrid: linear_attention layers are Kimi delta attention with full-width f_proj / g_proj
     # (linear_conv_kernel_dim and layer_types are derived from short_conv_kernel_size and layer_group_size); the
     # MLA layers' g_proj (hidden -> heads) gates the attention output

@@ -146,9 +146,16 @@ def root(context, missing=missing):
     l_0_fit1 = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'smallest_fit')
     context.vars['fit1'] = l_0_fit1
     context.exported_vars.add('fit1')
+    if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'checkpoint_refused'):
+        pass
+        yield ' · <b class="verdict">engines refuse to load the checkpoint: its tensor shapes differ from config.json (rule C1)</b>'
     if (undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1):
         pass
-        yield ' · <b class="verdict">fits '
+        yield ' · <b class="verdict">'
+        if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'checkpoint_refused'):
+            pass
+            yield 'as configured, '
+        yield 'fits '
         yield escape(environment.finalize((environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'num_gpus') or environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'tp'))))
         yield '× '
         yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'gpu')))
@@ -159,6 +166,11 @@ def root(context, missing=missing):
             yield ', '
             yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'nodes')))
             yield ' nodes)'
+        elif environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'layout'):
+            pass
+            yield ' ('
+            yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'layout')))
+            yield ')'
         yield ' at '
         yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'precision')))
         yield '</b>'
@@ -248,4 +260,4 @@ def root(context, missing=missing):
     yield '</body>\n</html>'
 
 blocks = {}
-debug_info = '2=68&3=71&4=74&5=77&11=81&24=83&26=89&27=96&28=105&29=116&30=134&31=146&32=179&34=207&35=216&36=227&37=230&39=234&41=238'
+debug_info = '2=68&3=71&4=74&5=77&11=81&24=83&26=89&27=96&28=105&29=116&30=134&31=146&32=191&34=219&35=228&36=239&37=242&39=246&41=250'

@@ -145,9 +145,16 @@ def root(context, missing=missing):
             yield str(environment.finalize(t_6(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token'))))
             yield ' B/token beyond the windows'
         yield ')'
+    if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'checkpoint_refused'):
+        pass
+        yield ' · engines refuse to load the checkpoint: its tensor shapes differ from config.json (rule C1)'
     if (undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1):
         pass
-        yield ' · fits '
+        yield ' · '
+        if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'checkpoint_refused'):
+            pass
+            yield 'as configured, '
+        yield 'fits '
         yield str(environment.finalize((environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'num_gpus') or environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'tp'))))
         yield '× '
         yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'gpu')))
@@ -158,6 +165,11 @@ def root(context, missing=missing):
             yield ', '
             yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'nodes')))
             yield ' nodes)'
+        elif environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'layout'):
+            pass
+            yield ' ('
+            yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'layout')))
+            yield ')'
         yield ' at '
         yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'precision')))
     elif (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity') and (not t_5(context.eval_ctx, t_7(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'), 'engine_blocker')))):
@@ -241,4 +253,4 @@ def root(context, missing=missing):
     l_1_sec = missing
 
 blocks = {}
-debug_info = '2=68&3=71&4=74&5=77&6=81&9=87&10=91&11=177&12=185&16=205&17=208&18=214&19=218&23=222&24=225&27=229&31=232'
+debug_info = '2=68&3=71&4=74&5=77&6=81&9=87&10=91&11=189&12=197&16=217&17=220&18=226&19=230&23=234&24=237&27=241&31=244'

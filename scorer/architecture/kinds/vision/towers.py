@@ -113,6 +113,12 @@ def gemma3(ctx: TowerContext) -> VisionTower | None:
     return _tower(parts, "gemma3:" + parts_family(ctx, "siglip_vision_model"), projector=proj)
 
 
+#: wrapper model_type -> text_config keys its config class writes there and no text module reads: consumed where
+#: the file's value is the one the class derived (PaliGemmaConfig.__post_init__: text_config.num_image_tokens =
+#: (image_size // patch_size) ** 2)
+TEXT_KEYS_SET_BY_WRAPPER: dict[str, tuple[str, ...]] = {"paligemma": ("num_image_tokens",)}
+
+
 @tower("paligemma")
 def paligemma(ctx: TowerContext) -> VisionTower | None:
     """PaliGemmaMultiModalProjector: linear (vh -> projection_dim, with bias); PaliGemmaConfig copies its
@@ -120,9 +126,18 @@ def paligemma(ctx: TowerContext) -> VisionTower | None:
     parts = _encoder(ctx, "siglip_vision_model")
     if parts is None:
         return None
-    tr = ctx.tr
-    pd = dim(tr, "projection_dim", default=0) or dim(ctx.vr, "projection_dim", default=2048)
-    tr.mark("hidden_size", "vocab_size")
+    tr, vr = ctx.tr, ctx.vr
+    pd = dim(tr, "projection_dim", default=0) or dim(vr, "projection_dim", default=2048)
+    # PaliGemmaConfig keeps the legacy top-level hidden_size / num_hidden_layers as unread kwargs (the language
+    # model is text_config's); the vision config's num_image_tokens / num_positions, which PaliGemma checkpoints
+    # carry, are read by no module (SiglipVisionEmbeddings derives num_positions = (image_size / patch_size)^2):
+    # consumed where they agree with that, listed otherwise
+    tr.mark("hidden_size", "vocab_size", "num_hidden_layers")
+    side = vr.raw.get("image_size", getattr(vr.cfg, "image_size", None)), vr.raw.get("patch_size",
+                                                                                     getattr(vr.cfg, "patch_size", None))
+    if all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in side):
+        patches = (side[0] // side[1]) ** 2
+        vr.mark(*(k for k in ("num_image_tokens", "num_positions") if vr.raw.get(k) == patches))
     return _tower(parts, "paligemma:" + parts_family(ctx, "siglip_vision_model"), projector=linear(parts.hidden, pd))
 
 

@@ -1,0 +1,110 @@
+"""The header, the capacity rows, ``--tp`` and ``predict`` name only layouts the engine runs, and cost them as it
+lays them out (bad-input trial of issue 13's "only what the engine runs").
+
+Expected values are derived here from the configs written in each test and the engines' rules quoted beside them.
+"""
+
+from __future__ import annotations
+
+import json
+
+from transformers import LlamaConfig, Qwen3MoeConfig
+
+from scorer.cli import main
+
+GIB = 2 ** 30
+
+
+def _qwen3_235b(tmp_path):
+    """Qwen3-235B-A22B's published shape (hidden 4096, 94 layers, 128 experts x 1536, top-8, 64/4 heads)."""
+    cfg = Qwen3MoeConfig(hidden_size=4096, intermediate_size=12288, moe_intermediate_size=1536, num_hidden_layers=94,
+                         num_attention_heads=64, num_key_value_heads=4, head_dim=128, num_experts=128,
+                         num_experts_per_tok=8, vocab_size=151936, max_position_embeddings=40960,
+                         tie_word_embeddings=False).to_dict()
+    cfg["architectures"] = ["Qwen3MoeForCausalLM"]
+    p = tmp_path / "qwen3-235b.json"
+    p.write_text(json.dumps(cfg))
+    return p
+
+
+def _score(capsys, *args) -> tuple[int, str, str]:
+    rc = main(["score", *args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_moe_fit_counts_expert_parallel_where_tp_splits_are_refused(tmp_path, capsys):
+    """int4 at TP8 splits each expert's down_proj K = 1536 into 192 columns, which Marlin refuses with group 128
+    (192 % 128 = 64); with EP8 every expert stays whole (1536 % 128 = 0) and the engine runs it. The regimes use
+    TP8·EP8, so the header's fit and the capacity rows must say so, not "does not fit one node"."""
+    src = str(_qwen3_235b(tmp_path))
+    rc, out, _ = _score(capsys, src, "--gpu", "L4", "--precision", "int4", "--format", "json", "--no-recommendations")
+    assert rc == 0
+    sheet = json.loads(out)
+    rows = {(c["tp"], c["ep"]): c for c in sheet["capacity"]}
+    assert rows[(8, 1)]["engine_blocker"] and "192 % 128 = 64" in rows[(8, 1)]["engine_blocker"]
+    ep8 = rows[(8, 8)]
+    assert ep8["engine_blocker"] is None and ep8["layout"] == "TP8·EP8" and ep8["nodes"] == 1
+    # the same bytes spread over the same 8 GPUs either way
+    assert ep8["weights_per_gpu_gib"] == rows[(8, 1)]["weights_per_gpu_gib"]
+    assert min(ep8["max_sequences"].values()) >= 1
+    lat = next(r for r in sheet["regimes"]["L4"] if r["id"] == "latency")
+    assert lat["prediction"]["layout"] == "TP8·EP8"
+    rc, md, _ = _score(capsys, src, "--gpu", "L4", "--precision", "int4", "--no-recommendations")
+    head = next(line for line in md.splitlines() if line.startswith("**Score"))
+    assert "fits 8× L4 (TP8·EP8) at int4" in head and "does not fit" not in head
+    # --tp 8 runs the experts whole too instead of refusing the sheet
+    rc, out, err = _score(capsys, src, "--gpu", "L4", "--precision", "int4", "--tp", "8", "--format", "json",
+                          "--no-recommendations")
+    assert rc == 0, err
+    lat = next(r for r in json.loads(out)["regimes"]["L4"] if r["id"] == "latency")
+    assert lat["prediction"]["layout"] == "TP8·EP8"
+
+
+def test_fixed_tp_keeps_the_pipeline_stages_the_header_names(tmp_path, capsys):
+    """Llama-3.1-405B at bf16 (about 756 GiB) fits no 8x H100 node (8 x 80 GiB = 640 GiB): the header names TP8·PP2
+    over two nodes, and ``--tp 8`` must serve that layout rather than predict nothing."""
+    cfg = LlamaConfig(hidden_size=16384, intermediate_size=53248, num_hidden_layers=126, num_attention_heads=128,
+                      num_key_value_heads=8, vocab_size=128256, max_position_embeddings=131072).to_dict()
+    cfg["architectures"] = ["LlamaForCausalLM"]
+    p = tmp_path / "405b.json"
+    p.write_text(json.dumps(cfg))
+    rc, out, err = _score(capsys, str(p), "--tp", "8", "--format", "json", "--no-recommendations")
+    assert rc == 0, err
+    sheet = json.loads(out)
+    preds = [r["prediction"] for r in sheet["regimes"]["H100-SXM"] if r["prediction"]]
+    assert preds and all(x["tp"] == 8 and x["pp"] >= 2 and x["nodes"] >= 2 for x in preds)
+
+
+def test_ep_that_does_not_divide_the_experts_is_costed_at_the_fullest_rank(capsys):
+    """Mixtral-8x7B, TP1·DP3·EP3: vLLM 0.33.0's determine_expert_map gives 8 // 3 = 2 experts per rank and one more
+    to the first 8 % 3 = 2 ranks, so the fullest GPU holds 3 of 8 experts per layer (not the mean 8/3)."""
+    assert main(["predict", "example:mixtral-8x7b", "--tp", "1", "--dp", "3", "--ep", "3", "--isl", "1024", "--osl",
+                 "256", "--concurrency", "12"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    h, inter, vocab, layers, experts = 4096, 14336, 32000, 32, 8
+    expert = 3 * h * inter  # gate, up, down of one expert
+    attn = 2 * h * h + 2 * h * 1024  # q, o and the 8-KV-head k, v (head_dim 128)
+    rest = 2 * vocab * h + layers * (attn + 2 * h + h * experts) + h  # embeddings, attention, norms, routers
+    fullest = 2 * (rest + layers * 3 * expert)  # bf16
+    assert d["weights_per_gpu_gib"] == round(fullest / GIB, 2)
+    assert any("does not divide the 8 experts" in n and "2 or 3" in n for n in d["notes"])
+
+
+def test_single_valued_option_given_twice_is_refused(capsys):
+    """argparse keeps the last of a repeated option: ``predict --gpu A --gpu B`` used to predict B alone."""
+    assert main(["predict", "example:llama-2-7b", "--gpu", "H100-SXM", "--gpu", "B200", "--isl", "8", "--osl", "8",
+                 "--concurrency", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--gpu given twice" in err[0] and "B200" in err[0]
+    # score's --gpu is repeatable by design
+    assert main(["score", "example:llama-2-7b", "--gpu", "H100-SXM", "--gpu", "B200", "--format", "json",
+                 "--no-recommendations"]) == 0
+    assert json.loads(capsys.readouterr().out)["options"]["gpus"] == ["H100-SXM", "B200"]
+
+
+def test_dash_output_is_stdout(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["score", "example:llama-2-7b", "-o", "-", "--no-recommendations"]) == 0
+    assert capsys.readouterr().out.startswith("# Deployment sheet")
+    assert not (tmp_path / "-").exists()
