@@ -610,9 +610,9 @@ def _runs_instead(cm, framework: str, context: int = 1) -> str:
     from .regimes import layout_problem
     lay, arch = cm.layout, cm.arch
 
-    def runs(prec, tp: int) -> bool:
-        alt = Layout(tp=tp, pp=lay.pp, ep=lay.ep if lay.ep <= tp * lay.dp and (tp * lay.dp) % lay.ep == 0 else 1,
-                     dp=lay.dp)
+    def runs(prec, tp: int, ep: int | None = None) -> bool:
+        alt = Layout(tp=tp, pp=lay.pp, ep=ep or (lay.ep if lay.ep <= tp * lay.dp and (tp * lay.dp) % lay.ep == 0
+                                                 else 1), dp=lay.dp)
         if layout_problem(arch, alt.tp, alt.pp, alt.ep, alt.dp):
             return False
         alt_cm = CostModel(arch, cm.params, cm.gpu, prec, alt, cm.kv_dtype, framework, cm.calibration,
@@ -625,6 +625,9 @@ def _runs_instead(cm, framework: str, context: int = 1) -> str:
     others = [p for p in ("fp8", "fp8_block", "nvfp4", "int4", "int8", "mxfp4", "bf16")
               if p != cm.precision.id and runs(get_precision(p), lay.tp)]
     parts = []
+    whole = lay.tp * lay.dp  # experts whole on each rank: the candidate layouts' EP = TP (x DP)
+    if arch.is_moe and lay.ep == 1 and whole > 1 and runs(cm.precision, lay.tp, whole):
+        parts.append(f"{cm.precision.id} runs at TP{lay.tp} with --ep {whole} (each expert whole on a rank)")
     if same:
         parts.append(f"{cm.precision.id} runs at {', '.join(same)}")
     if others:

@@ -755,6 +755,8 @@ def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, un
                    "does) count in memory and fit; serving predictions cover text tokens only (no image encoding).")
     if arch.vision_note:
         out.append(arch.vision_note + ".")
+    if arch.mtp_note:
+        out.append(arch.mtp_note[0].upper() + arch.mtp_note[1:] + ".")
     for g in arch.guesses:
         out.append("Guess: " + g + ".")
     for gpu in gpus:

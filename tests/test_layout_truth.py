@@ -59,6 +59,13 @@ def test_moe_fit_counts_expert_parallel_where_tp_splits_are_refused(tmp_path, ca
     assert rc == 0, err
     lat = next(r for r in json.loads(out)["regimes"]["L4"] if r["id"] == "latency")
     assert lat["prediction"]["layout"] == "TP8·EP8"
+    # predict at the refused TP8 names the EP layout that runs, and runs it when asked
+    work = ["--gpu", "L4", "--precision", "int4", "--tp", "8", "--isl", "1000", "--osl", "100", "--concurrency", "4"]
+    assert main(["predict", src, *work]) == 2
+    err = capsys.readouterr().err
+    assert "192 % 128 = 64" in err and "int4 runs at TP8 with --ep 8" in err
+    assert main(["predict", src, *work, "--ep", "8"]) == 0
+    assert json.loads(capsys.readouterr().out)["layout"] == "TP8·EP8"
 
 
 def test_fixed_tp_keeps_the_pipeline_stages_the_header_names(tmp_path, capsys):

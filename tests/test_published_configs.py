@@ -231,3 +231,30 @@ def test_a_disagreeing_or_unknown_sub_key_is_still_listed():
     pg["vision_config"]["num_positions"] = 1024
     arch = normalize(pg)
     assert not arch.exact and arch.unmodelled_keys == ["vision_config.num_positions"]
+
+
+def test_mtp_modules_no_engine_builds_are_a_note_not_an_estimate():
+    """MiniMax-M2 publishes use_mtp / num_mtp_modules / mtp_transformer_layers: transformers' MiniMaxM2ForCausalLM
+    builds no MTP module and vLLM 0.33.0's minimax_m2.py drops those weights (layers.{num_hidden_layers + i}), so the
+    served model is the meta device's (oracle: MiniMaxM2 at this shape, 228,689,748,992 parameters, the command of
+    PUBLISHED_ORACLE); the sheet says the modules are not counted."""
+    import json
+
+    from transformers import MiniMaxM2Config
+    cfg = MiniMaxM2Config(hidden_size=3072, intermediate_size=1536, num_hidden_layers=62, num_attention_heads=48,
+                          num_key_value_heads=8, head_dim=128, num_local_experts=256, num_experts_per_tok=8,
+                          vocab_size=200064, rotary_dim=64, max_position_embeddings=196608,
+                          tie_word_embeddings=False).to_dict()
+    cfg |= {"architectures": ["MiniMaxM2ForCausalLM"], "use_mtp": True, "num_mtp_modules": 3,
+            "mtp_transformer_layers": 1}
+    arch = normalize(cfg)
+    assert count_params(arch).total == 228_689_748_992
+    assert arch.exact and arch.mtp is None
+    assert "3 MTP module(s)" in arch.mtp_note and "layers.62 onward" in arch.mtp_note
+    from scorer.sheet import Options, build_sheet
+    from scorer.sources import RawModel, Provenance
+    sheet = build_sheet(RawModel(config=json.loads(json.dumps(cfg)), provenance=Provenance(kind="local", source="m")),
+                        Options(recommendations=False))
+    assert any("3 MTP module(s) (num_mtp_modules) are not counted" in a for a in sheet.assumptions)
+    off = normalize(cfg | {"use_mtp": False})
+    assert off.exact and off.mtp_note is None

@@ -485,6 +485,15 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     r.nested = tuple(flags["nested_configs"])
     r.key_aliases = {k: list(v) for k, v in flags["key_aliases"].items()}
     r.mark(*flags["neutral_keys"])
+    mtp_note = None
+    if flags["mtp_not_built"]:
+        count_key, others, why = flags["mtp_not_built"]
+        n = r.raw_get(count_key)
+        r.mark(*(k for k in others if k in text_raw))
+        if isinstance(n, int) and not isinstance(n, bool) and n > 0 and text_raw.get("use_mtp", True) is not False:
+            layers = text_raw.get("num_hidden_layers")
+            mtp_note = (f"{n} MTP module(s) ({count_key}) are not counted: "
+                        + why.replace("{L}", str(layers) if isinstance(layers, int) else "num_hidden_layers"))
     for key, same_as in flags["agreeing_keys"].items():
         want = r.get(same_as) if isinstance(same_as, str) else same_as[0]
         val = text_raw.get(key)
@@ -679,7 +688,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         embedding_size=embedding_size if embedding_size != hidden else None,
         input_embedding=model_extra.pop("input_embedding", None),  # a hook's own token table (BLT)
         lm_head_bias=lm_head_bias, layers=layers, encoder_layers=encoder_layers,
-        task_head=task_head, mtp=mtp, vision=vision, vision_note=vision_note,
+        task_head=task_head, mtp=mtp, vision=vision, vision_note=vision_note, mtp_note=mtp_note,
         quantization=parse_quantization(raw.get("quantization_config"), quant_sidecar),
         custom_code=isinstance(raw.get("auto_map"), dict),
         auto_map=raw.get("auto_map") if isinstance(raw.get("auto_map"), dict) else {},

@@ -105,6 +105,9 @@ DEFAULT_FAMILY: dict[str, Any] = {
     # them): key -> the canonical key (or a 1-tuple: the constant) transformers uses instead; consumed when the value, or every
     # entry of a per-layer list, equals it, else left unmodelled (the counts say estimated)
     "agreeing_keys": {},
+    # MTP modules a checkpoint may store that neither transformers nor the engines build: (count key, the other keys
+    # describing them, why); the keys are consumed and ModelArch.mtp_note says they are not counted
+    "mtp_not_built": None,
     "base_pooler": True,           # encoders: the bare model class has a pooler (BertModel does, DistilBertModel not)
     # group: MoE and hybrids
     "mamba_d_inner": "heads",      # Mamba2 inner width: "heads" (mamba_num_heads * mamba_head_dim, NemotronH) or
@@ -374,6 +377,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # norm over all heads; routing bias): consumed there. use_mtp / num_mtp_modules stay unmodelled: the checkpoint
     # stores MTP modules transformers does not build
     "minimax_m2": {"qk_norm": "full",
+                   "mtp_not_built": ("num_mtp_modules", ("use_mtp", "mtp_transformer_layers"),
+                                     "transformers' MiniMaxM2ForCausalLM builds none, and vLLM 0.33.0 "
+                                     "(model_executor/models/minimax_m2.py) drops their weights, layers.{L} onward, "
+                                     "with no MiniMax-M2 MTP drafter to load them into"),
                    "agreeing_keys": {"attn_type_list": (1,), "use_qk_norm": (True,), "qk_norm_type": ("per_layer",),
                                      "use_routing_bias": (True,), "shared_moe_mode": ("sigmoid",)}},
     # SarvamMoE runs Glm4MoeForCausalLM

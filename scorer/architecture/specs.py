@@ -543,6 +543,8 @@ class ModelArch(BaseModel):
     mtp: MTPSpec | None = None
     vision: VisionTower | None = None
     vision_note: str | None = None
+    mtp_note: str | None = Field(None, description="why MTP modules the config describes are not counted (family "
+                                                   "flag mtp_not_built), None when there are none")
     quantization: QuantSpec | None = None
     custom_code: bool = False
     auto_map: dict[str, Any] = Field(default_factory=dict)
