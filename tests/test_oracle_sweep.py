@@ -197,3 +197,85 @@ def test_hub_style_text_configs_count_the_same(model_type):
 def test_hub_style_sweep_covers_the_composites():
     usable = sum(1 for t in COMPOSITE for v in BY_TYPE[t] if (m := _hub_style(v)) is not None and m[1])
     assert len(COMPOSITE) >= 60 and usable >= 200, (len(COMPOSITE), usable)
+
+
+def _hunyuan_keys(c: dict) -> dict:
+    return {"use_qk_norm": True, "norm_type": "rms", "org_vocab_size": c["vocab_size"], "use_cla": False,
+            "cla_share_factor": 2, "add_classification_head": False, "class_num": 0,
+            "dense_list": [c["hidden_size"], 0], "pool_type": "last"}
+
+
+def _mimo_keys(c: dict) -> dict:
+    return {"swa_head_dim": c["head_dim"], "swa_v_head_dim": c["v_head_dim"],
+            "swa_num_attention_heads": c["num_attention_heads"],
+            "swa_num_key_value_heads": 2 * c["num_key_value_heads"], "add_swa_attention_sink_bias": True,
+            "add_full_attention_sink_bias": False, "sliding_window_size": c["sliding_window"] - 1,
+            "hybrid_layer_pattern": [0 if t == "full_attention" else 1 for t in c["layer_types"]]}
+
+
+def _vlm_keys(c: dict) -> dict:  # Idefics3-8B-Llama3 / SmolVLM2 as published
+    vision = dict(c["vision_config"], model_type=c["model_type"], size={"longest_edge": 1536},
+                  max_image_size={"longest_edge": 384})
+    text = dict(c["text_config"], perceiver_config={"model_type": "vllama3"})
+    return {"vision_config": vision, "text_config": text}
+
+
+def _in_text(keys: dict):
+    return lambda c: {"text_config": dict(c["text_config"], **keys)}
+
+
+#: model_type -> (the keys its published configs carry, at the values of the layout transformers builds from that
+#: config (transformers 5.24.0 reads none of them, or derives them: MiMoV2FlashConfig sliding_window =
+#: sliding_window_size + 1, its sliding layers 2x the KV heads with sinks, full at layer 0 and every 6th),
+#: one departure the engines would build differently: (key, value) or None)
+PUBLISHED_KEYS = {
+    "hunyuan_v1_dense": (_hunyuan_keys, ("cla_share_factor", 2, {"use_cla": True})),
+    "hunyuan_v1_moe": (_hunyuan_keys, ("cla_share_factor", 2, {"use_cla": True})),
+    "starcoder2": (lambda c: {"mlp_type": "default", "norm_type": "layer_norm"}, ("norm_type", "rms_norm", {})),
+    "bamba": (lambda c: {"mamba_dt_rank": 256}, None),
+    "zamba2": (lambda c: {"use_shared_mlp_adapter": True}, ("use_shared_mlp_adapter", False, {})),
+    "solar_open": (lambda c: {"use_qk_norm": False}, ("use_qk_norm", True, {})),
+    "afmoe": (lambda c: {"num_expert_groups": 1, "num_limited_groups": 1, "route_norm": True}, None),
+    "mimo_v2_flash": (_mimo_keys, ("swa_num_key_value_heads", None, {})),
+    "qwen3_next": (lambda c: {"attn_output_gate": True, "mtp_use_dedicated_embeddings": False},
+                   ("attn_output_gate", False, {})),
+    "qwen3_5_moe": (_in_text({"attn_output_gate": True, "mtp_use_dedicated_embeddings": False}), None),
+    "idefics3": (_vlm_keys, None),
+    "smolvlm": (_vlm_keys, None),
+}
+
+
+@pytest.mark.parametrize("model_type", sorted(PUBLISHED_KEYS))
+def test_published_keys_at_transformers_layout_count_as_the_meta_device(model_type):
+    """A newcomer trial's recent configs (issue 12): keys the Hub files carry that transformers does not read, at
+    the values its layout has, leave the counts exact and equal to the meta device's; a departure is listed."""
+    add, departure = PUBLISHED_KEYS[model_type]
+    for v in BY_TYPE[model_type]:
+        cfg = _config(v)
+        cfg.update(add(cfg))
+        arch = normalize(cfg)
+        got = count_params(arch)
+        exp = expected(v)
+        assert (got.total, got.vision or 0) == (exp["total"], exp["vision"]), v["variant"]
+        assert arch.exact and not arch.unmodelled_keys and not arch.guesses, (v["variant"], arch.unmodelled_keys)
+    if departure is not None:
+        key, value, extra = departure
+        cfg = _config(BY_TYPE[model_type][0])
+        cfg.update(add(cfg))
+        cfg.update(extra)
+        cfg[key] = value if value is not None else cfg["num_key_value_heads"]  # MiMo: 1x instead of 2x
+        arch = normalize(cfg)
+        assert not arch.exact and key in arch.unmodelled_keys
+
+
+def test_an_omni_thinker_leaving_the_tie_to_its_class_default_is_exact():
+    """Qwen3-Omni-30B-A3B publishes no tie_word_embeddings at any level: Qwen3OmniMoeThinkerConfig's class
+    default (False) is what transformers builds, so the count is exact, not a guess."""
+    for v in BY_TYPE["qwen3_omni_moe"]:
+        cfg = _config(v)
+        cfg.pop("tie_word_embeddings", None)
+        cfg["thinker_config"].pop("tie_word_embeddings", None)
+        cfg["thinker_config"]["text_config"].pop("tie_word_embeddings", None)
+        assert not v["counts"]["tied"]
+        arch = normalize(cfg)
+        assert count_params(arch).total == expected(v)["total"] and arch.exact and not arch.guesses, v["variant"]

@@ -495,9 +495,21 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
             mtp_note = (f"{n} MTP module(s) ({count_key}) are not counted: "
                         + why.replace("{L}", str(layers) if isinstance(layers, int) else "num_hidden_layers"))
     for key, same_as in flags["agreeing_keys"].items():
-        want = r.get(same_as) if isinstance(same_as, str) else same_as[0]
         val = text_raw.get(key)
-        if val is not None and (val == want or isinstance(val, list) and val and all(v == want for v in val)):
+        if val is None:
+            continue
+        if isinstance(same_as, tuple) and len(same_as) == 3 and same_as[0] == "times":  # a multiple of a key
+            base = r.get(same_as[1])
+            want = base * same_as[2] if isinstance(base, int) and not isinstance(base, bool) else None
+        elif isinstance(same_as, tuple) and len(same_as) == 2 and same_as[0] == "layer_types":  # a per-layer code
+            types = r.get("layer_types")
+            want = [same_as[1].get(t) for t in types] if isinstance(types, list) else None
+            if val == want:
+                r.mark(key)
+            continue
+        else:
+            want = r.get(same_as) if isinstance(same_as, str) else same_as[0]
+        if val == want or isinstance(val, list) and val and all(v == want for v in val):
             r.mark(key)
     for switch, off in flags["off_keys"]:
         if not r.get(switch):
@@ -567,6 +579,12 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     if isinstance(parent, dict) and isinstance(parent.get("tie_word_embeddings"), bool) \
             and not isinstance(raw.get("tie_word_embeddings"), bool):
         tie = parent["tie_word_embeddings"]  # an omni thinker's lm_head follows thinker_config's tie_word_embeddings
+    if tie is None and isinstance(parent, dict) and src["top"] is not None:
+        pobj = src["top"]  # the file leaves it to the thinker config's class default (Qwen3OmniMoeThinkerConfig)
+        for part in src["text_key"].rsplit(".", 1)[0].split("."):
+            pobj = getattr(pobj, part, None)
+        if isinstance(getattr(pobj, "tie_word_embeddings", None), bool):
+            tie = pobj.tie_word_embeddings
     if tie is None:
         tie = bool(flags["tied_default"])
         guesses.append(f"tie_word_embeddings absent: assumed {tie}")
@@ -645,9 +663,10 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
 
     # every key: consumed, irrelevant, or unmodelled
     if text_raw is not raw and cfg is not None:
-        from .kinds.vision.towers import TEXT_KEYS_SET_BY_WRAPPER
+        from .kinds.vision.towers import TEXT_KEYS_IGNORED_BY_WRAPPER, TEXT_KEYS_SET_BY_WRAPPER
         r.mark(*(k for k in TEXT_KEYS_SET_BY_WRAPPER.get(model_type, ())
                  if text_raw.get(k) is not None and text_raw.get(k) == getattr(cfg, k, None)))
+        r.mark(*TEXT_KEYS_IGNORED_BY_WRAPPER.get(model_type, ()))
     top_consumed = set(r.consumed) if text_raw is raw else set(wrapper_r.consumed)
     nested_unmodelled: list[str] = []
     if vision_read:

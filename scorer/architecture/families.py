@@ -102,8 +102,9 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "moe_by_hook": False,          # the family hook (assemble.FAMILY_HOOKS) builds the MoE block, not the loop
     "neutral_keys": (),            # keys this family's modeling code reads that change no parameter or cache shape
     # keys the published checkpoints carry that transformers' modeling code ignores (the original remote code read
-    # them): key -> the canonical key (or a 1-tuple: the constant) transformers uses instead; consumed when the value, or every
-    # entry of a per-layer list, equals it, else left unmodelled (the counts say estimated)
+    # them): key -> the canonical key (or a 1-tuple: the constant; ("times", key, k): k x that key; ("layer_types",
+    # {type: code}): the per-layer codes of the config's layer_types) transformers uses instead; consumed when the
+    # value, or every entry of a per-layer list, equals it, else left unmodelled (the counts say estimated)
     "agreeing_keys": {},
     # MTP modules a checkpoint may store that neither transformers nor the engines build: (count key, the other keys
     # describing them, why); the keys are consumed and ModelArch.mtp_note says they are not counted
@@ -207,6 +208,17 @@ _CLASSIC: dict[str, Any] = {"norm": "layernorm", "qkv_bias": True, "o_bias": Tru
 _LFM2_AGREEING = {"block_dim": "hidden_size", "conv_dim": "hidden_size", "conv_dim_out": "hidden_size",
                   "block_use_swiglu": (True,)}
 
+
+#: Qwen3-Next / Qwen3.5 published keys at transformers' layout: gated attention output always (vLLM 0.33.0
+#: qwen3_next.py reads attn_output_gate, default True); the MTP layer shares the main embedding (vLLM's MTP loads
+#: the main model's embed_tokens / lm_head)
+_QWEN3_NEXT_AGREEING = {"attn_output_gate": (True,), "mtp_use_dedicated_embeddings": (False,)}
+#: Hunyuan remote-code keys transformers' HunYuan classes do not read: the vocabulary before padding, and the
+#: switches of cross-layer attention and of a classification head, off in the published configs
+_HUNYUAN_AGREEING = {"org_vocab_size": "vocab_size"}  # the switches themselves: _HUNYUAN_OFF
+_HUNYUAN_OFF = (("use_cla", ("cla_share_factor",)), ("add_classification_head", ("class_num", "dense_list",
+                                                                                   "pool_type")))
+
 FAMILIES: dict[str, dict[str, Any]] = {
     "llama": {},
     "mistral": {},
@@ -218,7 +230,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "qwen3": {"qk_norm": "head"},
     "qwen3_moe": {"qk_norm": "head"},
     "qwen3_next": {"qk_norm": "head", "attn_output_gate": True, "shared_expert_gate": True,
-                   "linear_attention": "gated_deltanet"},
+                   "linear_attention": "gated_deltanet", "agreeing_keys": _QWEN3_NEXT_AGREEING},
     "gemma": {},
     "gemma2": {"norms_per_layer": 4},
     "gemma3_text": {"norms_per_layer": 4, "qk_norm": "head"},
@@ -295,7 +307,9 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # OlmoHybridAttention: full-width q/k norms; OlmoHybridGatedDeltaNet has Qwen3-Next's parameter count
     "olmo_hybrid": {"qk_norm": "full", "linear_attention": "gated_deltanet"},
     # Mamba2 hybrids: inner width expand * hidden; mamba_chunk_size is the SSD scan's chunk
-    "bamba": {"mamba_d_inner": "expand", "linear_attention": "mamba2", "neutral_keys": ("mamba_chunk_size",)},
+    # BambaMixer is Mamba2 (a dt per head): the published mamba_dt_rank (a Mamba-1 low-rank dt) is read by nothing
+    "bamba": {"mamba_d_inner": "expand", "linear_attention": "mamba2",
+              "neutral_keys": ("mamba_chunk_size", "mamba_dt_rank")},
     # GraniteMoeHybridDecoderLayer: the shared MLP (shared_intermediate_size) in every block, the MoE only when
     # num_local_experts > 0 (Granite-4.0-H-Micro: dense); normalization_function is always RMSNorm there
     "granitemoehybrid": {"mamba_d_inner": "expand", "linear_attention": "mamba2",
@@ -315,7 +329,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "jamba": {"linear_attention": "mamba1", "mamba_d_inner": "expand", "mamba_inner_norms": True},
     # AfmoeAttention: gate_proj output gate, q/k RMSNorm(head_dim); 4 norms a layer; the router's expert_bias
     # (num_experts) is a parameter
-    "afmoe": {"qk_norm": "head", "attn_output_gate": True, "norms_per_layer": 4, "router_bias": True},
+    # AfmoeConfig reads no group-limited routing keys (num_expert_groups, num_limited_groups, route_norm: routing
+    # only, no parameters)
+    "afmoe": {"qk_norm": "head", "attn_output_gate": True, "norms_per_layer": 4, "router_bias": True,
+              "neutral_keys": ("num_expert_groups", "num_limited_groups", "route_norm")},
     # Ernie4_5_Moe: use_bias on q/k/v/o, the MLPs and lm_head; moe_statics.e_score_correction_bias per expert
     "ernie4_5_moe": {"qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias",
                      "shared_expert_bias": "use_bias", "lm_head_bias": "use_bias", "router_bias": True,
@@ -335,7 +352,9 @@ FAMILIES: dict[str, dict[str, Any]] = {
                        "agreeing_keys": {"moe_intermediate_size": "intermediate_size", "num_shared_expert": (1,),
                                          # q/k RMSNorm always, no MLP bias, RMSNorm, the MoE in every block
                                          "use_qk_norm": (True,), "mlp_bias": (False,), "norm_type": ("rms",),
-                                         "use_mixed_mlp_moe": (True,), "moe_layer_num_skipped": (0,)}},
+                                         "use_mixed_mlp_moe": (True,), "moe_layer_num_skipped": (0,),
+                                         **_HUNYUAN_AGREEING},
+                       "off_keys": _HUNYUAN_OFF},
     # DogeDecoderLayer: 2 RMSNorms + input_residual + post_attention_residual vectors; A / dt_proj by the hook;
     # DogeCDMoE (is_moe true) is not modelled: is_moe then stays unconsumed
     "doge": {"qk_norm": "head", "norms_per_layer": 4, "moe_switch": "is_moe"},
@@ -368,13 +387,19 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # q/k RMSNorm(head_dim): Exaone4 and Kolibri1 with post-norms (4 a layer)
     "exaone4": {"qk_norm": "head"},
     "exaone_moe": {"qk_norm": "head"},
-    "hunyuan_v1_dense": {"qk_norm": "head"},
+    # HunYuanDenseV1: q/k RMSNorm(head_dim) always, RMSNorm; the remote code's cross-layer attention (use_cla) and
+    # classification head are off in the published configs, and transformers builds neither
+    # SolarOpen removes Glm4Moe's use_qk_norm (modular_solar_open.py: use_qk_norm = AttributeError()): no q/k norm
+    "solar_open": {"agreeing_keys": {"use_qk_norm": (False,)}},
+    "hunyuan_v1_dense": {"qk_norm": "head", "agreeing_keys": {"use_qk_norm": (True,), "norm_type": ("rms",),
+                                                              **_HUNYUAN_AGREEING},
+                         "off_keys": _HUNYUAN_OFF},
     "mellum": {"qk_norm": "head"},
     "hy_v3": {"qk_norm": "head", "neutral_keys": ("enable_moe_fp32_combine",)},
     "kolibri1": {"qk_norm": "head", "norms_per_layer": 4},
     "dots1": {"qk_norm": "head"},
     # MiniMax-M2's published keys at transformers' MiniMaxM2 layout (every layer full attention, attn_type 1; q/k
-    # norm over all heads; routing bias): consumed there. use_mtp / num_mtp_modules stay unmodelled: the checkpoint
+    # norm over all heads; routing bias): consumed there. use_mtp / num_mtp_modules: mtp_not_built; the checkpoint
     # stores MTP modules transformers does not build
     "minimax_m2": {"qk_norm": "full",
                    "mtp_not_built": ("num_mtp_modules", ("use_mtp", "mtp_transformer_layers"),
@@ -406,9 +431,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # MiniCPM3: scale_emb / scale_depth / dim_model_base are scalar multipliers of activations
     "minicpm3": {"neutral_keys": ("dim_model_base", "scale_depth", "scale_emb")},
     # Qwen3.5 (Qwen3-Next layout): gated attention (q_proj doubled), q/k RMSNorm(head_dim), gated delta-net layers
-    "qwen3_5_text": {"qk_norm": "head", "attn_output_gate": True, "linear_attention": "gated_deltanet"},
+    "qwen3_5_text": {"qk_norm": "head", "attn_output_gate": True, "linear_attention": "gated_deltanet",
+                     "agreeing_keys": _QWEN3_NEXT_AGREEING},
     "qwen3_5_moe_text": {"qk_norm": "head", "attn_output_gate": True, "shared_expert_gate": True,
-                         "linear_attention": "gated_deltanet"},
+                         "linear_attention": "gated_deltanet", "agreeing_keys": _QWEN3_NEXT_AGREEING},
     "lara_mini": {"qk_norm": "head", "linear_attention": "gated_deltanet"},
     # Lfm3: LFM2's conv / attention layers with q/k RMSNorm(head_dim); use_attention_gate adds g_proj (hidden ->
     # heads) on attention layers; use_sandwich_norm adds post_operator_norm / post_ffn_norm
@@ -421,7 +447,18 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "axk1": {"block_extra_params": (("norms", "moe", "hidden"),)},
     # MiMoV2FlashAttention: v_head_dim values; sliding layers: twice the KV heads and sinks; attention_value_scale
     # is a scalar
-    "mimo_v2_flash": {"v_head_dim_key": "v_head_dim", "sliding_kv_mult": 2, "sinks": "sliding"},
+    # MiMoV2FlashConfig reads sliding_window_size (sliding_window = it + 1) and hard-codes the rest of what the
+    # published config spells out: sliding layers of 2x the KV heads with sinks, one head_dim / v_head_dim, the
+    # first and every 6th layer full (hybrid_layer_pattern: 0 full, 1 sliding)
+    "mimo_v2_flash": {"v_head_dim_key": "v_head_dim", "sliding_kv_mult": 2, "sinks": "sliding",
+                      "neutral_keys": ("sliding_window_size",),
+                      "agreeing_keys": {"swa_head_dim": "head_dim", "swa_v_head_dim": "v_head_dim",
+                                        "swa_num_attention_heads": "num_heads",
+                                        "swa_num_key_value_heads": ("times", "num_kv_heads", 2),
+                                        "add_swa_attention_sink_bias": (True,),
+                                        "add_full_attention_sink_bias": (False,),
+                                        "hybrid_layer_pattern": ("layer_types", {"full_attention": 0,
+                                                                                 "sliding_attention": 1})}},
     # MiniMaxM3VL text: q/k RMSNorm(head_dim), dense layers of dense_intermediate_size; "minimax_m3_sparse" layers
     # (an indexer, read as plain attention with a guess) are the only readers of the index_* keys
     "minimax_m3_vl_text": {"qk_norm": "head", "dense_intermediate_key": "dense_intermediate_size",
@@ -520,7 +557,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # Persimmon: q_layernorm / k_layernorm (LayerNorm of head_dim, with bias) when qk_layernorm
     "persimmon": {**_CLASSIC, "qk_norm": "qk_layernorm"},
     # Starcoder2: use_bias on every linear
-    "starcoder2": {**_CLASSIC, "qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias"},
+    "starcoder2": {**_CLASSIC, "qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias",
+                   "agreeing_keys": {"mlp_type": ("default",), "norm_type": ("layer_norm",)}},  # c_fc/c_proj, LayerNorm
     # StableLM: LayerNorms, SwiGLU without bias, use_qkv_bias on q/k/v; qk_layernorm adds bias-free per-head
     # LayerNorms (heads x head_dim, kv_heads x head_dim); use_parallel_residual drops post_attention_layernorm
     "stablelm": {"norm": "layernorm", "qkv_bias": "use_qkv_bias", "o_bias": False, "mlp_bias": False,
@@ -599,6 +637,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "zamba": {"linear_attention": "mamba1", "ffn": False, "norms_per_layer": 1},
     # Zamba2: Mamba2 layers (n_mamba_heads x mamba_headdim, mamba_ngroups); "hybrid" layers add a shared block (hook)
     "zamba2": {"linear_attention": "mamba2", "ffn": False, "norms_per_layer": 1, "mamba_d_inner": "expand",
+               "agreeing_keys": {"use_shared_mlp_adapter": (True,)},  # Zamba2MLP always builds its adapters
                "key_aliases": {"mamba_num_heads": ["n_mamba_heads"], "mamba_head_dim": ["mamba_headdim"],
                                "mamba_n_groups": ["mamba_ngroups"]}},
     # Laguna: q/k RMSNorm(head_dim), e_score_correction_bias on the router; per-layer heads and g_proj (hook)

@@ -14,14 +14,22 @@ from . import TowerContext, tower
 from .encoders import EncoderParts, dim, encoder_for, flag, grid, linear, norm, pair, read_encoder
 
 
+def _vision_type(ctx: TowerContext) -> str | None:
+    """vision_config's model_type, None where it repeats the wrapper's own (Idefics3-8B-Llama3 publishes
+    ``vision_config.model_type: "idefics3"``; Idefics3Config builds its vision sub-config class whatever the
+    dict says), so the wrapper's encoder is read."""
+    vt = ctx.vision_type
+    return None if vt == ctx.model_type else vt
+
+
 def _encoder(ctx: TowerContext, default: str) -> EncoderParts | None:
-    enc = encoder_for(ctx.vision_type, default)
+    enc = encoder_for(_vision_type(ctx), default)
     return read_encoder(ctx.vr, enc) if enc is not None else None
 
 
 def parts_family(ctx: TowerContext, default: str) -> str:
     """The encoder's label (for VisionTower.family)."""
-    enc = encoder_for(ctx.vision_type, default)
+    enc = encoder_for(_vision_type(ctx), default)
     return enc.name if enc is not None else "unknown"
 
 
@@ -117,6 +125,10 @@ def gemma3(ctx: TowerContext) -> VisionTower | None:
 #: the file's value is the one the class derived (PaliGemmaConfig.__post_init__: text_config.num_image_tokens =
 #: (image_size // patch_size) ** 2)
 TEXT_KEYS_SET_BY_WRAPPER: dict[str, tuple[str, ...]] = {"paligemma": ("num_image_tokens",)}
+#: wrapper model_type -> text_config keys its checkpoints carry that no module reads, whatever their value:
+#: Idefics2's perceiver_config left in Idefics3 / SmolVLM text configs (their connectors have no perceiver)
+TEXT_KEYS_IGNORED_BY_WRAPPER: dict[str, tuple[str, ...]] = {"idefics3": ("perceiver_config",),
+                                                            "smolvlm": ("perceiver_config",)}
 
 
 @tower("paligemma")
@@ -149,6 +161,7 @@ def idefics3(ctx: TowerContext) -> VisionTower | None:
     if parts is None:
         return None
     s = dim(ctx.tr, "scale_factor", default=2)
+    ctx.vr.mark("size", "max_image_size")  # SmolVLM2's image-processor sizes: no module reads them
     proj = linear(parts.hidden * s * s, ctx.text_hidden, False)
     return _tower(parts, ctx.model_type + ":" + parts_family(ctx, default), projector=proj)
 
