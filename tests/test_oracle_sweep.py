@@ -240,6 +240,8 @@ PUBLISHED_KEYS = {
     "qwen3_next": (lambda c: {"attn_output_gate": True, "mtp_use_dedicated_embeddings": False},
                    ("attn_output_gate", False, {})),
     "qwen3_5_moe": (_in_text({"attn_output_gate": True, "mtp_use_dedicated_embeddings": False}), None),
+    "longcat_flash": (lambda c: {"mla_scale_q_lora": True, "mla_scale_kv_lora": True, "zero_expert_type": "identity"},
+                      ("zero_expert_type", "mlp", {})),
     "idefics3": (_vlm_keys, None),
     "smolvlm": (_vlm_keys, None),
 }

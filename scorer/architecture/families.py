@@ -809,6 +809,10 @@ FAMILIES.update({  # group: longcat_flash, muse_spark, muse_glimmer, axk2, hy_v4
                                     ("norms", 2, "hidden", "key:gated_norm_rank"),
                                     ("norms", 2, "moe", "hidden", "key:gated_norm_rank")),
              "neutral_keys": ("n_group", "topk_group")},
+    # LongcatFlashMLA always scales its LoRA outputs (mla_scale_q_lora = sqrt(hidden / q_lora_rank), no
+    # parameters); its zero experts are identities (no weights): the published switches at those values
+    "longcat_flash": {"agreeing_keys": {"mla_scale_q_lora": (True,), "mla_scale_kv_lora": (True,),
+                                        "zero_expert_type": ("identity",)}},
     "hy_v4": _HY_V4,
     "hy_v4_vl_text": _HY_V4,
     # Muse Glimmer text model (modeling_muse_glimmer.py): MuseGlimmerTextAttention.gate_proj (hidden -> heads x
