@@ -124,7 +124,8 @@ class CheckpointCounts(BaseModel):
                                                                       "differ")
     notes: list[str] = Field(default_factory=list, description="differences explained (MTP copies of the "
                                                                "embedding and lm_head)")
-    matches: bool = Field(description=f"|delta| <= {MISMATCH_TOLERANCE:.1%} of the config-derived count")
+    matches: bool = Field(description=f"|delta| <= {MISMATCH_TOLERANCE:.1%} of the config-derived count and no "
+                                      "GEMM or embedding component differs")
 
 
 def tensor_role(name: str, quantized: bool) -> str:
@@ -281,7 +282,9 @@ def analyze(headers, arch, params: ParamCounts) -> CheckpointCounts:
         tensors=len(headers.tensors), by_component=by_comp, bytes_by_component=bytes_comp, packed=packed,
         scales=roles["scale"], buffers=roles["buffer"], language_model_bytes=lm_bytes, stored_precision=stored_prec,
         config_total=config_total, delta=delta, delta_pct=round(pct * 100, 4) if config_total else 0.0,
-        differs=differs, notes=notes, matches=abs(unexplained) <= MISMATCH_TOLERANCE)
+        differs=differs, notes=notes,
+        # any GEMM or embedding component that differs is a shape engines' loaders refuse, however small
+        matches=abs(unexplained) <= MISMATCH_TOLERANCE and not any(k in SHAPE_COMPONENTS for k in differs))
 
 
 def stored_weight_bytes(ck: CheckpointCounts | None, precision: str) -> int | None:

@@ -700,7 +700,8 @@ def cmd_predict(args) -> int:
         args.kv_dtype, kv_source = default_kv_dtype(args.framework, prec.id, model_dtype(args.framework, arch, prec.id))
     params = count_params(arch)
     from .checkpoint import analyze, stored_weight_bytes
-    stored = stored_weight_bytes(analyze(raw.checkpoint, arch, params), prec.id) if raw.checkpoint else None
+    ck = analyze(raw.checkpoint, arch, params) if raw.checkpoint else None
+    stored = stored_weight_bytes(ck, prec.id) if ck else None
     from .costmodel import speculative_setting
     if args.speculative == "none" and (args.spec_tokens is not None or args.acceptance_rate is not None):
         raise BadInputError("--spec-tokens and --acceptance-rate need --speculative mtp or eagle3")
@@ -728,6 +729,10 @@ def cmd_predict(args) -> int:
         from .sheet import estimate_reasons
         notes.append("parameter counts are estimated (" + "; ".join(estimate_reasons(arch)) + "): weights, KV "
                      "cache and latencies inherit that uncertainty")
+    from .checkpoint import mismatch_message, shapes_differ
+    if ck is not None and not ck.matches and shapes_differ(ck):
+        notes.append("engines refuse to load this checkpoint: its tensor shapes differ from config.json (rule C1: "
+                     + mismatch_message(ck) + "); the prediction is of the model as configured")
     if stored:
         notes.append(f"weight memory from the checkpoint's stored bytes ({stored / 2 ** 30:,.2f} GiB, safetensors "
                      "headers), not the config-derived estimate")
@@ -1094,6 +1099,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.cmd:
             build_parser().print_help()
             return EXIT_BAD_INPUT
+        for dest in ("output", "out"):  # before any work: "-o ''" names no file (stdout is "-" or no -o)
+            if getattr(args, dest, None) == "":
+                raise BadInputError("-o: empty file name (omit -o, or give -, for stdout)")
         return COMMANDS[args.cmd](args)
     except DeploysheetError as exc:
         print(f"deploysheet: error: {exc}", file=sys.stderr)

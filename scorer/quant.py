@@ -159,6 +159,8 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
     """The format x TP x engine matrix (see module docstring)."""
     quantizable = [g for g in gemms if g.quantizable and g.component != "lm_head"]
     has_experts = any(g.expert for g in quantizable)
+    #: EP spreads whole experts over the ranks: at most one rank per expert (regimes.layout_problem)
+    experts = max((lay.ffn.num_experts for lay in arch.layers if getattr(lay.ffn, "kind", "") == "moe"), default=0)
     # MXFP4 checkpoints and vLLM's Mxfp4MoEMethod quantize the experts; other layers stay BF16. A dense
     # model is checked on all its layers, and every one reports the MoE-only limitation.
     mx_set = [g for g in quantizable if g.expert] if has_experts else quantizable
@@ -175,7 +177,7 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
                     continue
                 status, reason = _worst([check(fmt, engine, g, tp) for g in sel])
                 ep_status = None
-                if has_experts:
+                if has_experts and tp <= experts:
                     ep_status = _worst([check(fmt, engine, g, tp, ep=True) for g in sel])[0]
                 rows.append(QuantEntry(format=fmt, tp=tp, engine=engine, status=status, reason=reason,
                                        rule=RULE[fmt], min_gpu=MIN_GPU[fmt], basis=basis, ep_status=ep_status))

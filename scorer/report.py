@@ -74,7 +74,8 @@ class GpuPrice(BaseModel):
 
 
 class Risk(BaseModel):
-    kind: Literal["custom_code", "gated", "no_safetensors", "license", "no_license", "guess", "provenance"]
+    kind: Literal["custom_code", "gated", "no_safetensors", "license", "no_license", "guess", "provenance",
+                  "checkpoint_refused"]
     severity: Literal["high", "medium", "info"]
     text: str
 
@@ -209,6 +210,11 @@ def validate_workload(w: Workload) -> None:
 def _risks(sheet: Sheet) -> list[Risk]:
     m, prov = sheet.model, sheet.model.provenance
     out: list[Risk] = []
+    if sheet.checkpoint_refused:  # a HARD C1: the deployment below is of weights no engine loads
+        c1 = next(f for f in sheet.findings if f.rule == "C1" and f.severity == "HARD")
+        out.append(Risk(kind="checkpoint_refused", severity="high",
+                        text="engines refuse to load the checkpoint: its tensor shapes differ from config.json "
+                             f"(rule C1: {c1.message})"))
     if m.custom_code:
         out.append(Risk(kind="custom_code", severity="high",
                         text="custom code required: the config has auto_map, so transformers must run the "
@@ -327,9 +333,10 @@ def _serious(m: ModelColumn) -> int:
 
 
 def _model_key(m: ModelColumn) -> tuple:
-    """Cheapest best deployment first; at the same cost, fewer serious risks, then more spare capacity."""
+    """Checkpoints engines load before those they refuse (rule C1); then the cheapest best deployment; at the same
+    cost, fewer serious risks, then more spare capacity."""
     k = _cost_key(m.best)
-    return (k[0], k[1], _serious(m), *k[2:])
+    return (any(r.kind == "checkpoint_refused" for r in m.risks), k[0], k[1], _serious(m), *k[2:])
 
 
 def _money(x: float | None) -> str:

@@ -310,12 +310,11 @@ def tensors_from_header(meta: Any, fname: str, data_len: int | None = None) -> l
         for d in shape:
             numel *= d
         bits = DTYPE_BITS.get(dtype)
-        if bits is not None and nbytes != -(-numel * bits // 8):
+        if bits is None:  # safetensors' Dtype enum refuses any other name when it parses the header
+            raise CheckpointUnreadable(f"{where}: dtype {str(dtype)[:20]!r} is not a safetensors dtype")
+        if nbytes != -(-numel * bits // 8):
             raise CheckpointUnreadable(f"{where} is {dtype} {shape} but its data_offsets span {nbytes:,} bytes "
                                        f"(expected {-(-numel * bits // 8):,})")
-        if bits is None and numel > 8 * nbytes:  # no dtype stores an element in under one bit
-            raise CheckpointUnreadable(f"{where} is {str(dtype)[:20]} {str(shape)[:80]}: more elements than its "
-                                       f"{nbytes:,} bytes can hold")
         if data_len is not None and offs[1] > data_len:
             raise CheckpointUnreadable(f"{fname} is truncated: tensor {str(name)[:80]!r} ends at byte {offs[1]:,} of "
                                        f"the data, the file holds {data_len:,}")
@@ -331,6 +330,11 @@ def tensors_from_header(meta: Any, fname: str, data_len: int | None = None) -> l
             raise CheckpointUnreadable(f"{fname}: tensor {name[:80]!r} at bytes {begin:,}-{stop:,} {what} (safetensors "
                                        "requires contiguous, non-overlapping data_offsets)")
         end = stop
+    if data_len is not None and end != data_len:  # safetensors: MetadataIncompleteBuffer
+        raise CheckpointUnreadable(f"{fname}: {data_len - end:,} bytes follow the last tensor (safetensors requires "
+                                   "the data to end where the last tensor does)")
+    if not out:
+        raise CheckpointUnreadable(f"{fname}: the safetensors header holds no tensors")
     return out
 
 
@@ -368,7 +372,10 @@ def _local_header(path: Path) -> list[StoredTensor]:
     try:
         meta = parse_local_safetensors_file_metadata(path)
     except Exception as exc:  # noqa: BLE001 - SafetensorsParsingError, or a header of the wrong JSON shapes
-        raise CheckpointUnreadable(f"{path.name}: malformed safetensors header ({_brief(exc)})") from None
+        from huggingface_hub.errors import SafetensorsParsingError
+        why = _brief(exc) if isinstance(exc, SafetensorsParsingError) else \
+            "its JSON is not an object of tensor name -> {dtype, shape, data_offsets}"
+        raise CheckpointUnreadable(f"{path.name}: malformed safetensors header ({why})") from None
     return tensors_from_header(meta, path.name, size - 8 - n)
 
 

@@ -525,3 +525,48 @@ def test_modelopt_mixed_precision_packed_layers(tmp_path, capsys):
     assert ck["total"] == sum(numel(s) for s in shapes.values()) and ck["matches"]
     o, i = shapes[linears[0] + ".weight"]
     assert ck["packed"]["U8"] == {"bits": 4, "stored_elements": o * i // 2, "elements": o * i}
+
+
+def test_headers_safetensors_itself_refuses_are_unreadable(tmp_path, capsys):
+    """safetensors refuses a dtype outside its Dtype enum, data beyond the last tensor (MetadataIncompleteBuffer)
+    and a header of no tensors; so does the reader, with the reason (not raw Python exception text)."""
+    d = folder(tmp_path, CFG)
+    cases = {
+        "not a safetensors dtype": ([("model.norm.weight", "BF17", [128], 0, 256)], 256),
+        "100 bytes follow the last tensor": ([("model.norm.weight", "BF16", [128], 0, 256)], 356),
+        "holds no tensors": ([], 0),
+    }
+    for why, (entries, data) in cases.items():
+        raw_header_file(d / "model.safetensors", entries, data)
+        sheet = score(capsys, str(d))
+        assert sheet["params"]["checkpoint"] is None
+        [src] = [s for s in sheet["sources"] if s["id"] == "checkpoint"]
+        assert why in src["text"], src["text"]
+    hdr = b'{"model.norm.weight": "BF16"}'
+    (d / "model.safetensors").write_bytes(struct.pack("<Q", len(hdr)) + hdr)
+    sheet = score(capsys, str(d))
+    [src] = [s for s in sheet["sources"] if s["id"] == "checkpoint"]
+    assert "not an object of tensor name" in src["text"] and "indices" not in src["text"]
+
+
+def test_any_gemm_shape_difference_is_c1_however_small(tmp_path, capsys):
+    """One down_proj stored [h, i + 1] instead of [h, i]: 128 parameters of ~230 k (0.06%, under the 0.1%
+    tolerance), but vLLM's default_weight_loader asserts the shape, so the checkpoint does not load."""
+    d = folder(tmp_path, CFG)
+    shapes = llama_tensors(CFG)
+    shapes["model.layers.0.mlp.down_proj.weight"] = [128, 257]
+    write_safetensors(d / "model.safetensors", {k: ("BF16", s) for k, s in shapes.items()})
+    sheet = score(capsys, str(d))
+    ck = sheet["params"]["checkpoint"]
+    assert ck["differs"] == {"mlp": 128} and abs(ck["delta_pct"]) < 0.1 and not ck["matches"]
+    [f] = c1(sheet)
+    assert f["severity"] == "HARD"
+    assert main(["predict", str(d), "--isl", "8", "--osl", "8", "--concurrency", "1"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert any("engines refuse to load this checkpoint" in n for n in notes)
+    assert main(["compare", str(d), "example:qwen3-4b", "--isl", "100", "--osl", "10", "--qps", "1",
+                 "--format", "json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    col = next(m for m in rep["models"] if m["name"] != "example:qwen3-4b")
+    assert any(r["kind"] == "checkpoint_refused" and r["severity"] == "high" for r in col["risks"])
+    assert rep["recommendation"]["winner"] == "example:qwen3-4b"

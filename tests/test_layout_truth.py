@@ -115,3 +115,18 @@ def test_dash_output_is_stdout(tmp_path, capsys, monkeypatch):
     assert main(["score", "example:llama-2-7b", "-o", "-", "--no-recommendations"]) == 0
     assert capsys.readouterr().out.startswith("# Deployment sheet")
     assert not (tmp_path / "-").exists()
+
+
+def test_empty_output_name_is_refused(capsys):
+    assert main(["score", "example:llama-2-7b", "-o", ""]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "empty file name" in err[0]
+
+
+def test_readiness_matrix_claims_no_ep_beyond_the_expert_count(capsys):
+    """Mixtral has 8 experts: EP 16 or 32 would leave ranks without an expert (layout_problem refuses it), so the
+    matrix has no EP status there, while TP 1-8 keep theirs."""
+    assert main(["score", "example:mixtral-8x7b", "--format", "json", "--no-recommendations"]) == 0
+    rows = json.loads(capsys.readouterr().out)["quantization"]["matrix"]
+    ep = {(e["tp"], e["ep_status"] is None) for e in rows}
+    assert {(16, True), (32, True)} <= ep and (8, False) in ep and (16, False) not in ep
