@@ -608,11 +608,12 @@ def _runs_instead(cm, framework: str, context: int = 1) -> str:
     from .hardware import get_precision
     from .quant import DEFAULT_TPS
     from .regimes import layout_problem
+    from .resources import load_json
     lay, arch = cm.layout, cm.arch
 
-    def runs(prec, tp: int, ep: int | None = None) -> bool:
-        alt = Layout(tp=tp, pp=lay.pp, ep=ep or (lay.ep if lay.ep <= tp * lay.dp and (tp * lay.dp) % lay.ep == 0
-                                                 else 1), dp=lay.dp)
+    def runs(prec, tp: int, ep: int | None = None, pp: int | None = None) -> bool:
+        alt = Layout(tp=tp, pp=pp or lay.pp, ep=ep or (lay.ep if lay.ep <= tp * lay.dp and (tp * lay.dp) % lay.ep == 0
+                                                       else 1), dp=lay.dp)
         if layout_problem(arch, alt.tp, alt.pp, alt.ep, alt.dp):
             return False
         alt_cm = CostModel(arch, cm.params, cm.gpu, prec, alt, cm.kv_dtype, framework, cm.calibration,
@@ -632,6 +633,14 @@ def _runs_instead(cm, framework: str, context: int = 1) -> str:
         parts.append(f"{cm.precision.id} runs at {', '.join(same)}")
     if others:
         parts.append(f"TP{lay.tp} runs {', '.join(others)}")
+    if not parts:  # nothing of one stage holds it: the same TP (experts whole where split is refused) in PP stages
+        eps = [None] + ([whole] if arch.is_moe and lay.ep == 1 and whole > 1 else [])
+        staged = next(((pp, ep) for pp in load_json("regimes.json")["pp_degrees_multinode"]
+                       if lay.pp < pp <= arch.num_layers for ep in eps if runs(cm.precision, lay.tp, ep, pp)), None)
+        if staged:
+            pp, ep = staged
+            parts.append(f"{cm.precision.id} runs at TP{lay.tp}{f'·EP{ep}' if ep else ''}·PP{pp} "
+                         f"(--pp {pp}{f' --ep {ep}' if ep else ''})")
     return ("nearest that run: " + "; ".join(parts)) if parts else "no nearby layout runs"
 
 

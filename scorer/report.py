@@ -84,7 +84,7 @@ class Deployment(BaseModel):
     """One model on one GPU type: the cheapest layout meeting the targets and what serving the load costs."""
 
     gpu: str
-    status: Literal["ok", "misses_targets", "does_not_fit", "context_too_long", "not_servable"]
+    status: Literal["ok", "misses_targets", "does_not_fit", "context_too_long", "not_servable", "engine_refuses"]
     note: str | None = None
     prediction: Prediction | None = Field(None, description="the layout and concurrency meeting the targets with the "
                                                             "fewest GPUs for the load")
@@ -122,7 +122,10 @@ class ModelColumn(BaseModel):
     kv_dtype: str
     max_positions: int | None
     checkpoint_quantization: str | None
-    quant_ready: dict[str, list[int]] = Field(description="format -> TP degrees the framework's kernels accept")
+    quant_ready: dict[str, list[int]] = Field(description="format -> TP degrees the framework's kernels accept "
+                                                          "with the experts split by TP")
+    quant_ep_ready: dict[str, list[int]] = Field(default_factory=dict, description="format -> degrees the kernels "
+                                                 "accept only with expert parallelism (EP = TP, each expert whole)")
     quant_padded: dict[str, list[int]] = Field(default_factory=dict, description="format -> TP degrees the kernels "
                                                                                  "accept after padding a dimension")
     custom_code: bool
@@ -247,16 +250,24 @@ def _risks(sheet: Sheet) -> list[Risk]:
 
 
 def _quant_ready(sheet: Sheet, framework: str, status: str = "ready") -> dict[str, list[int]]:
-    """format -> the TP degrees (≤ 8) whose quantization status on ``framework`` is ``status`` (with TP or EP);
-    for "padded", only the degrees that are not also ready."""
+    """format -> the TP degrees (≤ 8) whose quantization status on ``framework`` is ``status``: "ready" with
+    the experts split by TP; "ep" ready only with expert parallelism; "padded" only after padding, neither
+    ready with TP nor with EP."""
     tps = [t for t in sheet.report_tps if t <= 8] or sheet.report_tps
     out: dict[str, list[int]] = {}
     for fmt in QUANT_FORMATS:
         entries = [e for e in sheet.quantization.matrix if e.format == fmt and e.engine == framework and e.tp in tps]
         if entries:
-            ready = [e.tp for e in entries if e.status == "ready" or e.ep_status == "ready"]
-            out[fmt] = ready if status == "ready" else [
-                e.tp for e in entries if e.tp not in ready and "padded" in (e.status, e.ep_status)]
+            tp_ready = [e.tp for e in entries if e.status == "ready"]
+            ep_ready = [e.tp for e in entries if e.status != "ready" and e.ep_status == "ready"]
+            if status == "ready":
+                out[fmt] = tp_ready
+            elif status == "ep":
+                if ep_ready:
+                    out[fmt] = ep_ready
+            else:
+                out[fmt] = [e.tp for e in entries if e.tp not in tp_ready + ep_ready
+                            and "padded" in (e.status, e.ep_status)]
     return out
 
 
@@ -289,6 +300,10 @@ def _deploy(make_cm, arch, gpu, price: GpuPrice, w: Workload, errs: dict, cal_no
     pts = sweep(make_cm(gpu), arch, w.isl, w.osl, price.usd_per_hour, SLA_CONCURRENCIES)
     layouts = {p.layout for p in pts}
     if not pts:
+        from .regimes import candidate_layouts, refused_note
+        refused = refused_note(make_cm(gpu), arch) if not candidate_layouts(make_cm(gpu), arch) else None
+        if refused:  # nothing was tried: the framework refuses the precision at every layout (readiness matrix)
+            return Deployment(status="engine_refuses", note=refused, assumptions=assumptions, **base)
         return Deployment(status="does_not_fit", note=f"no layout tried holds the weights plus one {w.isl + w.osl:,}"
                                                       f"-token sequence on {gpu.id}", assumptions=assumptions, **base)
     preds = [to_prediction(make_cm(gpu), q, w.isl, w.osl, price.usd_per_hour) for q in pts]
@@ -480,7 +495,7 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
                 sheet.kv_cache.bytes_per_token_all_layers if m.kind == "decoder" else None),
             kv_dtype=sheet.kv_cache.dtype, max_positions=m.max_positions,
             checkpoint_quantization=(m.quantization or {}).get("format"), quant_ready=_quant_ready(sheet, framework),
-            quant_padded=_quant_ready(sheet, framework, "padded"),
+            quant_ep_ready=_quant_ready(sheet, framework, "ep"), quant_padded=_quant_ready(sheet, framework, "padded"),
             custom_code=m.custom_code, gated=m.provenance.gated, license=m.provenance.license,
             weight_formats=m.provenance.weight_formats, risks=_risks(sheet), deployments=deps,
             best=min(ok, key=_cost_key) if ok else None))

@@ -130,3 +130,50 @@ def test_readiness_matrix_claims_no_ep_beyond_the_expert_count(capsys):
     rows = json.loads(capsys.readouterr().out)["quantization"]["matrix"]
     ep = {(e["tp"], e["ep_status"] is None) for e in rows}
     assert {(16, True), (32, True)} <= ep and (8, False) in ep and (16, False) not in ep
+
+
+def test_compare_says_the_engine_refuses_not_that_weights_do_not_fit(capsys):
+    """gpt-oss-20b at int4 on vLLM: attn.qkv_proj K = 2880 splits into no Marlin group of 128 (2880 % 128 = 64)
+    at any TP, so no layout is tried; its ~12 GiB of weights fit an L4, so 'does not fit' would be the wrong
+    reason."""
+    assert main(["compare", "example:gpt-oss-20b", "example:qwen3-4b", "--gpu", "L4", "--precision", "int4",
+                 "--isl", "1024", "--osl", "256", "--qps", "2", "--usd-per-gpu-hour", "0.8", "--format", "json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    col = next(m for m in rep["models"] if m["name"] == "example:gpt-oss-20b")
+    [dep] = col["deployments"]
+    assert dep["status"] == "engine_refuses" and "2880 % 128 = 64" in dep["note"]
+
+
+def test_compare_quantization_row_keeps_expert_parallel_degrees_apart(tmp_path, capsys):
+    """Qwen3-235B at int4 on vLLM: with the experts split by TP, down_proj's K per rank is 1536 / TP, and Marlin's
+    group of 128 needs K % 128 == 0 (TP1 1536, TP2 768, TP4 384 pass; TP8 192 % 128 = 64 fails). With EP8 each
+    expert stays whole (1536 % 128 = 0). The row headed "(vllm, TP)" must not list 8 as a TP degree."""
+    src = str(_qwen3_235b(tmp_path))
+    assert main(["compare", src, "example:qwen3-4b", "--gpu", "H100-SXM", "--precision", "int4", "--isl", "1024",
+                 "--osl", "256", "--qps", "2", "--usd-per-gpu-hour", "2", "--format", "json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    col = next(m for m in rep["models"] if m["source"] == src or m["name"].endswith("qwen3-235b.json"))
+    assert col["quant_ready"]["int4"] == [1, 2, 4]
+    assert col["quant_ep_ready"]["int4"] == [8]
+    assert main(["compare", src, "example:qwen3-4b", "--gpu", "H100-SXM", "--precision", "int4", "--isl", "1024",
+                 "--osl", "256", "--qps", "2", "--usd-per-gpu-hour", "2"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| quantization ready"))
+    assert "int4 1,2,4 EP 8" in row
+
+
+def test_predict_refusal_names_pipeline_stages_when_no_single_stage_holds_it(tmp_path, capsys):
+    """Qwen3-235B int4 on 8x L4 under SGLang: TP8 is refused (down_proj K/TP = 1536 / 8 = 192, 192 % 128 = 64);
+    TP8·EP8 runs but its ~14.6 GiB of weights per GPU exceed SGLang's static pool on a 24 GB L4 (so it does not
+    fit); two pipeline stages halve the weights per GPU. The refusal must name that layout, and the layout it
+    names must predict (exit 0, fits)."""
+    src = str(_qwen3_235b(tmp_path))
+    base = ["predict", src, "--gpu", "L4", "--precision", "int4", "--framework", "sglang", "--isl", "1024",
+            "--osl", "256", "--concurrency", "8"]
+    assert main([*base, "--tp", "8"]) == 2
+    err = capsys.readouterr().err
+    assert "no nearby layout runs" not in err and "TP8·EP8·PP2 (--pp 2 --ep 8)" in err, err
+    assert main([*base, "--tp", "8", "--ep", "8"]) == 0
+    assert json.loads(capsys.readouterr().out)["fits"] is False
+    assert main([*base, "--tp", "8", "--ep", "8", "--pp", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fits"] is True and out["num_gpus"] == 16

@@ -55,7 +55,7 @@ def root(context, missing=missing):
     l_0_w = environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'workload')
     context.vars['w'] = l_0_w
     context.exported_vars.add('w')
-    l_0_status_text = {'ok': 'meets the targets', 'misses_targets': 'misses the targets', 'does_not_fit': 'does not fit', 'context_too_long': 'context too long', 'not_servable': 'not a generation model'}
+    l_0_status_text = {'ok': 'meets the targets', 'misses_targets': 'misses the targets', 'does_not_fit': 'does not fit', 'context_too_long': 'context too long', 'not_servable': 'not a generation model', 'engine_refuses': 'the engine refuses the precision'}
     context.vars['status_text'] = l_0_status_text
     context.exported_vars.add('status_text')
     yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>Serving comparison — '
@@ -200,23 +200,34 @@ def root(context, missing=missing):
         yield '<td>'
         l_2_loop = missing
         for (l_2_f, l_2_tps), l_2_loop in LoopContext(context.call(environment.getattr(environment.getattr(l_1_m, 'quant_ready'), 'items'), _loop_vars=_loop_vars), undefined):
-            l_2_pad = missing
+            l_2_pad = l_2_ep = missing
             _loop_vars = {}
             pass
             l_2_pad = (context.call(environment.getattr(environment.getattr(l_1_m, 'quant_padded'), 'get'), l_2_f, _loop_vars=_loop_vars) or [])
             _loop_vars['pad'] = l_2_pad
+            l_2_ep = (context.call(environment.getattr(environment.getattr(l_1_m, 'quant_ep_ready'), 'get'), l_2_f, _loop_vars=_loop_vars) or [])
+            _loop_vars['ep'] = l_2_ep
             yield escape(environment.finalize(l_2_f))
             yield ' '
-            yield escape(environment.finalize((t_4(context.eval_ctx, l_2_tps, ',') if l_2_tps else ('' if (undefined(name='pad') if l_2_pad is missing else l_2_pad) else '✘'))))
+            yield escape(environment.finalize((t_4(context.eval_ctx, l_2_tps, ',') if l_2_tps else ('' if ((undefined(name='pad') if l_2_pad is missing else l_2_pad) or (undefined(name='ep') if l_2_ep is missing else l_2_ep)) else '✘'))))
+            if (undefined(name='ep') if l_2_ep is missing else l_2_ep):
+                pass
+                if l_2_tps:
+                    pass
+                    yield ' '
+                yield 'EP '
+                yield escape(environment.finalize(t_4(context.eval_ctx, (undefined(name='ep') if l_2_ep is missing else l_2_ep), ',')))
             if (undefined(name='pad') if l_2_pad is missing else l_2_pad):
                 pass
-                yield escape(environment.finalize((' ' if l_2_tps else cond_expr_undefined("the inline if-expression on line 40 in 'report.html.j2' evaluated to false and no else section was defined."))))
+                if (l_2_tps or (undefined(name='ep') if l_2_ep is missing else l_2_ep)):
+                    pass
+                    yield ' '
                 yield 'padded '
                 yield escape(environment.finalize(t_4(context.eval_ctx, (undefined(name='pad') if l_2_pad is missing else l_2_pad), ',')))
             if (not environment.getattr(l_2_loop, 'last')):
                 pass
                 yield '<br>'
-        l_2_loop = l_2_f = l_2_tps = l_2_pad = missing
+        l_2_loop = l_2_f = l_2_tps = l_2_pad = l_2_ep = missing
         yield '</td>'
     l_1_loop = l_1_m = missing
     yield '</tr>\n<tr><th>cheapest deployment</th>'
@@ -491,4 +502,4 @@ def root(context, missing=missing):
     yield '</small></p>\n</body>\n</html>'
 
 blocks = {}
-debug_info = '2=55&3=58&9=63&22=72&23=74&27=101&28=103&29=114&34=126&35=134&36=147&37=162&38=178&39=186&40=194&41=223&42=245&43=261&44=271&45=279&46=295&47=304&51=333&54=340&55=344&56=348&57=350&58=353&60=399&65=410&66=412&67=428&69=436&72=439&73=443&79=451&80=455&86=480&87=484&90=488'
+debug_info = '2=55&3=58&9=63&22=72&23=74&27=101&28=103&29=114&34=126&35=134&36=147&37=162&38=178&39=186&40=194&41=234&42=256&43=272&44=282&45=290&46=306&47=315&51=344&54=351&55=355&56=359&57=361&58=364&60=410&65=421&66=423&67=439&69=447&72=450&73=454&79=462&80=466&86=491&87=495&90=499'

@@ -73,7 +73,7 @@ def root(context, missing=missing):
     l_0_w = environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'workload')
     context.vars['w'] = l_0_w
     context.exported_vars.add('w')
-    l_0_status_text = {'ok': 'meets the targets', 'misses_targets': 'misses the targets', 'does_not_fit': 'does not fit', 'context_too_long': 'context too long', 'not_servable': 'not a generation model'}
+    l_0_status_text = {'ok': 'meets the targets', 'misses_targets': 'misses the targets', 'does_not_fit': 'does not fit', 'context_too_long': 'context too long', 'not_servable': 'not a generation model', 'engine_refuses': 'the engine refuses the precision'}
     context.vars['status_text'] = l_0_status_text
     context.exported_vars.add('status_text')
     yield '# Serving comparison — '
@@ -215,23 +215,34 @@ def root(context, missing=missing):
         yield ' '
         l_2_loop = missing
         for (l_2_f, l_2_tps), l_2_loop in LoopContext(context.call(environment.getattr(environment.getattr(l_1_m, 'quant_ready'), 'items'), _loop_vars=_loop_vars), undefined):
-            l_2_pad = missing
+            l_2_pad = l_2_ep = missing
             _loop_vars = {}
             pass
             l_2_pad = (context.call(environment.getattr(environment.getattr(l_1_m, 'quant_padded'), 'get'), l_2_f, _loop_vars=_loop_vars) or [])
             _loop_vars['pad'] = l_2_pad
+            l_2_ep = (context.call(environment.getattr(environment.getattr(l_1_m, 'quant_ep_ready'), 'get'), l_2_f, _loop_vars=_loop_vars) or [])
+            _loop_vars['ep'] = l_2_ep
             yield str(environment.finalize(l_2_f))
             yield ' '
-            yield str(environment.finalize((t_4(context.eval_ctx, l_2_tps, ',') if l_2_tps else ('' if (undefined(name='pad') if l_2_pad is missing else l_2_pad) else '✘'))))
+            yield str(environment.finalize((t_4(context.eval_ctx, l_2_tps, ',') if l_2_tps else ('' if ((undefined(name='pad') if l_2_pad is missing else l_2_pad) or (undefined(name='ep') if l_2_ep is missing else l_2_ep)) else '✘'))))
+            if (undefined(name='ep') if l_2_ep is missing else l_2_ep):
+                pass
+                if l_2_tps:
+                    pass
+                    yield ' '
+                yield 'EP '
+                yield str(environment.finalize(t_4(context.eval_ctx, (undefined(name='ep') if l_2_ep is missing else l_2_ep), ',')))
             if (undefined(name='pad') if l_2_pad is missing else l_2_pad):
                 pass
-                yield str(environment.finalize((' ' if l_2_tps else cond_expr_undefined("the inline if-expression on line 43 in 'report.md.j2' evaluated to false and no else section was defined."))))
+                if (l_2_tps or (undefined(name='ep') if l_2_ep is missing else l_2_ep)):
+                    pass
+                    yield ' '
                 yield 'padded '
                 yield str(environment.finalize(t_4(context.eval_ctx, (undefined(name='pad') if l_2_pad is missing else l_2_pad), ',')))
             if (not environment.getattr(l_2_loop, 'last')):
                 pass
                 yield ' · '
-        l_2_loop = l_2_f = l_2_tps = l_2_pad = missing
+        l_2_loop = l_2_f = l_2_tps = l_2_pad = l_2_ep = missing
         yield ' |'
     l_1_loop = l_1_m = missing
     yield '\n| cheapest deployment |'
@@ -494,4 +505,4 @@ def root(context, missing=missing):
     yield '</sub>\n'
 
 blocks = {}
-debug_info = '2=73&3=76&4=80&6=82&11=109&13=111&14=114&15=117&19=123&22=126&23=130&29=135&31=143&33=149&35=162&37=177&39=193&41=201&43=209&45=238&47=260&49=276&51=286&53=294&55=310&57=319&62=343&66=350&67=354&68=358&69=360&70=363&72=405&77=416&79=418&80=426&83=434&85=438&89=442&92=445&93=449&99=457&100=461&106=483&107=487&110=491'
+debug_info = '2=73&3=76&4=80&6=82&11=109&13=111&14=114&15=117&19=123&22=126&23=130&29=135&31=143&33=149&35=162&37=177&39=193&41=201&43=209&45=249&47=271&49=287&51=297&53=305&55=321&57=330&62=354&66=361&67=365&68=369&69=371&70=374&72=416&77=427&79=429&80=437&83=445&85=449&89=453&92=456&93=460&99=468&100=472&106=494&107=498&110=502'
