@@ -6,7 +6,9 @@
    sweep included (what a leaderboard row costs);
 2. validate: measurement rows predicted per second;
 3. cold CLI: wall time of `deploysheet score` on a local config in a fresh process, first with an empty
-   cache (transformers imported to normalize), then with the cache filled.
+   cache (transformers imported to normalize), then with the cache filled;
+4. predict in process: `deploysheet predict` answers through ``scorer.cli.main`` in one warm process (what the
+   webhook server and a library caller see), per bundled example and layout; first answer per model and repeats.
 """
 
 from __future__ import annotations
@@ -91,11 +93,38 @@ def cold_cli(config: str, runs: int = 5, python: str | None = None) -> tuple[lis
     return sorted(cold), sorted(warm)
 
 
+def predict_in_process() -> tuple[list[float], list[float]]:
+    """Seconds of in-process ``predict`` answers: the first per (model, GPU) and the repeats of each case."""
+    import contextlib
+    import io
+
+    from scorer.cli import main as cli
+    from scorer.sources import list_examples
+
+    cases = []
+    for name in list_examples():
+        for gpu, prec, tp, conc in (("H100-SXM", "bf16", 1, "16"), ("H100-SXM", "fp8", 2, "64"),
+                                    ("B200", "fp8", 8, "max"), ("L40S", "bf16", 4, "8")):
+            cases.append(["predict", f"example:{name}", "--gpu", gpu, "--precision", prec, "--tp", str(tp),
+                          "--isl", "2048", "--osl", "512", "--concurrency", conc])
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        cli(["predict", "example:llama-3.1-8b", "--gpu", "H100-SXM", "--isl", "8", "--osl", "8",
+             "--concurrency", "1"])  # imports and the packaged data, once per process
+        first, repeat = [], []
+        for out in (first, repeat, repeat):
+            for argv in cases:
+                t0 = time.perf_counter()
+                cli(argv)
+                out.append(time.perf_counter() - t0)
+    return sorted(first), sorted(repeat)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     ap.add_argument("--measurements", default=str(ROOT.parent / "shared" / "measurements" / "measured.csv"))
-    ap.add_argument("--only", choices=("grid", "validate", "cold"), help="run one of the three benchmarks")
+    ap.add_argument("--only", choices=("grid", "validate", "cold", "predict"),
+                    help="run one of the four benchmarks")
     ap.add_argument("--python", help="time the cold CLI with this interpreter too (e.g. the .venv/bin/python of a "
                                      "fresh `pip install .`)")
     args = ap.parse_args()
@@ -112,6 +141,11 @@ def main() -> None:
     if args.only in (None, "validate") and Path(args.measurements).is_file() and Path(args.corpus).is_dir():
         secs, n = validate_rate(args.measurements, args.corpus)
         print(f"validate: {n} rows in {secs:.2f} s = {n / secs:,.0f} rows/s (target 2,000 rows/s)")
+    if args.only in (None, "predict"):
+        first, repeat = predict_in_process()
+        print(f"predict in process, {len(first)} cases (bundled examples x 4 layouts): first answer per case median "
+              f"{first[len(first) // 2] * 1e3:.1f} ms (max {first[-1] * 1e3:.1f} ms), repeats median "
+              f"{repeat[len(repeat) // 2] * 1e3:.1f} ms (max {repeat[-1] * 1e3:.1f} ms); target 50 ms")
     if args.only in (None, "cold"):
         cfg = ROOT / "data" / "examples" / "qwen3-4b" / "config.json"
         with tempfile.TemporaryDirectory() as tmp:

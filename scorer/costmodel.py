@@ -797,7 +797,12 @@ class CostModel:
     def decode_bound(self, batch: float, context: float) -> str:
         """:func:`bound_of` the decode step of ``batch`` sequences at mean ``context`` tokens."""
         _, comp, mem, attn, comm, over = self.decode_parts(batch, context)
-        return bound_of({"gemm_compute": comp, "gemm_memory": mem, "attention": attn, "comm": comm, "overhead": over})
+        # = bound_of({...}) without the dicts (a prediction each): the first of the largest terms, in its order
+        name, top = "memory", (mem if mem >= comp else 0.0) + attn
+        for n, v in (("compute", comp if comp > mem else 0.0), ("communication", comm), ("overhead", over)):
+            if v > top:
+                name, top = n, v
+        return name
 
     def _decode_parts(self, batch: float, context: float) -> tuple[float, ...]:
         """step_time(_decode_features(batch, context), p, eff_c) at q = 1, fused; keep in step with both. The GEMM

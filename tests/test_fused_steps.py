@@ -118,3 +118,20 @@ def test_serve_point_matches_serve():
             continue
         got = serve_point(serve_constants(p), t_dec, t_pre, t_marg, c_local, osl, gpus, conc, isl, ws)
         assert got == (want["ttft"], want["tpot"], want["tokens_per_s_per_gpu"])
+
+
+def test_decode_bound_is_bound_of_its_parts():
+    """decode_bound picks the dominant term without building bound_of's dict; over every term order and tie it must
+    name what bound_of names for the same parts."""
+    from scorer.costmodel import bound_of
+    raw = load_source("example:llama-3.1-8b")
+    cm = CostModel(normalize(raw.config, raw.quant_config), None, catalog()["H100-SXM"], get_precision("bf16"),
+                   Layout(tp=1), "bf16", "vllm", load_calibration(), set())
+    rng = random.Random(7)
+    levels = (0.0, 1.0, 2.0, 3.0)
+    for _ in range(2000):
+        comp, mem, attn, comm, over = (rng.choice(levels) for _ in range(5))
+        key = (f"x{_}", 1.0)
+        cm._dec_parts[key] = (0.0, comp, mem, attn, comm, over)
+        want = bound_of({"gemm_compute": comp, "gemm_memory": mem, "attention": attn, "comm": comm, "overhead": over})
+        assert cm.decode_bound(*key) == want, (comp, mem, attn, comm, over)
