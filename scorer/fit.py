@@ -287,7 +287,7 @@ def parallelism_fit(arch: ModelArch, tps=(1, 2, 4, 8, 16, 32)) -> ParallelismFit
                     clean = False
                     notes.append(f"PP stages unbalanced ({imb:.2f}x the mean)")
             layouts.append(LayoutFit(n_gpus=n, tp=t, pp=p_, clean=clean, notes=notes))
-        if moe is not None:
+        if moe is not None and n <= moe.num_experts:  # EP beyond the expert count leaves ranks without an expert
             ok = moe.num_experts % n == 0
             layouts.append(LayoutFit(n_gpus=n, tp=1, ep=n, clean=ok,
                                      notes=([] if ok else [f"{moe.num_experts} experts not divisible by {n} (E1)"]) +

@@ -62,6 +62,14 @@ def _gib(b) -> str:
     return "–" if b is None else f"{b / 1024 ** 3:,.2f} GiB"
 
 
+def _wsize(w) -> str:
+    """A weight-memory row's size for the header: its GiB to one decimal, MiB below 0.1 GiB (a tiny model is not
+    "0.0 GiB")."""
+    if w is None:
+        return "–"
+    return f"{w.gib:,.1f} GiB" if w.gib >= 0.1 else f"{w.bytes / 1024 ** 2:,.1f} MiB"
+
+
 def _human_b(b) -> str:
     if b is None:
         return "–"
@@ -245,7 +253,7 @@ def make_env(kind: str, loader, bytecode_cache=None) -> jinja2.Environment:
         env = jinja2.Environment(loader=loader, autoescape=False, finalize=md_escape, trim_blocks=True,
                                  lstrip_blocks=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                                  bytecode_cache=bytecode_cache)
-    env.filters.update(n=_n, f=_f, gib=_gib, hb=_human_b, bn=_billions, mark=_mark, status=_status, align=_align,
+    env.filters.update(n=_n, f=_f, gib=_gib, wsize=_wsize, hb=_human_b, bn=_billions, mark=_mark, status=_status, align=_align,
                        md=lambda v: Markup(md_escape(v)), trusted=lambda v: Markup(" ".join(str(v).split())),
                        mermaid=frontier_mermaid, svg=frontier_svg, num=_num, pct=_pct)
     return env

@@ -174,13 +174,14 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
     if moe is not None:
         bad_ep = [e for e, ok in par.ep.items() if not ok and e <= 8]
         if bad_ep:
-            out.append(finding("E1", f"{moe.num_experts} experts are not divisible by EP {_fmt_tps(bad_ep)}"))
+            out.append(finding("E1", f"{moe.num_experts} expert{'s are' if moe.num_experts != 1 else ' is'} not divisible "
+                                     f"by EP {_fmt_tps(bad_ep)}"))
         if par.deepep_hidden_ok is False:
             out.append(finding("E2", f"hidden {arch.hidden_size} is not a DeepEP low-latency size: engines pad it "
                                      "(e.g. 2880 → 3072 for gpt-oss) or use another all-to-all backend",
                                severity="PERF"))
         need = math.ceil(300 * moe.num_experts / moe.top_k)
-        out.append(finding("E4", f"{moe.num_experts} experts, top-{moe.top_k}: each expert sees batch x "
+        out.append(finding("E4", f"{moe.num_experts} expert{'s' if moe.num_experts != 1 else ''}, top-{moe.top_k}: each expert sees batch x "
                                  f"{moe.top_k}/{moe.num_experts} tokens; about {need:,} batched tokens reach the "
                                  "~300-token ridge point per expert"))
     bad_pp = [p for p, ok in par.pp.items() if not ok]

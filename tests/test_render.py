@@ -131,3 +131,36 @@ def test_pareto_chart_has_ticks_gridlines_and_every_gpu_overlaid():
     assert "0" in labels and sum(1 for t in labels if t and t.rstrip("k").replace(".", "").isdigit()) >= 6
     grid = [ln for ln in svg.findall(f"{ns}line") if ln.get("stroke") == "#eaecf0"]
     assert len(grid) >= 6
+
+
+def test_header_shows_a_tiny_model_in_mib_and_one_expert_in_the_singular(tmp_path):
+    """A 2-layer Llama of width 64 (vocabulary 1,000, untied): embeddings 2 x 1,000 x 64 = 128,000, per layer
+    q/k/v/o 4 x 64 x 64 = 16,384 + MLP 3 x 64 x 128 = 24,576 + two norms 128, final norm 64: 210,240 parameters,
+    420,480 bytes at BF16 = 0.4 MiB (not "0.0 GiB"). A Mixtral of one expert, top-1: "1 expert"."""
+    from transformers import LlamaConfig, MixtralConfig
+
+    from scorer.cli import main
+    import contextlib
+    import io
+    cfg = LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+                      num_key_value_heads=4, vocab_size=1000, tie_word_embeddings=False).to_dict()
+    cfg["architectures"] = ["LlamaForCausalLM"]
+    tiny = tmp_path / "tiny.json"
+    tiny.write_text(json.dumps(cfg))
+    moe = MixtralConfig(hidden_size=256, intermediate_size=512, num_hidden_layers=2, num_attention_heads=4,
+                        num_key_value_heads=4, vocab_size=1000, num_local_experts=1, num_experts_per_tok=1).to_dict()
+    moe["architectures"] = ["MixtralForCausalLM"]
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(moe))
+    for fmt in ("md", "html"):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            assert main(["score", str(tiny), "--format", fmt]) == 0
+        out = buf.getvalue()
+        assert "210,240" in out
+        assert "weights 0.4 MiB at BF16" in out and "0.4 MiB bf16" in out  # header, parameters table
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            assert main(["score", str(one), "--format", fmt]) == 0
+        out = buf.getvalue()
+        assert "MoE (1 expert, top-1)" in out and "1 experts" not in out and "2 MoE layers · 1 expert ×" in out

@@ -59,6 +59,12 @@ def root(context, missing=missing):
         @internalcode
         def t_8(*unused):
             raise TemplateRuntimeError("No filter named 'upper' found.")
+    try:
+        t_9 = environment.filters['wsize']
+    except KeyError:
+        @internalcode
+        def t_9(*unused):
+            raise TemplateRuntimeError("No filter named 'wsize' found.")
     pass
     yield '<table>\n<tr><th>parameters</th><td>'
     yield escape(environment.finalize(t_6(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'total'))))
@@ -131,8 +137,8 @@ def root(context, missing=missing):
     for l_1_w, l_1_loop in LoopContext(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), undefined):
         _loop_vars = {}
         pass
-        yield escape(environment.finalize(t_2('%.1f', environment.getattr(l_1_w, 'gib'))))
-        yield ' GiB '
+        yield escape(environment.finalize(t_9(l_1_w)))
+        yield ' '
         yield escape(environment.finalize(environment.getattr(l_1_w, 'precision')))
         if (environment.getattr(l_1_w, 'source') == 'checkpoint'):
             pass
@@ -215,9 +221,17 @@ def root(context, missing=missing):
         pass
         yield '<tr><th>MoE</th><td>'
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'moe_layers')))
-        yield ' MoE layers · '
+        yield ' MoE layer'
+        if (environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'moe_layers') != 1):
+            pass
+            yield 's'
+        yield ' · '
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'experts')))
-        yield ' experts × '
+        yield ' expert'
+        if (environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'experts') != 1):
+            pass
+            yield 's'
+        yield ' × '
         yield escape(environment.finalize(t_6(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'expert_intermediate'))))
         yield ', top-'
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'top_k')))
@@ -238,4 +252,4 @@ def root(context, missing=missing):
     yield '</td></tr>\n</table>\n\n'
 
 blocks = {}
-debug_info = '4=64&5=68&6=73&7=84&8=124&9=131&10=150&11=152&12=163&13=165&14=179&15=186&16=201&17=214&18=230'
+debug_info = '4=70&5=74&6=79&7=90&8=130&9=137&10=156&11=158&12=169&13=171&14=185&15=192&16=207&17=220&18=244'

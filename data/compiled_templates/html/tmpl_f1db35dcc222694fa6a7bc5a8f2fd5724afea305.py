@@ -64,6 +64,12 @@ def root(context, missing=missing):
         @internalcode
         def t_9(*unused):
             raise TemplateRuntimeError("No filter named 'upper' found.")
+    try:
+        t_10 = environment.filters['wsize']
+    except KeyError:
+        @internalcode
+        def t_10(*unused):
+            raise TemplateRuntimeError("No filter named 'wsize' found.")
     pass
     l_0_m = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'model')
     context.vars['m'] = l_0_m
@@ -98,7 +104,11 @@ def root(context, missing=missing):
         pass
         yield ' MoE ('
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'experts')))
-        yield ' experts, top-'
+        yield ' expert'
+        if (environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'experts') != 1):
+            pass
+            yield 's'
+        yield ', top-'
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'top_k')))
         yield ')'
     yield ' ·\n'
@@ -116,19 +126,19 @@ def root(context, missing=missing):
     l_0_half = (t_2(environment, t_8(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 'precision', 'equalto', 'fp16')) if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision') == 'fp16') else environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0))
     context.vars['half'] = l_0_half
     context.exported_vars.add('half')
-    yield escape(environment.finalize(t_3('%.1f', environment.getattr((undefined(name='half') if l_0_half is missing else l_0_half), 'gib'))))
-    yield ' GiB at '
+    yield escape(environment.finalize(t_10((undefined(name='half') if l_0_half is missing else l_0_half))))
+    yield ' at '
     yield escape(environment.finalize(t_9(environment.getattr((undefined(name='half') if l_0_half is missing else l_0_half), 'precision'))))
-    def t_10(fiter):
+    def t_11(fiter):
         for l_1_w in fiter:
             if ((environment.getattr(l_1_w, 'precision') == environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')) and (environment.getattr(l_1_w, 'precision') not in ('bf16', 'fp16'))):
                 yield l_1_w
-    for l_1_w in t_10(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights')):
+    for l_1_w in t_11(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights')):
         _loop_vars = {}
         pass
         yield ', '
-        yield escape(environment.finalize(t_3('%.1f', environment.getattr(l_1_w, 'gib'))))
-        yield ' GiB at '
+        yield escape(environment.finalize(t_10(l_1_w)))
+        yield ' at '
         yield escape(environment.finalize(environment.getattr(l_1_w, 'precision')))
     l_1_w = missing
     if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') == 'decoder'):
@@ -188,12 +198,12 @@ def root(context, missing=missing):
         yield ') at '
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
         yield '</b>'
-    def t_11(fiter):
+    def t_12(fiter):
         for l_1_r in fiter:
             if (environment.getattr(l_1_r, 'prediction') and (environment.getattr(l_1_r, 'id') in ('latency', 'throughput'))):
                 yield l_1_r
     l_1_loop = missing
-    for l_1_r, l_1_loop in LoopContext(t_11((undefined(name='prim') if l_0_prim is missing else l_0_prim)), undefined):
+    for l_1_r, l_1_loop in LoopContext(t_12((undefined(name='prim') if l_0_prim is missing else l_0_prim)), undefined):
         _loop_vars = {}
         pass
         if environment.getattr(l_1_loop, 'first'):
@@ -260,4 +270,4 @@ def root(context, missing=missing):
     yield '</body>\n</html>'
 
 blocks = {}
-debug_info = '2=68&3=71&4=74&5=77&11=81&24=83&26=89&27=96&28=105&29=116&30=134&31=146&32=191&34=219&35=228&36=239&37=242&39=246&41=250'
+debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=126&30=144&31=156&32=201&34=229&35=238&36=249&37=252&39=256&41=260'

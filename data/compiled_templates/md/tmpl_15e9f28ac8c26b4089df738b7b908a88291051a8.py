@@ -64,6 +64,12 @@ def root(context, missing=missing):
         @internalcode
         def t_9(*unused):
             raise TemplateRuntimeError("No filter named 'upper' found.")
+    try:
+        t_10 = environment.filters['wsize']
+    except KeyError:
+        @internalcode
+        def t_10(*unused):
+            raise TemplateRuntimeError("No filter named 'wsize' found.")
     pass
     l_0_m = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'model')
     context.vars['m'] = l_0_m
@@ -100,7 +106,11 @@ def root(context, missing=missing):
         pass
         yield ' MoE ('
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'experts')))
-        yield ' experts, top-'
+        yield ' expert'
+        if (environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'experts') != 1):
+            pass
+            yield 's'
+        yield ', top-'
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'top_k')))
         yield ')'
     yield ' · '
@@ -118,19 +128,19 @@ def root(context, missing=missing):
     l_0_half = (t_3(environment, t_8(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 'precision', 'equalto', 'fp16')) if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision') == 'fp16') else environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0))
     context.vars['half'] = l_0_half
     context.exported_vars.add('half')
-    yield str(environment.finalize(t_2(environment.getattr((undefined(name='half') if l_0_half is missing else l_0_half), 'gib'), 1)))
-    yield ' GiB at '
+    yield str(environment.finalize(t_10((undefined(name='half') if l_0_half is missing else l_0_half))))
+    yield ' at '
     yield str(environment.finalize(t_9(environment.getattr((undefined(name='half') if l_0_half is missing else l_0_half), 'precision'))))
-    def t_10(fiter):
+    def t_11(fiter):
         for l_1_w in fiter:
             if ((environment.getattr(l_1_w, 'precision') == environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')) and (environment.getattr(l_1_w, 'precision') not in ('bf16', 'fp16'))):
                 yield l_1_w
-    for l_1_w in t_10(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights')):
+    for l_1_w in t_11(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights')):
         _loop_vars = {}
         pass
         yield ', '
-        yield str(environment.finalize(t_2(environment.getattr(l_1_w, 'gib'), 1)))
-        yield ' GiB at '
+        yield str(environment.finalize(t_10(l_1_w)))
+        yield ' at '
         yield str(environment.finalize(environment.getattr(l_1_w, 'precision')))
     l_1_w = missing
     if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') == 'decoder'):
@@ -186,12 +196,12 @@ def root(context, missing=missing):
         yield ') at '
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
     yield '\n'
-    def t_11(fiter):
+    def t_12(fiter):
         for l_1_r in fiter:
             if (environment.getattr(l_1_r, 'prediction') and (environment.getattr(l_1_r, 'id') in ('latency', 'throughput'))):
                 yield l_1_r
     l_1_loop = missing
-    for l_1_r, l_1_loop in LoopContext(t_11((undefined(name='prim') if l_0_prim is missing else l_0_prim)), undefined):
+    for l_1_r, l_1_loop in LoopContext(t_12((undefined(name='prim') if l_0_prim is missing else l_0_prim)), undefined):
         _loop_vars = {}
         pass
         if environment.getattr(l_1_loop, 'first'):
@@ -253,4 +263,4 @@ def root(context, missing=missing):
     l_1_sec = missing
 
 blocks = {}
-debug_info = '2=68&3=71&4=74&5=77&6=81&9=87&10=91&11=189&12=197&16=217&17=220&18=226&19=230&23=234&24=237&27=241&31=244'
+debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=199&12=207&16=227&17=230&18=236&19=240&23=244&24=247&27=251&31=254'

@@ -66,6 +66,12 @@ def root(context, missing=missing):
         @internalcode
         def t_9(*unused):
             raise TemplateRuntimeError("No filter named 'selectattr' found.")
+    try:
+        t_10 = environment.filters['wsize']
+    except KeyError:
+        @internalcode
+        def t_10(*unused):
+            raise TemplateRuntimeError("No filter named 'wsize' found.")
     pass
     yield '| | value | source |\n|---|---|---|\n| parameters | '
     yield str(environment.finalize(t_8(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'total'))))
@@ -188,8 +194,8 @@ def root(context, missing=missing):
     for l_1_w, l_1_loop in LoopContext(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), undefined):
         _loop_vars = {}
         pass
-        yield str(environment.finalize(t_1(environment.getattr(l_1_w, 'gib'), 1)))
-        yield ' GiB '
+        yield str(environment.finalize(t_10(l_1_w)))
+        yield ' '
         yield str(environment.finalize(environment.getattr(l_1_w, 'precision')))
         if (environment.getattr(l_1_w, 'source') == 'checkpoint'):
             pass
@@ -244,4 +250,4 @@ def root(context, missing=missing):
     yield ' | config.json |\n\n'
 
 blocks = {}
-debug_info = '4=71&5=93&6=96&8=98&9=101&11=112&12=115&13=156&14=159&16=161&17=164&19=188&20=211&21=213&22=217&24=228&25=230&26=233&28=236'
+debug_info = '4=77&5=99&6=102&8=104&9=107&11=118&12=121&13=162&14=165&16=167&17=170&19=194&20=217&21=219&22=223&24=234&25=236&26=239&28=242'

@@ -103,9 +103,17 @@ def root(context, missing=missing):
         pass
         yield '| MoE | '
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'moe_layers')))
-        yield ' MoE layers · '
+        yield ' MoE layer'
+        if (environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'moe_layers') != 1):
+            pass
+            yield 's'
+        yield ' · '
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'experts')))
-        yield ' experts × '
+        yield ' expert'
+        if (environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'experts') != 1):
+            pass
+            yield 's'
+        yield ' × '
         yield str(environment.finalize(t_3(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'expert_intermediate'))))
         yield ', top-'
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'), 'top_k')))
@@ -211,4 +219,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '5=40&6=51&7=53&8=67&9=74&10=77&11=89&12=92&14=102&15=105&17=118&19=120&22=123&23=131&25=147&26=155&28=169&30=172&32=174&34=177&39=196&40=204'
+debug_info = '5=40&6=51&7=53&8=67&9=74&10=77&11=89&12=92&14=102&15=105&17=126&19=128&22=131&23=139&25=155&26=163&28=177&30=180&32=182&34=185&39=204&40=212'
