@@ -334,7 +334,8 @@ def multinode_layouts(arch, tps: list[int], moe: bool = False) -> list[Layout]:
 
 def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout]:
     """Layouts the regimes and the sweep try: every valid TP of one node, EP = TP for MoE experts, and for an MoE
-    model whose KV TP would replicate, attention DP x EP (:func:`replicated_kv`); when the model fits no single
+    model whose KV TP would replicate, attention DP x EP (:func:`replicated_kv`); when only the whole node holds
+    the model, half its TP in two pipeline stages on that node (with EP for MoE); when the model fits no single
     node, TP across nodes and TP8 x PP stages (``data/regimes.json``)."""
     doc = load_json("regimes.json")
 
@@ -369,8 +370,14 @@ def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout
         # fewer KV heads than ranks)
         layouts += [Layout(tp=1, ep=t, dp=t) for t in tps if t > 1 and replicated_kv(arch, t)]
     layouts = [lay for lay in layouts if runs(lay)]
-    if not any(make_cm(lay).max_concurrency(2048) >= 1 for lay in layouts):
+    fitting = [lay.num_gpus for lay in layouts if make_cm(lay).max_concurrency(2048) >= 1]
+    if not fitting:
         layouts += multinode_layouts(arch, tps, moe)
+    elif tps and min(fitting) == max(tps) > 2 and arch.num_layers >= 2 and valid_tp(arch, max(tps) // 2):
+        # only a whole node holds it: half the TP in two pipeline stages on the same node is the other way to
+        # spread the weights (fewer ranks per all-reduce, a stage hop instead), tried where it runs
+        half = max(tps) // 2
+        layouts += [Layout(tp=half, pp=2)] + ([Layout(tp=half, ep=half, pp=2)] if moe else [])
     out = [lay for lay in layouts if layout_problem(arch, lay.tp, lay.pp, lay.ep, lay.dp) is None and runs(lay)]
     if first is not None:
         first._candidates = (arch, tuple(out))

@@ -177,3 +177,23 @@ def test_predict_refusal_names_pipeline_stages_when_no_single_stage_holds_it(tmp
     assert main([*base, "--tp", "8", "--ep", "8", "--pp", "2"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["fits"] is True and out["num_gpus"] == 16
+
+
+def test_best_layout_of_a_whole_node_model_weighs_pipeline_stages_on_that_node(tmp_path, capsys):
+    """Qwen3-235B at BF16 (~438 GiB of weights) fits no fewer than 8 H100s, so one node's layouts are TP8, TP8·EP8
+    and, spreading the same weights over the same 8 GPUs, TP4·PP2 and TP4·EP4·PP2 (vLLM runs pipeline stages on one
+    node). The throughput regime's best must be at least what predict gives each of them for the same workload
+    (breaker report: the header's best missed the staged layouts once an EP layout fitted)."""
+    src = str(_qwen3_235b(tmp_path))
+    assert main(["score", src, "--format", "json"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    reg = next(r for r in sheet["regimes"]["H100-SXM"] if r["id"] == "throughput")
+    best = reg["prediction"]["output_tokens_per_s_per_gpu"]
+    for lay in (["--tp", "8"], ["--tp", "8", "--ep", "8"], ["--tp", "4", "--pp", "2"],
+                ["--tp", "4", "--ep", "4", "--pp", "2"]):
+        assert main(["predict", src, "--gpu", "H100-SXM", "--precision", "bf16", *lay, "--isl", str(reg["isl"]),
+                     "--osl", str(reg["osl"]), "--concurrency", "max"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["num_gpus"] == 8
+        if out["fits"]:
+            assert best >= out["output_tokens_per_s_per_gpu"] * 0.999, (lay, best, out["output_tokens_per_s_per_gpu"])
