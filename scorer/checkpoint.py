@@ -76,7 +76,7 @@ _PACKED_LEAVES = {"weight", "qweight", "weight_packed"}
 
 _VISION = {"vision_tower", "visual", "vision_model", "vision_encoder", "vision", "multi_modal_projector",
            "mm_projector", "vision_projector", "vision_projection", "image_newline", "vision_embed_tokens"}
-_TASK = {"classifier", "pooler", "cls", "qa_outputs"}
+_TASK = {"classifier", "pooler", "cls", "qa_outputs", "score"}  # score: decoders' classification head
 _EMBED = {"embed_tokens", "wte", "wpe", "word_embeddings", "position_embeddings", "token_type_embeddings",
           "embed_positions", "embed_in", "tok_embeddings", "shared", "embeddings", "embedding"}
 _ATTN_NORMS = {"q_norm", "k_norm", "q_layernorm", "k_layernorm", "q_a_layernorm", "kv_a_layernorm",

@@ -521,7 +521,7 @@ class CostModel:
             total += wb * s.k * s.n * cnt
             full += wb * g.k * g.n * g.count
         gemm_params = sum(g.k * g.n * g.count for g in self.gemms)
-        if self.arch.tie_word_embeddings:
+        if self.arch.tie_word_embeddings and self.arch.has_lm_head_gemm:
             gemm_params -= self.arch.vocab_size * self.arch.hidden_size  # lm_head shares the embedding table
         emb = self.params.by_component["embedding"]
         from .gemms import shared_weight_factor

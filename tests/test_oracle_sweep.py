@@ -244,6 +244,25 @@ PUBLISHED_KEYS = {
                       ("zero_expert_type", "mlp", {})),
     "idefics3": (_vlm_keys, None),
     "smolvlm": (_vlm_keys, None),
+    # second newcomer trial (2026-12-02): keys transformers 5.24.0 does not read, at its layout's values
+    "cohere2": (lambda c: {"use_parallel_block": True, "use_parallel_embedding": True},
+                ("use_parallel_block", False, {})),  # Cohere2DecoderLayer: attention and MLP off one norm
+    "falcon_h1": (lambda c: {"mlp_expansion_factor": 8}, None),  # FalconH1MLP: intermediate_size wide
+    "mamba2": (lambda c: {"norm_before_gate": False, "rms_norm": True}, ("rms_norm", False, {})),
+    "gemma2": (lambda c: {"sliding_window_size": c["sliding_window"]}, ("sliding_window_size", 1, {})),
+    "phimoe": (lambda c: {"original_max_position_embeddings": 4096}, None),  # LongRoPE's original context
+    "cohere": (lambda c: {"model_max_length": 131072}, None),  # a tokenizer setting
+    "recurrent_gemma": (lambda c: {"embeddings_scale_by_sqrt_dim": True}, None),  # a non-persistent buffer
+    # a wrapper re-saved with the language model's keys flat beside text_config (transformers reads the nested
+    # ones); a flat copy that differs is listed
+    "qwen2_5_vl": (lambda c: {k: c["text_config"][k] for k in ("hidden_size", "num_hidden_layers", "vocab_size")},
+                   ("hidden_size", 12345, {})),
+    "llava_next": (lambda c: {"vocab_size": c["text_config"]["vocab_size"]}, ("vocab_size", 12345, {})),
+    # Voxtral's audio_config as published: head_dim and num_key_value_heads, which VoxtralEncoder derives / lacks
+    "voxtral": (lambda c: {"audio_config": dict(c["audio_config"], head_dim=c["audio_config"]["hidden_size"]
+                                                // c["audio_config"]["num_attention_heads"],
+                                                num_key_value_heads=c["audio_config"]["num_attention_heads"])},
+                None),
 }
 
 
@@ -268,6 +287,21 @@ def test_published_keys_at_transformers_layout_count_as_the_meta_device(model_ty
         cfg[key] = value if value is not None else cfg["num_key_value_heads"]  # MiMo: 1x instead of 2x
         arch = normalize(cfg)
         assert not arch.exact and key in arch.unmodelled_keys
+
+
+def test_a_hybrid_configured_all_attention_ignores_its_mamba_keys():
+    """Granite-4.0-Micro: granitemoehybrid with every layer attention (layer_types) still publishes the mamba_*
+    keys; GraniteMoeHybridConfig only validates them and no Mamba layer is built, so they must not make the count
+    an estimate (a hybrid variant reads them, exact as the sweep shows)."""
+    v = BY_TYPE["granitemoehybrid"][0]
+    cfg = _config(v)
+    hybrid = normalize(cfg)
+    assert hybrid.exact and not hybrid.unmodelled_keys
+    cfg["layer_types"] = ["attention"] * len(cfg["layer_types"])
+    cfg["mamba_d_state"] = 999  # shapes nothing without a Mamba layer
+    arch = normalize(cfg)
+    assert not any(getattr(lay.mixer, "kind", "") == "mamba" for lay in arch.layers)
+    assert arch.exact and not arch.unmodelled_keys, arch.unmodelled_keys
 
 
 def test_an_omni_thinker_leaving_the_tie_to_its_class_default_is_exact():

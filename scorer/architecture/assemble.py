@@ -553,6 +553,10 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     norm = classic.norm_kind(r, flags)  # a LayerNorm without bias (MPT) counts as weight only
     final_norm = r.flag(flags["final_norm"])  # a constant or a key (OPT do_layer_norm_before)
     layers, classic_extra = classic.finish(r, flags, layers, hidden, norm)
+    if flags["linear_attention"] == "mamba2" and not flags["attention_free"] and layers \
+            and not any(getattr(lay.mixer, "kind", None) == "mamba" for lay in layers):
+        # a hybrid family configured all-attention (Granite-4.0-Micro): its Mamba keys shape no layer
+        r.mark(*(k for k in text_raw if isinstance(k, str) and k.startswith("mamba_")))
     classic_extra = dict(classic_extra)
     for component, n in block_extra_params(r, {"block_extra_params": flags["model_extra_params"]}, hidden, None,
                                            None).items():  # the family's model-level tensors (XLNet mask_emb)
@@ -656,7 +660,13 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
                               f"{_short(rope_type)}")
     max_positions = r.int("max_positions", required=False) if kind != "encoder-decoder" \
         and r.get("max_positions") != -1 else None  # -1: no position limit (XLNetConfig's relative positions)
-    task_head = _task_head(r, flags) if kind == "encoder" else None
+    if kind == "encoder":
+        task_head = _task_head(r, flags)
+    else:  # a decoder stack shipped with another head (reward, classifier, embedding model), else None
+        from .kinds.heads import decoder_head
+        task_head = decoder_head(raw, archs, model_type, guesses) if kind == "decoder" else None
+        if task_head is not None and task_head.num_labels:
+            r.mark("token_classification_bias")
     if kind == "encoder":
         r.mark("type_vocab_size", "pooler_fc_size", "pooler_num_attention_heads", "pooler_num_fc_layers",
                "pooler_size_per_head", "pooler_type")
@@ -668,6 +678,10 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
                  if text_raw.get(k) is not None and text_raw.get(k) == getattr(cfg, k, None)))
         r.mark(*TEXT_KEYS_IGNORED_BY_WRAPPER.get(model_type, ()))
     top_consumed = set(r.consumed) if text_raw is raw else set(wrapper_r.consumed)
+    if text_raw is not raw:  # flat copies of the language model's keys beside its nested config (a re-saved
+        # wrapper, a legacy top-level vocab_size): equal to the nested values, they shape nothing those do not
+        top_consumed |= {k for k, v in raw.items() if isinstance(k, str) and k in text_raw
+                         and not isinstance(v, dict) and v == text_raw[k]}
     nested_unmodelled: list[str] = []
     if vision_read:
         top_consumed.add("vision_config")

@@ -232,7 +232,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "qwen3_next": {"qk_norm": "head", "attn_output_gate": True, "shared_expert_gate": True,
                    "linear_attention": "gated_deltanet", "agreeing_keys": _QWEN3_NEXT_AGREEING},
     "gemma": {},
-    "gemma2": {"norms_per_layer": 4},
+    "gemma2": {"norms_per_layer": 4, "agreeing_keys": {"sliding_window_size": "sliding_window"}},  # legacy name
     "gemma3_text": {"norms_per_layer": 4, "qk_norm": "head"},
     "vaultgemma": {},  # VaultGemmaDecoderLayer: input_layernorm and pre_feedforward_layernorm only
     # Gemma3nTextConfig / Gemma4TextConfig: per-layer inputs, AltUp, Laurel, KV sharing, per-layer attention and the
@@ -318,7 +318,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # Mamba2ForCausalLM: every block is norm + Mamba2Mixer; num_heads / head_dim are the SSM heads
     "mamba2": {"mamba_d_inner": "expand", "layer_kind": "mamba", "ffn": False, "norms_per_layer": 1,
                "mamba_key_names": {"mamba_num_heads": "num_heads", "mamba_head_dim": "head_dim"},
-               "attention_free": True, "linear_attention": "mamba2", "neutral_keys": ("chunk_size",)},
+               "attention_free": True, "linear_attention": "mamba2", "neutral_keys": ("chunk_size",),
+               # Mamba2Mixer's MambaRMSNormGated: an RMS norm after the gate, always (mamba_ssm's flags, not config
+               # fields of Mamba2Config)
+               "agreeing_keys": {"norm_before_gate": (False,), "rms_norm": (True,)}},
     # MambaForCausalLM / FalconMambaForCausalLM: norm + MambaMixer of intermediate_size channels (FalconMamba's
     # dt/B/C norms have no weights)
     "mamba": {"linear_attention": "mamba1", "mamba_d_inner": "intermediate", "ffn": False, "norms_per_layer": 1,
@@ -375,7 +378,9 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # Command A's published keys at Cohere2's fixed layout (SwiGLU, tied embeddings, layer_types read)
     "cohere2": {"norms_per_layer": 1,
                 "agreeing_keys": {"use_gated_activation": (True,), "use_embedding_sharing": "tie_word_embeddings",
-                                  "order_of_interleaved_layers": ("local_attn_first",)}},
+                                  "order_of_interleaved_layers": ("local_attn_first",),
+                                  # Cohere2DecoderLayer always runs attention and MLP in parallel off one norm
+                                  "use_parallel_block": (True,), "use_parallel_embedding": (True,)}},
     "cohere_compass_text": {"norms_per_layer": 1},
     "cohere2_moe": {"norms_per_layer": 1, "dense_intermediate_key": "prefix_dense_intermediate_size",
                     "neutral_keys": ("expert_selection_fn", "prefix_dense_sliding_window_pattern",
@@ -632,7 +637,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # group: hybrids round 2 (kinds/hybrids2.py)
     # FalconH1: attention beside a Mamba2 (mamba_d_ssm overrides expand * hidden) in every layer, then the MLP
     "falcon_h1": {"linear_attention": "mamba2", "mamba_d_inner": "expand", "mamba_d_inner_key": "mamba_d_ssm",
-                  "agreeing_keys": {"mamba_use_mlp": (True,)}},  # FalconH1DecoderLayer: the MLP in every block
+                  "agreeing_keys": {"mamba_use_mlp": (True,)},  # FalconH1DecoderLayer: the MLP in every block
+                  # not read by transformers' FalconH1 (its MLP is intermediate_size wide; published 8 beside
+                  # intermediate_size = 2-4 x hidden)
+                  "neutral_keys": ("mlp_expansion_factor",)},
     # Zamba: Mamba (1) layers of one norm; "hybrid" layers add the shared attention block (hook)
     "zamba": {"linear_attention": "mamba1", "ffn": False, "norms_per_layer": 1},
     # Zamba2: Mamba2 layers (n_mamba_heads x mamba_headdim, mamba_ngroups); "hybrid" layers add a shared block (hook)

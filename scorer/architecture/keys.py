@@ -46,6 +46,8 @@ IRRELEVANT = frozenset({
     "summary_first_dropout", "summary_proj_to_labels", "summary_type", "summary_use_proj", "initial_context_length",
     "apply_residual_connection_post_layernorm", "is_gated_act", "tokens_per_second", "max_window_layers_rotary",
     "layerdrop", "moe_router_activation_func", "use_grouped_topk",
+    # RoPE's original context (YaRN / LongRoPE), the tokenizer's length limit, a scalar embedding scale
+    "original_max_position_embeddings", "model_max_length", "embeddings_scale_by_sqrt_dim",
 })
 
 #: name fragments of shape-neutral settings

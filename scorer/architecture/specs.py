@@ -506,6 +506,10 @@ class TaskHead(BaseModel):
                                                   "decoder (BertLMPredictionHead); False: decoder and bias only")
     head_width: int | None = Field(None, description="width of the MLM head's transform and decoder when it is not "
                                                      "the embedding width (RemBERT output_embedding_size)")
+    replaces_lm_head: bool = Field(False, description="a decoder whose checkpoint holds this head instead of the "
+                                                      "vocabulary lm_head (reward / classification / embedding models)")
+    label_bias: bool = Field(True, description="the num_labels linear has a bias")
+    head_class: str | None = Field(None, description="the architectures class the head was read from")
 
 
 class ModelArch(BaseModel):
@@ -572,6 +576,12 @@ class ModelArch(BaseModel):
     @property
     def is_moe(self) -> bool:
         return any(isinstance(lay.ffn, MoEMLP) for lay in self.layers)
+
+    @property
+    def has_lm_head_gemm(self) -> bool:
+        """Whether decoding runs a vocabulary-wide lm_head GEMM: a decoder (or encoder-decoder) whose checkpoint is
+        not a reward / classification / embedding model (:class:`TaskHead` ``replaces_lm_head``)."""
+        return self.kind != "encoder" and not (self.task_head is not None and self.task_head.replaces_lm_head)
 
     def first_attention(self) -> AttentionSpec | MLASpec | CompressedAttentionSpec | None:
         att = self.attention_layers()

@@ -77,6 +77,12 @@ def whisper_encoder(ar: Reader) -> tuple[int, int]:
                                "d_model")
     n = dim(ar, ("encoder_layers", "num_hidden_layers"), limit="num_layers")
     f = dim(ar, ("encoder_ffn_dim", "intermediate_size"), limit="intermediate_size")
+    # published audio configs (Voxtral) also write head_dim and num_key_value_heads, which the encoder does not
+    # read (head_dim = d / heads, every head its own K/V): consumed only where they say so
+    if ar.raw.get("head_dim") == d // heads:
+        ar.mark("head_dim")
+    if ar.raw.get("num_key_value_heads") == heads:
+        ar.mark("num_key_value_heads")
     mels = dim(ar, "num_mel_bins")
     pos = dim(ar, "max_source_positions", limit="max_positions")
     block = 4 * d * d + 3 * d + 2 * norm(d, "layernorm") + linear(d, f) + linear(f, d)

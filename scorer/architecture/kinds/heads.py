@@ -1,0 +1,86 @@
+"""The output head of a decoder checkpoint, from its ``architectures`` class name.
+
+Most decoder checkpoints are ``*ForCausalLM`` / ``*ForConditionalGeneration``: a vocabulary-wide ``lm_head``
+(tied or not). Reward models, classifiers and embedding models ship the same decoder stack with another head,
+and their safetensors hold no ``lm_head``:
+
+* ``*ForSequenceClassification`` (reward models): transformers 5.x's ``GenericForSequenceClassification``
+  (``modeling_layers.py``) builds ``score = nn.Linear(hidden, num_labels, bias=False)``;
+* ``*ForTokenClassification``: ``GenericForTokenClassification`` builds ``score = nn.Linear(hidden, num_labels,
+  bias=config.token_classification_bias (default True))``;
+* ``*ForQuestionAnswering``: ``GenericForQuestionAnswering`` builds ``qa_outputs = nn.Linear(hidden, 2)`` with a
+  bias;
+* ``<Family>Model`` (an embedding model such as e5-mistral's ``MistralModel``): the bare stack, no head — when
+  transformers defines that class for the family and the repo brings no code of its own (``auto_map``).
+
+A family's class is known to be the generic one when its modeling source says ``class <Name>(Generic...``;
+a class of its own (GPT-2, BLOOM, ...) is counted the same way and labelled estimated. ``num_labels`` is the
+length of ``id2label`` when given, else ``num_labels``, else 2 (``PretrainedConfig``'s default).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+from ..specs import TaskHead
+
+#: suffix -> (transformers' generic class, the label count is fixed (QA: start and end logits))
+_HEADS = {"ForSequenceClassification": "GenericForSequenceClassification",
+          "ForTokenClassification": "GenericForTokenClassification",
+          "ForQuestionAnswering": "GenericForQuestionAnswering"}
+
+
+@functools.lru_cache(maxsize=64)
+def _is_generic(class_name: str, generic: str, model_type: str) -> bool:
+    """Whether transformers' modeling source defines ``class_name`` on ``generic`` (any base when ``generic`` is
+    empty); read as text, no torch."""
+    try:
+        import transformers
+    except ImportError:  # pragma: no cover - a dependency
+        return False
+    root = Path(transformers.__file__).parent / "models"
+    folder = model_type.replace("-", "_")
+    files = sorted((root / folder).glob("modeling_*.py")) if (root / folder).is_dir() else []
+    pat = re.compile(rf"^class {re.escape(class_name)}\(\s*{generic}" + (r"\b" if generic else ""), re.M)
+    for f in files:
+        try:
+            if pat.search(f.read_text(encoding="utf-8", errors="replace")):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _labels(raw: dict[str, Any]) -> int:
+    labels = raw.get("id2label")
+    if isinstance(labels, dict) and labels:
+        return len(labels)
+    n = raw.get("num_labels")
+    return n if isinstance(n, int) and not isinstance(n, bool) and 0 < n <= 1 << 20 else 2
+
+
+def decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None,
+                 guesses: list[str]) -> TaskHead | None:
+    """The head that replaces a decoder's ``lm_head`` (see the module docstring), else None (a generating model).
+    Appends a guess when the class is not transformers' generic one (its head is then an estimate)."""
+    name = next((a for a in archs if isinstance(a, str)), "")
+    if not name:
+        return None
+    for suffix, generic in _HEADS.items():
+        if name.endswith(suffix):
+            qa = suffix == "ForQuestionAnswering"
+            n = 2 if qa else _labels(raw)
+            bias = qa or (suffix == "ForTokenClassification" and raw.get("token_classification_bias", True) is not False)
+            if not _is_generic(name, generic, model_type or ""):
+                guesses.append(f"{name}: its head is not transformers' {generic}; counted as one "
+                               f"(a {n}-output linear{' with bias' if bias else ', no bias'}) in place of the lm_head")
+            return TaskHead(num_labels=n, label_bias=bias, replaces_lm_head=True, head_class=name)
+    if name.endswith("Model") and "For" not in name and not name.endswith(("LMHeadModel", "PreTrainedModel")) \
+            and not isinstance(raw.get("auto_map"), dict) and _is_generic(name, "", model_type or ""):
+        # the bare decoder stack transformers defines for the family (embedding models); a repo's own class of that
+        # name (custom code: ChatGLM's ChatGLMModel generates) keeps its lm_head
+        return TaskHead(replaces_lm_head=True, head_class=name)
+    return None
