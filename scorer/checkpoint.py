@@ -124,6 +124,9 @@ class CheckpointCounts(BaseModel):
                                                                       "differ")
     notes: list[str] = Field(default_factory=list, description="differences explained (MTP copies of the "
                                                                "embedding and lm_head)")
+    shape_components: list[str] = Field(default_factory=lambda: list(SHAPE_COMPONENTS), description="the "
+                                        "components whose shapes engines' loaders check (a reward / classification "
+                                        "decoder's head too)")
     matches: bool = Field(description=f"|delta| <= {MISMATCH_TOLERANCE:.1%} of the config-derived count and no "
                                       "GEMM or embedding component differs")
 
@@ -277,14 +280,17 @@ def analyze(headers, arch, params: ParamCounts) -> CheckpointCounts:
                          f"({-explained:,} parameters): engines share the main model's")
     pct = delta / config_total if config_total else (0.0 if not total else float("inf"))
     unexplained = (delta - explained) / config_total if config_total else pct
+    shape_comps = list(SHAPE_COMPONENTS)
+    if arch.task_head is not None and arch.task_head.replaces_lm_head:
+        shape_comps.append("task_head")  # the score / qa head a decoder loads in place of its lm_head
     return CheckpointCounts(
         total=total, by_dtype=by_dtype, bytes=stored_bytes, source=headers.source, files=list(headers.files),
         tensors=len(headers.tensors), by_component=by_comp, bytes_by_component=bytes_comp, packed=packed,
         scales=roles["scale"], buffers=roles["buffer"], language_model_bytes=lm_bytes, stored_precision=stored_prec,
         config_total=config_total, delta=delta, delta_pct=round(pct * 100, 4) if config_total else 0.0,
-        differs=differs, notes=notes,
+        differs=differs, notes=notes, shape_components=shape_comps,
         # any GEMM or embedding component that differs is a shape engines' loaders refuse, however small
-        matches=abs(unexplained) <= MISMATCH_TOLERANCE and not any(k in SHAPE_COMPONENTS for k in differs))
+        matches=abs(unexplained) <= MISMATCH_TOLERANCE and not any(k in shape_comps for k in differs))
 
 
 def stored_weight_bytes(ck: CheckpointCounts | None, precision: str) -> int | None:
@@ -307,4 +313,4 @@ def mismatch_message(ck: CheckpointCounts, limit: int = 6) -> str:
 
 def shapes_differ(ck: CheckpointCounts) -> bool:
     """A GEMM or embedding component differs: engines refuse such weights (their loaders assert the shapes)."""
-    return any(k in SHAPE_COMPONENTS for k in ck.differs)
+    return any(k in ck.shape_components for k in ck.differs)

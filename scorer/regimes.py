@@ -319,13 +319,28 @@ def replicated_kv(arch, tp: int) -> bool:
     return not isinstance(att, AttentionSpec) or att.num_kv_heads < tp
 
 
+def staged_layouts(arch, tps: list[int], moe: bool = False) -> list[Layout]:
+    """Half the largest single-node TP of ``tps`` in two pipeline stages on that node (TP4·PP2, and TP4·EP4·PP2 for
+    MoE experts when ``moe``): the other way to spread a model over one node, with fewer ranks per all-reduce and a
+    stage hop instead (vLLM and SGLang run pipeline stages on one node). Empty where the half TP is not valid."""
+    top = max(tps) if tps else 1
+    half = top // 2
+    if top <= 2 or arch.num_layers < 2 or not valid_tp(arch, half):
+        return []
+    return [Layout(tp=half, pp=2)] + ([Layout(tp=half, ep=half, pp=2)] if moe else [])
+
+
 def multinode_layouts(arch, tps: list[int], moe: bool = False) -> list[Layout]:
-    """The layouts tried when a model fits no single node (``data/regimes.json``): TP across nodes, and the largest
-    single-node TP of ``tps`` times PP stages (with EP = that TP for MoE experts when ``moe``)."""
+    """The layouts tried when no single stage of one node holds the model (``data/regimes.json``): the one-node
+    pipeline stages of :func:`staged_layouts`, TP across nodes (with EP = TP for MoE experts when ``moe``), and the
+    largest single-node TP of ``tps`` times PP stages (with EP = that TP for MoE experts)."""
     doc = load_json("regimes.json")
     top = max(tps) if tps else 1
     pps = [p for p in doc["pp_degrees_multinode"] if p <= arch.num_layers]
-    out = [Layout(tp=t) for t in doc["tp_degrees_multinode"] if valid_tp(arch, t)]
+    out = staged_layouts(arch, tps, moe)
+    out += [Layout(tp=t) for t in doc["tp_degrees_multinode"] if valid_tp(arch, t)]
+    if moe:
+        out += [Layout(tp=t, ep=t) for t in doc["tp_degrees_multinode"] if valid_tp(arch, t)]
     out += [Layout(tp=top, pp=p) for p in pps]
     if moe:
         out += [Layout(tp=top, ep=top, pp=p) for p in pps]
@@ -334,9 +349,9 @@ def multinode_layouts(arch, tps: list[int], moe: bool = False) -> list[Layout]:
 
 def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout]:
     """Layouts the regimes and the sweep try: every valid TP of one node, EP = TP for MoE experts, and for an MoE
-    model whose KV TP would replicate, attention DP x EP (:func:`replicated_kv`); when only the whole node holds
-    the model, half its TP in two pipeline stages on that node (with EP for MoE); when the model fits no single
-    node, TP across nodes and TP8 x PP stages (``data/regimes.json``)."""
+    model whose KV TP would replicate, attention DP x EP (:func:`replicated_kv`); when the model needs more than
+    2 GPUs, half the node's TP in two pipeline stages on that node (:func:`staged_layouts`); when no single stage
+    holds it, those and the multi-node layouts (:func:`multinode_layouts`)."""
     doc = load_json("regimes.json")
 
     def runs(lay: Layout) -> bool:  # only what the engine runs (the readiness matrix's refusals are skipped)
@@ -345,13 +360,21 @@ def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout
     if tp_fixed:
         # TP fixed by the user: experts whole (EP = TP) only where splitting them is refused, and PP stages of that TP
         # only where no single stage holds the model (as the header's capacity rows)
-        fixed = [lay for lay in (Layout(tp=tp_fixed),) if runs(lay)]
-        if not fixed and arch.is_moe and tp_fixed > 1:
-            fixed = [lay for lay in (Layout(tp=tp_fixed, ep=tp_fixed),) if runs(lay)]
-        if fixed and not any(make_cm(lay).max_concurrency(2048) >= 1 for lay in fixed):
-            ep = fixed[0].ep
-            fixed += [lay for lay in (Layout(tp=tp_fixed, ep=ep, pp=p) for p in doc["pp_degrees_multinode"]
-                                      if p <= arch.num_layers) if runs(lay)]
+        # TP fixed by the user: with the experts split by TP and, for MoE, whole on each rank (EP = TP), as the
+        # unfixed search tries; PP stages of that TP where no single stage holds the model, or where they are the
+        # unfixed search's one-node staged layouts
+        eps = [1] + ([tp_fixed] if arch.is_moe and tp_fixed > 1 else [])
+        fixed = [lay for lay in (Layout(tp=tp_fixed, ep=e) for e in eps) if runs(lay)]
+        tps = [t for t in doc["tp_degrees"] if valid_tp(arch, t)]
+        fits = [lay for lay in fixed if make_cm(lay).max_concurrency(2048) >= 1]
+        if fixed and not fits:
+            fixed += [lay for lay in (Layout(tp=tp_fixed, ep=e, pp=p) for p in doc["pp_degrees_multinode"]
+                                      if p <= arch.num_layers for e in {lay.ep for lay in fixed}) if runs(lay)]
+        elif fits and tp_fixed > 1:
+            small = [t for t in tps if any(make_cm(Layout(tp=t, ep=e)).max_concurrency(2048) >= 1
+                                           for e in ([1, t] if arch.is_moe and t > 1 else [1]))]
+            if small and min(small) > 2:  # the model needs more than 2 GPUs: the one-node staged layouts too
+                fixed += [lay for lay in staged_layouts(arch, tps, arch.is_moe) if lay.tp == tp_fixed and runs(lay)]
         return [lay for lay in fixed if layout_problem(arch, lay.tp, lay.pp, lay.ep, lay.dp) is None]
     tps = [t for t in doc["tp_degrees"] if valid_tp(arch, t)]
     layouts = [Layout(tp=t) for t in tps]
@@ -373,11 +396,8 @@ def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout
     fitting = [lay.num_gpus for lay in layouts if make_cm(lay).max_concurrency(2048) >= 1]
     if not fitting:
         layouts += multinode_layouts(arch, tps, moe)
-    elif tps and min(fitting) == max(tps) > 2 and arch.num_layers >= 2 and valid_tp(arch, max(tps) // 2):
-        # only a whole node holds it: half the TP in two pipeline stages on the same node is the other way to
-        # spread the weights (fewer ranks per all-reduce, a stage hop instead), tried where it runs
-        half = max(tps) // 2
-        layouts += [Layout(tp=half, pp=2)] + ([Layout(tp=half, ep=half, pp=2)] if moe else [])
+    elif min(fitting) > 2:  # a model that needs more than 2 GPUs: one node's pipeline stages too
+        layouts += staged_layouts(arch, tps, moe)
     out = [lay for lay in layouts if layout_problem(arch, lay.tp, lay.pp, lay.ep, lay.dp) is None and runs(lay)]
     if first is not None:
         first._candidates = (arch, tuple(out))

@@ -75,7 +75,7 @@ class GpuPrice(BaseModel):
 
 class Risk(BaseModel):
     kind: Literal["custom_code", "gated", "no_safetensors", "license", "no_license", "guess", "provenance",
-                  "checkpoint_refused"]
+                  "checkpoint_refused", "cannot_generate"]
     severity: Literal["high", "medium", "info"]
     text: str
 
@@ -218,6 +218,11 @@ def _risks(sheet: Sheet) -> list[Risk]:
         out.append(Risk(kind="checkpoint_refused", severity="high",
                         text="engines refuse to load the checkpoint: its tensor shapes differ from config.json "
                              f"(rule C1: {c1.message})"))
+    a = m.arch
+    if a.kind == "decoder" and not a.has_lm_head_gemm and a.task_head is not None:
+        out.append(Risk(kind="cannot_generate", severity="high",
+                        text=f"{a.task_head.head_class} has no lm_head: a reward / classification / embedding model "
+                             "that does not generate; its output-token costs below are not a service it offers"))
     if m.custom_code:
         out.append(Risk(kind="custom_code", severity="high",
                         text="custom code required: the config has auto_map, so transformers must run the "
@@ -259,7 +264,8 @@ def _quant_ready(sheet: Sheet, framework: str, status: str = "ready") -> dict[st
         entries = [e for e in sheet.quantization.matrix if e.format == fmt and e.engine == framework and e.tp in tps]
         if entries:
             tp_ready = [e.tp for e in entries if e.status == "ready"]
-            ep_ready = [e.tp for e in entries if e.status != "ready" and e.ep_status == "ready"]
+            # only with EP: refused with the experts split by TP (a padded TP split runs, and is listed as padded)
+            ep_ready = [e.tp for e in entries if e.status not in ("ready", "padded") and e.ep_status == "ready"]
             if status == "ready":
                 out[fmt] = tp_ready
             elif status == "ep":
@@ -348,10 +354,11 @@ def _serious(m: ModelColumn) -> int:
 
 
 def _model_key(m: ModelColumn) -> tuple:
-    """Checkpoints engines load before those they refuse (rule C1); then the cheapest best deployment; at the same
-    cost, fewer serious risks, then more spare capacity."""
+    """Checkpoints engines load and that generate before those they refuse (rule C1) or that have no lm_head; then
+    the cheapest best deployment; at the same cost, fewer serious risks, then more spare capacity."""
     k = _cost_key(m.best)
-    return (any(r.kind == "checkpoint_refused" for r in m.risks), k[0], k[1], _serious(m), *k[2:])
+    return (any(r.kind in ("checkpoint_refused", "cannot_generate") for r in m.risks), k[0], k[1], _serious(m),
+            *k[2:])
 
 
 def _money(x: float | None) -> str:

@@ -297,8 +297,9 @@ def _capacity_row(build, gpu, prec_id: str, lay: Layout, kv: KVCache, policy: st
 
 
 def _multinode_capacity(arch: ModelArch, build, gpu, prec_id: str, kv: KVCache, policy: str) -> list[Capacity]:
-    """Capacity rows of the multi-node layouts the regimes try when one node is too small (data/regimes.json: TP
-    across nodes, TP8 x PP stages, with EP for MoE experts), fewest GPUs first."""
+    """Capacity rows of the layouts the regimes try when no single stage of one node holds the model
+    (:func:`scorer.regimes.multinode_layouts`: one node's pipeline stages, TP across nodes, TP8 x PP stages, with EP
+    for MoE experts), fewest GPUs first."""
     from .regimes import multinode_layouts, valid_tp
     from .resources import load_json
     lays = multinode_layouts(arch, [t for t in load_json("regimes.json")["tp_degrees"] if valid_tp(arch, t)],

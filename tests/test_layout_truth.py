@@ -197,3 +197,73 @@ def test_best_layout_of_a_whole_node_model_weighs_pipeline_stages_on_that_node(t
         assert out["num_gpus"] == 8
         if out["fits"]:
             assert best >= out["output_tokens_per_s_per_gpu"] * 0.999, (lay, best, out["output_tokens_per_s_per_gpu"])
+
+
+def _llama_70b(tmp_path):
+    """Llama-3.1-70B's published shape (hidden 8192, 80 layers, 64/8 heads, FFN 28672, vocabulary 128256)."""
+    cfg = LlamaConfig(hidden_size=8192, intermediate_size=28672, num_hidden_layers=80, num_attention_heads=64,
+                      num_key_value_heads=8, vocab_size=128256, max_position_embeddings=131072,
+                      tie_word_embeddings=False).to_dict()
+    cfg["architectures"] = ["LlamaForCausalLM"]
+    p = tmp_path / "llama-70b.json"
+    p.write_text(json.dumps(cfg))
+    return str(p)
+
+
+def test_a_model_needing_four_gpus_also_tries_two_stages_of_tp4_on_the_node(tmp_path, capsys):
+    """Llama-3.1-70B at BF16 (~131 GiB) fits 4 L40S (48 GB each) and up; on the 8 GPUs of TP8, two stages of TP4
+    all-reduce over 4 ranks instead of 8. The throughput regime's best is at least what predict gives every 8-GPU
+    layout of the node for the same workload (breaker report: TP8 133.5 tok/s/GPU chosen over TP4·PP2 143.3)."""
+    src = _llama_70b(tmp_path)
+    assert main(["score", src, "--gpu", "L40S", "--format", "json"]) == 0
+    reg = next(r for r in json.loads(capsys.readouterr().out)["regimes"]["L40S"] if r["id"] == "throughput")
+    for lay in (["--tp", "8"], ["--tp", "4", "--pp", "2"]):
+        assert main(["predict", src, "--gpu", "L40S", *lay, "--isl", str(reg["isl"]), "--osl", str(reg["osl"]),
+                     "--concurrency", "max"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert reg["prediction"]["output_tokens_per_s_per_gpu"] >= out["output_tokens_per_s_per_gpu"] * 0.999, lay
+
+
+def test_tp_fixed_keeps_the_expert_parallel_and_staged_choices_at_that_tp(tmp_path, capsys):
+    """`score --tp 4` of Qwen3-235B (BF16, H100): TP4 alone does not hold ~438 GiB, so the regimes run TP4 in two
+    stages; with the experts whole (EP4) as the unfixed search tries. The --tp 4 throughput equals the unfixed
+    search's when that picked a TP4 layout (breaker report: 639 against 832 tok/s/GPU)."""
+    src = str(_qwen3_235b(tmp_path))
+    best = {}
+    for extra in ([], ["--tp", "4"]):
+        assert main(["score", src, "--format", "json", *extra]) == 0
+        reg = next(r for r in json.loads(capsys.readouterr().out)["regimes"]["H100-SXM"] if r["id"] == "throughput")
+        best[tuple(extra)] = reg["prediction"]
+    unfixed, fixed = best[()], best[("--tp", "4")]
+    assert fixed["tp"] == 4
+    if unfixed["tp"] == 4:
+        assert fixed["layout"] == unfixed["layout"]
+        assert fixed["output_tokens_per_s_per_gpu"] == unfixed["output_tokens_per_s_per_gpu"]
+
+
+def test_multinode_moe_search_tries_tp16_with_experts_whole(tmp_path, capsys):
+    """Qwen3-235B at fp8_block on L4 (24 GB): no node of 8 holds it; TP16·EP16 is one of the 16-GPU layouts
+    engines run (vLLM's --enable-expert-parallel over the TP group). The latency regime's TPOT is at most what
+    predict gives TP16·EP16 at concurrency 1 on the same lengths."""
+    src = str(_qwen3_235b(tmp_path))
+    assert main(["score", src, "--gpu", "L4", "--precision", "fp8_block", "--format", "json"]) == 0
+    reg = next(r for r in json.loads(capsys.readouterr().out)["regimes"]["L4"] if r["id"] == "latency")
+    assert main(["predict", src, "--gpu", "L4", "--precision", "fp8_block", "--tp", "16", "--ep", "16", "--isl",
+                 str(reg["isl"]), "--osl", str(reg["osl"]), "--concurrency", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fits"] and reg["prediction"]["tpot_ms"] <= out["tpot_ms"] * 1.001
+
+
+def test_compare_lists_padded_degrees_as_padded_not_expert_parallel(tmp_path, capsys):
+    """Qwen3-235B at mxfp4: TP4 and TP8 split the experts into shards the kernels pad (◐), and run; they are
+    'padded', not degrees that need EP."""
+    src = str(_qwen3_235b(tmp_path))
+    assert main(["compare", src, "example:qwen3-4b", "--isl", "1024", "--osl", "1024", "--qps", "5",
+                 "--format", "json"]) == 0
+    col = next(m for m in json.loads(capsys.readouterr().out)["models"] if m["source"] == src)
+    assert main(["score", src, "--format", "json"]) == 0
+    matrix = [e for e in json.loads(capsys.readouterr().out)["quantization"]["matrix"]
+              if e["format"] == "mxfp4" and e["engine"] == "vllm" and e["tp"] <= 8]
+    padded = sorted(e["tp"] for e in matrix if e["status"] == "padded")
+    assert padded and set(padded) <= set(col["quant_padded"].get("mxfp4", []))
+    assert not set(padded) & set(col["quant_ep_ready"].get("mxfp4", []))

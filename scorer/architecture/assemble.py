@@ -128,6 +128,7 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
             except ValueError:
                 pass  # a corrupt entry: recompute
     try:
+        _check_labels(raw)
         arch = _normalize(raw, quant_sidecar)
         if key is not None:
             cache.store_arch(key, arch.model_dump_json())
@@ -728,6 +729,30 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         dtype=dtype,
         ssm_state_fp32=text_raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32")
         or raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32"), rope=rope_type, extra_params=model_extra)
+
+
+#: the most classification labels a config may declare (transformers builds an id2label entry per label: a
+#: num_labels of 10**8 would take minutes and gigabytes before any shape is read)
+MAX_LABELS = 1 << 20
+
+
+def _check_labels(raw: dict[str, Any], where: str = "config", depth: int = 0) -> None:
+    """``num_labels`` / ``id2label`` of the config and its sub-configs, before transformers builds them: an
+    integer 0..MAX_LABELS, an object. Raises ConfigError."""
+    if not isinstance(raw, dict) or depth > 3:
+        return
+    n = raw.get("num_labels")
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_LABELS):
+        raise ConfigError(f"{where}: num_labels must be an integer from 0 to {MAX_LABELS:,}, got {_short(n)}")
+    for key in ("id2label", "label2id"):
+        v = raw.get(key)
+        if v is not None and not isinstance(v, dict):
+            raise ConfigError(f"{where}: {key} must be an object (label index -> name), got {_short(v)}")
+        if isinstance(v, dict) and len(v) > MAX_LABELS:
+            raise ConfigError(f"{where}: {key} has {len(v):,} labels (at most {MAX_LABELS:,})")
+    for k, v in raw.items():
+        if isinstance(v, dict) and k not in ("id2label", "label2id", "quantization_config", "auto_map"):
+            _check_labels(v, f"{where}.{k}", depth + 1)
 
 
 def _prevalidate(text_raw: dict[str, Any], where: str, sub_config: bool = False) -> None:

@@ -11,7 +11,10 @@ and their safetensors hold no ``lm_head``:
 * ``*ForQuestionAnswering``: ``GenericForQuestionAnswering`` builds ``qa_outputs = nn.Linear(hidden, 2)`` with a
   bias;
 * ``<Family>Model`` (an embedding model such as e5-mistral's ``MistralModel``): the bare stack, no head — when
-  transformers defines that class for the family and the repo brings no code of its own (``auto_map``).
+  the family's generating class wraps that class (``self.model = MistralModel(config)``; GPT2DoubleHeadsModel is
+  not a bare stack) and the repo brings no code of its own (``auto_map``);
+* a repo's own reward class (``Qwen2ForRewardModel``, ``...ForProcessRewardModel``): no lm_head, a head whose
+  shape is not read (counted as a 1-output linear, a guess).
 
 A family's class is known to be the generic one when its modeling source says ``class <Name>(Generic...``;
 a class of its own (GPT-2, BLOOM, ...) is counted the same way and labelled estimated. ``num_labels`` is the
@@ -55,11 +58,37 @@ def _is_generic(class_name: str, generic: str, model_type: str) -> bool:
 
 
 def _labels(raw: dict[str, Any]) -> int:
+    """Labels as PretrainedConfig counts them: ``len(id2label)`` when the config has one (even empty), else
+    ``num_labels``, else 2 (values were checked by ``assemble._check_labels``)."""
     labels = raw.get("id2label")
-    if isinstance(labels, dict) and labels:
+    if isinstance(labels, dict):
         return len(labels)
     n = raw.get("num_labels")
-    return n if isinstance(n, int) and not isinstance(n, bool) and 0 < n <= 1 << 20 else 2
+    return n if isinstance(n, int) and not isinstance(n, bool) else 2
+
+
+@functools.lru_cache(maxsize=64)
+def _instantiated(class_name: str, model_type: str) -> bool:
+    """Whether another class of the family's modeling source builds ``class_name`` as its stack
+    (``self.model = MistralModel(config)``): the family's bare model, not a model with heads of its own
+    (GPT2DoubleHeadsModel is defined there too, but nothing wraps it)."""
+    try:
+        import transformers
+    except ImportError:  # pragma: no cover - a dependency
+        return False
+    root = Path(transformers.__file__).parent / "models" / model_type.replace("-", "_")
+    pat = re.compile(rf"=\s*{re.escape(class_name)}\(\s*config\b")
+    for f in sorted(root.glob("modeling_*.py")) if root.is_dir() else []:
+        try:
+            if pat.search(f.read_text(encoding="utf-8", errors="replace")):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+#: class names of a repo's own reward / classification heads (custom code): no lm_head, an unknown head
+_CUSTOM_POOLING = re.compile(r"(RewardModel|ForReward\w*|ForProcessReward\w*|ForRM|ForEmbedding\w*)$")
 
 
 def decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None,
@@ -73,13 +102,21 @@ def decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None,
         if name.endswith(suffix):
             qa = suffix == "ForQuestionAnswering"
             n = 2 if qa else _labels(raw)
-            bias = qa or (suffix == "ForTokenClassification" and raw.get("token_classification_bias", True) is not False)
+            # nn.Linear(bias=getattr(config, "token_classification_bias", True)): any false value, null included
+            bias = qa or (suffix == "ForTokenClassification" and bool(raw.get("token_classification_bias", True)))
             if not _is_generic(name, generic, model_type or ""):
                 guesses.append(f"{name}: its head is not transformers' {generic}; counted as one "
                                f"(a {n}-output linear{' with bias' if bias else ', no bias'}) in place of the lm_head")
             return TaskHead(num_labels=n, label_bias=bias, replaces_lm_head=True, head_class=name)
+    if name.endswith("DoubleHeadsModel"):  # GPT-2 / OpenAI-GPT: the lm_head and a multiple-choice summary head
+        guesses.append(f"{name}: its multiple-choice head (SequenceSummary, hidden + 1 parameters) is not counted")
+        return None
+    if _CUSTOM_POOLING.search(name):
+        guesses.append(f"{name}: a reward / pooling head of the repo's own code; counted without the lm_head and "
+                       "with a 1-output linear (its real head is not read)")
+        return TaskHead(num_labels=1, label_bias=False, replaces_lm_head=True, head_class=name)
     if name.endswith("Model") and "For" not in name and not name.endswith(("LMHeadModel", "PreTrainedModel")) \
-            and not isinstance(raw.get("auto_map"), dict) and _is_generic(name, "", model_type or ""):
+            and not isinstance(raw.get("auto_map"), dict) and _instantiated(name, model_type or ""):
         # the bare decoder stack transformers defines for the family (embedding models); a repo's own class of that
         # name (custom code: ChatGLM's ChatGLMModel generates) keeps its lm_head
         return TaskHead(replaces_lm_head=True, head_class=name)
