@@ -315,3 +315,20 @@ def test_an_omni_thinker_leaving_the_tie_to_its_class_default_is_exact():
         assert not v["counts"]["tied"]
         arch = normalize(cfg)
         assert count_params(arch).total == expected(v)["total"] and arch.exact and not arch.guesses, v["variant"]
+
+
+def test_a_flat_wrapper_config_that_transformers_reads_flat_is_exact():
+    """Qwen2.5-VL's Hub configs are flat (no text_config): Qwen2_5_VLConfig builds its text config from those
+    top-level keys, so they are read, and the count equals the meta device's for the nested variant; a flat
+    sliding_window beside use_sliding_window false (the config then says None) is no contradiction."""
+    for v in BY_TYPE["qwen2_5_vl"]:
+        cfg = _config(v)
+        text = cfg.pop("text_config")
+        cfg.update({k: val for k, val in text.items() if k not in cfg and k != "model_type"})
+        cfg.update(use_sliding_window=False, sliding_window=32768)
+        arch = normalize(cfg)
+        got = count_params(arch)
+        exp = expected(v)
+        assert (got.total, got.vision or 0) == (exp["total"], exp["vision"]), v["variant"]
+        assert arch.exact and not arch.unmodelled_keys and not arch.guesses, (v["variant"], arch.unmodelled_keys,
+                                                                                arch.guesses)

@@ -16,9 +16,12 @@ wrong reading breaks.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from scorer.architecture import normalize
+from scorer.cli import main
 from scorer.errors import ConfigError
 from scorer.params import count_params
 
@@ -258,3 +261,74 @@ def test_mtp_modules_no_engine_builds_are_a_note_not_an_estimate():
     assert any("3 MTP module(s) (num_mtp_modules) are not counted" in a for a in sheet.assumptions)
     off = normalize(cfg | {"use_mtp": False})
     assert off.exact and off.mtp_note is None
+
+
+# ---------------------------------------------------------------- custom-code trial (issue 12, 2026-12-02)
+
+def _llama_like() -> dict:
+    return {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 256,
+            "intermediate_size": 512, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+            "vocab_size": 1000, "max_position_embeddings": 4096, "tie_word_embeddings": False}
+
+
+def _rw(tmp_path, name, **keys):
+    cfg = {"architectures": ["RWForCausalLM"], "auto_map": {"AutoModelForCausalLM": "modelling_RW.RWForCausalLM"},
+           "alibi": False, "bias": False, "bos_token_id": 11, "eos_token_id": 11, "layer_norm_epsilon": 1e-5,
+           "torch_dtype": "bfloat16", "vocab_size": 65024, **keys}
+    p = tmp_path / f"{name}.json"
+    p.write_text(json.dumps(cfg))
+    return str(p)
+
+
+def _layer(h, heads, kv, norms):
+    """transformers' FalconDecoderLayer without biases: fused QKV h x (heads + 2 kv) x 64, dense h x h, a
+    4h MLP (two matrices), LayerNorms of weight and bias."""
+    return h * (heads + 2 * kv) * 64 + h * h + 2 * h * 4 * h + norms * 2 * h
+
+
+def test_refinedweb_configs_read_as_falcon(tmp_path, capsys):
+    """The original Falcon repos' configs (model_type RefinedWebModel / RefinedWeb, RWForCausalLM, the authors'
+    code) were refused for a missing intermediate_size. transformers' Falcon port reads them: falcon-7b is
+    multi-query with parallel attention and one norm; falcon-40b's n_head_kv is the grouped-KV layout with two
+    norms (new_decoder_architecture). Tied embeddings 65,024 x h, a final LayerNorm."""
+    for name, keys, h, n, heads, kv, norms in (
+            ("falcon-7b", {"model_type": "RefinedWebModel", "hidden_size": 4544, "n_head": 71, "n_layer": 32,
+                           "multi_query": True, "parallel_attn": True}, 4544, 32, 71, 1, 1),
+            ("falcon-40b", {"model_type": "RefinedWeb", "hidden_size": 8192, "n_head": 128, "n_head_kv": 8,
+                            "n_layer": 60, "parallel_attn": True}, 8192, 60, 128, 8, 2)):
+        assert main(["score", _rw(tmp_path, name, **keys), "--format", "json"]) == 0
+        sheet = json.loads(capsys.readouterr().out)
+        want = n * _layer(h, heads, kv, norms) + 65024 * h + 2 * h
+        assert sheet["params"]["total"] == want, name  # 6,921,720,704 and 41,303,293,952
+        assert sheet["params"]["unmodelled_keys"] == [] and sheet["score"]["provisional"]
+        assert sheet["kv_cache"]["bytes_per_token_all_layers"] == n * 2 * kv * 64 * 2
+
+
+def test_a_wrapper_without_text_config_says_its_top_level_keys_are_not_what_transformers_builds(tmp_path, capsys):
+    """Yi-VL-6B ships model_type llava with the original LLaVA repo's flat keys and no text_config: LlavaConfig
+    builds the language model from LlamaConfig's defaults (vocabulary 32,000, 32 KV heads), so the file's
+    vocab_size 64,000 and num_key_value_heads 4 are not what any transformers-based loader builds. They were
+    marked read; now they are listed and the count is labelled estimated, with a guess naming both values."""
+    cfg = {"architectures": ["LlavaLlamaForCausalLM"], "model_type": "llava", "hidden_size": 4096,
+           "intermediate_size": 11008, "num_attention_heads": 32, "num_hidden_layers": 32,
+           "num_key_value_heads": 4, "vocab_size": 64000, "max_position_embeddings": 4096,
+           "tie_word_embeddings": False, "torch_dtype": "bfloat16"}
+    p = tmp_path / "yi-vl.json"
+    p.write_text(json.dumps(cfg))
+    assert main(["score", str(p), "--format", "json"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    assert {"vocab_size", "num_key_value_heads"} <= set(sheet["params"]["unmodelled_keys"])
+    assert sheet["params"]["exact"] is False
+    assert any("vocab_size 64000 (default 32000)" in g for g in sheet["model"]["guesses"])
+
+
+def test_a_tower_object_is_not_shape_neutral_for_its_name(tmp_path, capsys):
+    """Ovis2's visual_tokenizer_config and Phi-4-multimodal's audio_processor are objects describing towers; the
+    name fragments 'tokenizer' / 'processor' made them shape-neutral, and the towers vanished without a trace."""
+    cfg = dict(_llama_like(), visual_tokenizer_config={"model_type": "aimv2_visual_tokenizer", "vocab_size": 65536},
+               audio_processor={"config": {"attention_dim": 1024, "num_blocks": 24}}, image_processor_type="x")
+    p = tmp_path / "ovis.json"
+    p.write_text(json.dumps(cfg))
+    assert main(["score", str(p), "--format", "json"]) == 0
+    keys = json.loads(capsys.readouterr().out)["params"]["unmodelled_keys"]
+    assert "visual_tokenizer_config" in keys and "audio_processor" in keys and "image_processor_type" not in keys

@@ -696,6 +696,23 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
             inner = {k.split(".", 1)[1] for k in r.consumed if k.startswith(sub + ".")}
             nested_unmodelled += keyrules.unmodelled(text_raw[sub], inner, f"{sub}.")
     unmodelled = keyrules.unmodelled(raw, top_consumed) + nested_unmodelled
+    top_obj = src["top"]
+    if src["text_key"] is None and cfg is not None and top_obj is not None and cfg is not top_obj:
+        # a composite type written without text_config (a legacy layout, e.g. the original LLaVA repo's flat keys):
+        # transformers builds the language model from the text config class's defaults and leaves the top-level
+        # keys unread; where they name other dimensions the model is not the one the file describes
+        core = {n for key in ("hidden_size", "num_layers", "num_heads", "num_kv_heads", "vocab_size",
+                              "intermediate_size", "head_dim") for n in ALIASES.get(key, [key])}
+        # the core dimensions only: a wrapper that builds its text config from the flat keys (Qwen2.5-VL) derives
+        # some others (sliding_window None where use_sliding_window is false)
+        off = [k for k, v in raw.items() if k in core and isinstance(v, int) and not isinstance(v, bool)
+               and hasattr(cfg, k) and getattr(cfg, k, None) != v]
+        if off:
+            unmodelled += [k for k in off if k not in unmodelled]
+            guesses.append(f"config has no text_config: transformers builds the language model from "
+                           f"{type(cfg).__name__}'s defaults, which the top-level "
+                           + ", ".join(f"{k} {raw[k]!r} (default {getattr(cfg, k)!r})" for k in off[:4])
+                           + (", ..." if len(off) > 4 else "") + " contradict; counted as transformers builds it")
     if text_raw is not raw:
         key = src["text_key"]
         unmodelled += keyrules.unmodelled(_sub_config(raw, key), r.consumed, f"{key}.")

@@ -876,6 +876,9 @@ ARCHITECTURE_HINTS: dict[str, str] = {
     "DeciLMForCausalLM": "nemotron-nas",
     "NemotronHForCausalLM": "nemotron_h",
     "GptOssForCausalLM": "gpt_oss",
+    # the original Falcon repos' RefinedWeb code (model_type RefinedWeb / RefinedWebModel), which transformers'
+    # Falcon port reads: n_layer, n_head, n_head_kv / multi_query, parallel_attn, a 4 x hidden MLP
+    "RWForCausalLM": "falcon",
 }
 
 

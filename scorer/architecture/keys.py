@@ -72,10 +72,19 @@ IRRELEVANT_AT = {
 }
 
 
+#: an object under one of these names is a tower's own config, whatever else the name holds (Ovis's
+#: visual_tokenizer_config, Phi-4-multimodal's audio_processor): never shape-neutral by name
+TOWER_OBJECT = re.compile(r"(^|_)(visual|vision|audio|speech|image|img|video)(_|$)")
+
+
 def is_irrelevant(name: str, value: Any = None) -> bool:
     if name in IRRELEVANT_AT:
         return value in IRRELEVANT_AT[name]
-    return name in IRRELEVANT or bool(IRRELEVANT_PATTERN.search(name))
+    if name in IRRELEVANT:
+        return True
+    if isinstance(value, dict) and value and TOWER_OBJECT.search(name.lower()):
+        return False
+    return bool(IRRELEVANT_PATTERN.search(name))
 
 
 def may_change_shapes(name: str, value: Any) -> bool:

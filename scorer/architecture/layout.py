@@ -126,10 +126,18 @@ def moe_layers(r: Reader, n: int, num_experts: int | None, kinds: list[str]) -> 
     return {i for i in range(n) if i not in mlp_only}
 
 
+def _falcon_new(r: Reader) -> bool:
+    """FalconConfig.new_decoder_architecture; for a RefinedWeb config read by its raw keys (no transformers class:
+    the original falcon-40b code), ``n_head_kv`` is that layout: grouped KV heads and two input norms."""
+    if r.get("new_decoder_architecture"):
+        return True
+    return r.cfg is None and r.raw.get("new_decoder_architecture") is None and r.raw.get("n_head_kv") is not None
+
+
 def norms_per_layer(r: Reader, flags: dict[str, Any]) -> int:
     spec = flags["norms_per_layer"]
     if spec == "falcon":  # transformers FalconDecoderLayer
-        if r.get("new_decoder_architecture"):
+        if _falcon_new(r):
             return 2 if r.get("num_ln_in_parallel_attn") in (None, 2) else 1
         return 1 if r.get("parallel_attn", True) else 2
     extra = 2 if flags.get("post_norm_switch") and r.flag(flags["post_norm_switch"]) else 0  # post-attn / post-MLP
@@ -139,7 +147,10 @@ def norms_per_layer(r: Reader, flags: dict[str, Any]) -> int:
 
 
 def falcon_kv(r: Reader, heads: int) -> int:
-    if r.get("new_decoder_architecture"):
+    if _falcon_new(r):
+        if r.cfg is None and r.raw.get("n_head_kv") is not None and r.get("num_kv_heads") is None:
+            r.mark("n_head_kv")
+            return check_int(r.raw["n_head_kv"], "n_head_kv", r.where, limit=LIMITS.get("num_kv_heads"))
         return r.int("num_kv_heads", default=heads)
     return 1 if r.get("multi_query", True) else heads
 
