@@ -55,6 +55,9 @@ def test_decoder_heads_replace_the_lm_head(tmp_path, capsys, arch, extra, head):
     assert [g["name"] for g in sheet["gemms"]] == ["attn.qkv_proj", "attn.o_proj", "mlp.gate_up_proj",
                                                     "mlp.down_proj"]  # no lm_head GEMM is run or costed
     assert any(arch in a and "cannot generate" in a for a in sheet["assumptions"])
+    assert main(["score", _variant(tmp_path, arch, **extra)]) == 0
+    md = capsys.readouterr().out
+    assert "embedding rows per rank" in md and "lm_head rows per rank" not in md
 
 
 def test_a_causal_lm_and_a_repos_own_model_class_keep_the_lm_head(tmp_path, capsys):

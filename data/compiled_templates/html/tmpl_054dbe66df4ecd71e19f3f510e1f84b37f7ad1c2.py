@@ -164,7 +164,14 @@ def root(context, missing=missing):
         pass
         if environment.getattr(l_1_loop, 'first'):
             pass
-            yield ', lm_head rows per rank'
+            yield ', '
+            if environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'model'), 'arch'), 'has_lm_head_gemm'):
+                pass
+                yield 'lm_head'
+            else:
+                pass
+                yield 'embedding'
+            yield ' rows per rank'
         yield ' TP'
         yield escape(environment.finalize(l_1_tp))
         yield ' '
@@ -237,4 +244,4 @@ def root(context, missing=missing):
     yield '.</p>\n\n'
 
 blocks = {}
-debug_info = '4=37&5=47&6=55&7=63&8=85&14=91&16=116&17=151&19=174&20=183&23=218'
+debug_info = '4=37&5=47&6=55&7=63&8=85&14=91&16=116&17=151&19=181&20=190&23=225'

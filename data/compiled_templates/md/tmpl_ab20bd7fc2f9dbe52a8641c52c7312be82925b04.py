@@ -152,7 +152,14 @@ def root(context, missing=missing):
         pass
         if environment.getattr(l_1_loop, 'first'):
             pass
-            yield ', lm_head rows per rank'
+            yield ', '
+            if environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'model'), 'arch'), 'has_lm_head_gemm'):
+                pass
+                yield 'lm_head'
+            else:
+                pass
+                yield 'embedding'
+            yield ' rows per rank'
         yield ' TP'
         yield str(environment.finalize(l_1_tp))
         yield ' '
@@ -304,4 +311,4 @@ def root(context, missing=missing):
     yield '.\n\n'
 
 blocks = {}
-debug_info = '3=56&4=64&5=70&6=73&7=77&11=110&12=112&14=139&16=165&23=181&24=185&27=206&28=210&31=226&35=243&38=251&42=285'
+debug_info = '3=56&4=64&5=70&6=73&7=77&11=110&12=112&14=139&16=172&23=188&24=192&27=213&28=217&31=233&35=250&38=258&42=292'
