@@ -332,3 +332,23 @@ def test_a_tower_object_is_not_shape_neutral_for_its_name(tmp_path, capsys):
     assert main(["score", str(p), "--format", "json"]) == 0
     keys = json.loads(capsys.readouterr().out)["params"]["unmodelled_keys"]
     assert "visual_tokenizer_config" in keys and "audio_processor" in keys and "image_processor_type" not in keys
+
+
+def test_first_generation_qwen_reads_its_fused_mlp_width(tmp_path, capsys):
+    """Qwen-7B (model_type qwen, the authors' modeling_qwen.py): intermediate_size 22,016 is w1 and w2 together,
+    each 11,008 wide (QWenMLP: ff_dim_in = intermediate_size // 2). By hand: c_attn 4,096 x 12,288 + bias 12,288,
+    c_proj 4,096^2, MLP 3 x 4,096 x 11,008, two RMSNorms, 32 layers; embedding and untied lm_head 151,936 x 4,096;
+    ln_f: 7,721,324,544 (the model card's 7.7 B). It was read as a 22,016-wide SwiGLU (12.05 B)."""
+    cfg = {"architectures": ["QWenLMHeadModel"], "auto_map": {"AutoModelForCausalLM": "modeling_qwen.QWenLMHeadModel"},
+           "model_type": "qwen", "hidden_size": 4096, "intermediate_size": 22016, "kv_channels": 128,
+           "num_attention_heads": 32, "num_hidden_layers": 32, "vocab_size": 151936, "no_bias": True,
+           "seq_length": 8192, "max_position_embeddings": 8192, "rotary_pct": 1.0, "use_dynamic_ntk": True,
+           "use_logn_attn": True, "tie_word_embeddings": False, "layer_norm_epsilon": 1e-6}
+    p = tmp_path / "qwen.json"
+    p.write_text(json.dumps(cfg))
+    assert main(["score", str(p), "--format", "json"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    h, f, v = 4096, 11008, 151936
+    layer = h * 3 * h + 3 * h + h * h + 3 * h * f + 2 * h
+    assert sheet["params"]["total"] == 32 * layer + 2 * v * h + h == 7_721_324_544
+    assert sheet["params"]["unmodelled_keys"] == [] and sheet["score"]["provisional"]

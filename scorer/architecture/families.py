@@ -224,6 +224,15 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "mistral": {},
     "mixtral": {},
     "qwen2": {"qkv_bias": True, "o_bias": False},
+    # Qwen (first generation, model_type "qwen", the authors' modeling_qwen.py; no transformers class): c_attn
+    # h -> 3 heads x kv_channels with a bias, c_proj without; QWenMLP w1 / w2 of intermediate_size // 2 and c_proj
+    # back (no biases: no_bias), RMSNorm ln_1 / ln_2 / ln_f, an untied lm_head
+    "qwen": {"qkv_bias": True, "o_bias": False, "mlp_bias": False, "mlp_width_rule": "half",
+             "key_aliases": {"head_dim": ["head_dim", "kv_channels"]},
+             "agreeing_keys": {"no_bias": (True,)},
+             "neutral_keys": ("seq_length", "rotary_pct", "rotary_emb_base", "use_dynamic_ntk", "use_logn_attn",
+                              "bf16", "fp16", "fp32", "onnx_safe", "use_flash_attn", "scale_attn_weights",
+                              "softmax_in_fp32")},
     "qwen2_moe": {"qkv_bias": "qkv_bias", "o_bias": False, "shared_expert_gate": True},  # Qwen2MoeAttention: config.qkv_bias
     "qwen2_5_vl_text": {"qkv_bias": True, "o_bias": False},
     "qwen2_vl_text": {"qkv_bias": True, "o_bias": False},

@@ -22,9 +22,12 @@ def mlp_width(r: Reader, flags: dict[str, Any], intermediate: int) -> int:
     """The width the family's MLP really instantiates from the configured ``intermediate``.
 
     ``lfm2``: transformers ``Lfm2MLP`` takes 2/3 of it when ``block_auto_adjust_ff_dim``, scales by
-    ``block_ffn_dim_multiplier`` and rounds up to ``block_multiple_of``.
+    ``block_ffn_dim_multiplier`` and rounds up to ``block_multiple_of``; ``half``: the authors' QWenMLP builds
+    w1 and w2 of ``intermediate_size // 2`` each (Qwen first generation).
     """
     rule = flags.get("mlp_width_rule")
+    if rule == "half":  # the config gives the two gated matrices' width together (QWenMLP: intermediate_size // 2)
+        return intermediate // 2
     if rule == "lfm2" and r.get("block_auto_adjust_ff_dim"):
         width = int(2 * intermediate / 3)
         mult = r.get("block_ffn_dim_multiplier")
