@@ -248,15 +248,16 @@ def count_params(arch: ModelArch) -> ParamCounts:
                 comp["task_head"] += (h * w + w + norm_hw if th.mlm_transform else 0) + arch.vocab_size
                 if not arch.tie_word_embeddings:
                     comp["lm_head"] = arch.vocab_size * w
-    elif arch.task_head is not None and arch.task_head.replaces_lm_head:  # a decoder with another head, no lm_head
-        n = arch.task_head.num_labels
-        comp["task_head"] = h * n + (n if arch.task_head.label_bias else 0)
+    elif arch.pooling_head is not None:  # a decoder with another head, no lm_head
+        n = arch.pooling_head.num_labels
+        comp["task_head"] = h * n + (n if arch.pooling_head.label_bias else 0)
     elif not arch.tie_word_embeddings:
         comp["lm_head"] = arch.vocab_size * h + (arch.vocab_size if arch.lm_head_bias else 0)
     elif arch.lm_head_bias:
         comp["lm_head"] = arch.vocab_size
     for k, v in arch.extra_params.items():
-        comp[k] += v
+        if not (arch.pooling_head is not None and k == "lm_head"):  # a family's lm_head tensors (a bias) go with the head it replaces
+            comp[k] += v
     total = sum(comp.values())
     active_comp = dict(comp)
     active_comp["routed_experts"] = routed_active

@@ -22,6 +22,11 @@ text-generating class is built on the meta device from its default config and fr
 variants of it; see :func:`sweep` and the ``patterns`` entry of the output for the rules:
 
     python scripts/meta_oracle.py --sweep -o tests/data/meta_oracle_sweep.json
+
+Heads mode (``--heads``): the sweep's text-only decoder variants rebuilt with their families' sequence / token
+classification, question-answering and bare-model classes (:func:`heads`):
+
+    python scripts/meta_oracle.py --heads tests/data/meta_oracle_sweep.json -o tests/data/meta_oracle_heads.json
 """
 
 from __future__ import annotations
@@ -1059,13 +1064,78 @@ def _dump_sweep(doc: dict) -> str:
     return text[:-2] + ',\n "variants": [\n' + lines + "\n ]\n}\n"
 
 
+#: heads mode: the auto mapping per head kind, and the labels given to the config (len(id2label))
+HEAD_MAPPINGS = {"ForSequenceClassification": ("MODEL_FOR_SEQUENCE_CLASSIFICATION_MAPPING_NAMES", 3),
+                 "ForTokenClassification": ("MODEL_FOR_TOKEN_CLASSIFICATION_MAPPING_NAMES", 5),
+                 "ForQuestionAnswering": ("MODEL_FOR_QUESTION_ANSWERING_MAPPING_NAMES", 2),
+                 "Model": ("MODEL_MAPPING_NAMES", 0)}
+HEADS_COMMAND = "python scripts/meta_oracle.py --heads tests/data/meta_oracle_sweep.json -o tests/data/meta_oracle_heads.json"
+
+
+def heads(sweep_json: Path, out: Path, limit_s: int = 60) -> int:
+    """Decoders shipped with another head than the lm_head: every text-only *ForCausalLM variant of the sweep
+    (default and resized configs) rebuilt as the family's *ForSequenceClassification (3 labels),
+    *ForTokenClassification (5), *ForQuestionAnswering and bare *Model where transformers maps one, on the meta
+    device; ``total`` = every parameter (tied ones once)."""
+    import torch
+    import transformers
+    from transformers.models.auto import modeling_auto
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    doc = json.loads(sweep_json.read_text())
+    cases = []
+    for v in doc["variants"]:
+        cfg_dict = v["config"]
+        mt = cfg_dict.get("model_type")
+        if not v["class"].endswith("ForCausalLM") or mt not in CONFIG_MAPPING or any(
+                isinstance(val, dict) and k.endswith("_config") for k, val in cfg_dict.items()):
+            continue  # text-only decoders: a wrapper's heads sit on its text model, not modelled here
+        for kind, (mapping, labels) in HEAD_MAPPINGS.items():
+            cls_name = getattr(modeling_auto, mapping).get(mt)
+            if not isinstance(cls_name, str) or not hasattr(transformers, cls_name):
+                continue
+            data = json.loads(json.dumps(cfg_dict))
+            data["architectures"] = [cls_name]
+            if kind != "Model":
+                data["id2label"] = {str(i): f"LABEL_{i}" for i in range(labels)}
+                data["label2id"] = {f"LABEL_{i}": i for i in range(labels)}
+            try:
+                cfg = CONFIG_MAPPING[mt](**{k: val for k, val in data.items() if k != "transformers_version"})
+                old = signal.signal(signal.SIGALRM, _alarm)
+                signal.alarm(limit_s)
+                try:
+                    with torch.device("meta"):
+                        model = getattr(transformers, cls_name)._from_config(cfg)
+                finally:
+                    signal.alarm(0)
+                    signal.signal(signal.SIGALRM, old)
+            except Exception as exc:  # noqa: BLE001 - an oracle records what it could not build
+                print(f"{mt:28s} {cls_name:45s} skipped: {type(exc).__name__}", file=sys.stderr)
+                continue
+            total = sum(p.numel() for p in model.parameters())
+            del model
+            # the config is the sweep variant's with architectures = [class] and ``labels`` labels in id2label
+            cases.append({"model_type": mt, "variant": v["variant"], "class": cls_name, "kind": kind,
+                          "labels": labels, "total": total})
+            print(f"{mt:28s} {v['variant']:12s} {cls_name:45s} {total:>16,d}")
+    out.write_text(json.dumps({"command": HEADS_COMMAND, "generated": datetime.date.today().isoformat(),
+                               "versions": {"transformers": transformers.__version__, "torch": torch.__version__,
+                                            "python": platform.python_version()},
+                               "cases": cases}, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", type=Path, nargs="?", help="folder of <name>/config.json (corpus mode)")
     ap.add_argument("-o", "--out", type=Path, required=True)
     ap.add_argument("--sweep", action="store_true", help="sweep every text-generating transformers model type")
     ap.add_argument("--only", nargs="*", help="sweep only these model types (for debugging)")
+    ap.add_argument("--heads", type=Path, metavar="SWEEP_JSON", help="rebuild a sweep's text-only decoder variants "
+                    "with their families' classification, QA and bare-model classes")
     args = ap.parse_args()
+    if args.heads:
+        return heads(args.heads, args.out)
     if args.sweep:
         return sweep(args.out, args.only)
     if args.corpus is None:

@@ -332,3 +332,56 @@ def test_a_flat_wrapper_config_that_transformers_reads_flat_is_exact():
         assert (got.total, got.vision or 0) == (exp["total"], exp["vision"]), v["variant"]
         assert arch.exact and not arch.unmodelled_keys and not arch.guesses, (v["variant"], arch.unmodelled_keys,
                                                                                 arch.guesses)
+
+
+HEADS = json.loads((Path(__file__).parent / "data" / "meta_oracle_heads.json").read_text())
+_VARIANTS = {(v["config"].get("model_type"), v["variant"]): v for v in SWEEP["variants"]}
+
+
+def _head_config(case: dict) -> dict:
+    """The sweep variant's config as the heads oracle built it: its family's class and ``labels`` labels."""
+    cfg = _config(_VARIANTS[(case["model_type"], case["variant"])])
+    cfg["architectures"] = [case["class"]]
+    if case["kind"] != "Model":
+        cfg["id2label"] = {str(i): f"LABEL_{i}" for i in range(case["labels"])}
+        cfg["label2id"] = {f"LABEL_{i}": i for i in range(case["labels"])}
+    return cfg
+
+
+def test_decoder_heads_count_as_the_meta_device_across_the_sweep():
+    """Every text-only decoder variant of the sweep (default and resized configs) rebuilt as its family's
+    sequence / token classification, question-answering and bare-model class on the meta device
+    (tests/data/meta_oracle_heads.json, its command inside): the count equals the oracle's (less the rows
+    ORACLE_OVERCOUNT names), or is labelled estimated with a guess (a family's own head class)."""
+    checked, estimated, misses = 0, 0, []
+    for case in HEADS["cases"]:
+        if case["model_type"] in REFUSED:
+            continue
+        cfg = _head_config(case)
+        arch = normalize(cfg)
+        if arch.kind != "decoder":
+            continue  # encoder and encoder-decoder heads: the encoder tests
+        checked += 1
+        want = case["total"] - ORACLE_OVERCOUNT.get(case["model_type"], lambda c: 0)(cfg)
+        got = count_params(arch).total
+        if got != want:
+            if arch.exact or not arch.guesses:
+                misses.append((case["model_type"], case["variant"], case["class"], got - want))
+            else:
+                estimated += 1
+    assert checked >= 700 and not misses, misses[:10]
+    assert estimated <= 10  # ModernBertDecoder's own classification head
+
+
+def test_encoder_question_answering_heads_count_as_the_meta_device():
+    """BertForQuestionAnswering and its kin: the encoder without its pooler plus qa_outputs (hidden -> 2, with a
+    bias); the pooler was counted instead. BigBird's own QA head (an extra block) is not modelled."""
+    cases = [c for c in HEADS["cases"] if c["kind"] == "ForQuestionAnswering" and c["model_type"] != "big_bird"]
+    checked = 0
+    for case in cases:
+        arch = normalize(_head_config(case))
+        if arch.kind != "encoder":
+            continue
+        checked += 1
+        assert count_params(arch).total == case["total"], (case["model_type"], case["variant"])
+    assert checked >= 30

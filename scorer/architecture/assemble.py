@@ -153,6 +153,8 @@ def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
         labels = r.raw.get("id2label")
         n = len(labels) if isinstance(labels, dict) and labels else int(r.raw.get("num_labels") or 2)
         return TaskHead(pooler=arch.endswith("ForSequenceClassification"), num_labels=n)
+    if arch.endswith("ForQuestionAnswering"):  # BertForQuestionAnswering: no pooler, qa_outputs h -> 2 with a bias
+        return TaskHead(num_labels=2)
     if arch.endswith("ForMaskedLM") or arch.endswith("ForPreTraining"):
         return TaskHead(mlm_head=True, head_width=_mlm_width(r, flags))
     if arch.endswith("ForCausalLM") or arch.endswith("LMHeadModel") or arch == "BertGenerationDecoder":

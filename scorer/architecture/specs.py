@@ -578,10 +578,17 @@ class ModelArch(BaseModel):
         return any(isinstance(lay.ffn, MoEMLP) for lay in self.layers)
 
     @property
+    def pooling_head(self) -> TaskHead | None:
+        """The head a decoder checkpoint holds in place of its lm_head (a reward / classification / embedding
+        model: :class:`TaskHead` ``replaces_lm_head``), else None."""
+        th = self.task_head
+        return th if th is not None and th.replaces_lm_head else None
+
+    @property
     def has_lm_head_gemm(self) -> bool:
-        """Whether decoding runs a vocabulary-wide lm_head GEMM: a decoder (or encoder-decoder) whose checkpoint is
-        not a reward / classification / embedding model (:class:`TaskHead` ``replaces_lm_head``)."""
-        return self.kind != "encoder" and not (self.task_head is not None and self.task_head.replaces_lm_head)
+        """Whether decoding runs a vocabulary-wide lm_head GEMM: a decoder (or encoder-decoder) without a
+        :attr:`pooling_head`."""
+        return self.kind != "encoder" and self.pooling_head is None
 
     def first_attention(self) -> AttentionSpec | MLASpec | CompressedAttentionSpec | None:
         att = self.attention_layers()

@@ -11,7 +11,7 @@ and their safetensors hold no ``lm_head``:
 * ``*ForQuestionAnswering``: ``GenericForQuestionAnswering`` builds ``qa_outputs = nn.Linear(hidden, 2)`` with a
   bias;
 * ``<Family>Model`` (an embedding model such as e5-mistral's ``MistralModel``): the bare stack, no head — when
-  the family's generating class wraps that class (``self.model = MistralModel(config)``; GPT2DoubleHeadsModel is
+  it is the class transformers' AutoModel builds for the family (``MODEL_MAPPING_NAMES``; GPT2DoubleHeadsModel is
   not a bare stack) and the repo brings no code of its own (``auto_map``);
 * a repo's own reward class (``Qwen2ForRewardModel``, ``...ForProcessRewardModel``): no lm_head, a head whose
   shape is not read (counted as a 1-output linear, a guess).
@@ -30,31 +30,68 @@ from typing import Any
 
 from ..specs import TaskHead
 
-#: suffix -> (transformers' generic class, the label count is fixed (QA: start and end logits))
+#: class-name suffix -> transformers' generic class of that head (modeling_layers.py)
 _HEADS = {"ForSequenceClassification": "GenericForSequenceClassification",
           "ForTokenClassification": "GenericForTokenClassification",
           "ForQuestionAnswering": "GenericForQuestionAnswering"}
 
 
-@functools.lru_cache(maxsize=64)
-def _is_generic(class_name: str, generic: str, model_type: str) -> bool:
-    """Whether transformers' modeling source defines ``class_name`` on ``generic`` (any base when ``generic`` is
-    empty); read as text, no torch."""
+def _modeling_sources(model_type: str) -> list[Path]:
+    """transformers' modeling files of ``model_type``'s folder (the config class's package: llama4_text lives in
+    models/llama4), or none."""
     try:
         import transformers
-    except ImportError:  # pragma: no cover - a dependency
-        return False
-    root = Path(transformers.__file__).parent / "models"
-    folder = model_type.replace("-", "_")
-    files = sorted((root / folder).glob("modeling_*.py")) if (root / folder).is_dir() else []
-    pat = re.compile(rf"^class {re.escape(class_name)}\(\s*{generic}" + (r"\b" if generic else ""), re.M)
-    for f in files:
+        from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+        package = CONFIG_MAPPING[model_type].__module__.rsplit(".", 1)[0] if model_type in CONFIG_MAPPING else None
+    except (ImportError, KeyError, AttributeError):  # pragma: no cover - a dependency
+        return []
+    if not package or not package.startswith("transformers.models."):
+        return []
+    root = Path(transformers.__file__).parent.joinpath(*package.split(".")[1:])
+    # modular_*.py: families whose modeling file transformers generates from the modular one (Exaone, InternLM3)
+    return sorted([*root.glob("modeling_*.py"), *root.glob("modular_*.py")]) if root.is_dir() else []
+
+
+@functools.lru_cache(maxsize=128)
+def _source_has(model_type: str, pattern: str) -> bool:
+    """Whether a modeling file of ``model_type`` matches the regular expression ``pattern`` (read as text: no
+    torch, no import of the modeling code)."""
+    pat = re.compile(pattern, re.M)
+    for f in _modeling_sources(model_type):
         try:
             if pat.search(f.read_text(encoding="utf-8", errors="replace")):
                 return True
         except OSError:
             continue
     return False
+
+
+def _is_generic(class_name: str, generic: str, model_type: str) -> bool:
+    """Whether transformers defines ``class_name`` on ``generic``, directly or (a modular file) on another family's
+    class of the same kind (``class ExaoneForSequenceClassification(LlamaForSequenceClassification)``)."""
+    kind = generic.removeprefix("Generic")
+    return _source_has(model_type, rf"^class {re.escape(class_name)}\(\s*({generic}|\w+{kind})\b")
+
+
+@functools.lru_cache(maxsize=1)
+def _bare_models() -> dict[str, str]:
+    """transformers' AutoModel mapping (model_type -> bare model class), read from ``MODEL_MAPPING_NAMES`` in
+    models/auto/modeling_auto.py as text (importing it needs torch)."""
+    try:
+        import transformers
+        src = (Path(transformers.__file__).parent / "models" / "auto" / "modeling_auto.py").read_text(
+            encoding="utf-8", errors="replace")
+    except (ImportError, OSError):  # pragma: no cover - a dependency
+        return {}
+    start = src.find("MODEL_MAPPING_NAMES = OrderedDict(")
+    block = src[start:src.find("\n)", start)] if start >= 0 else ""
+    return dict(re.findall(r'\(\s*"([^"]+)",\s*"([^"]+)"\s*\)', block))
+
+
+def _instantiated(class_name: str, model_type: str) -> bool:
+    """Whether ``class_name`` is the family's bare model (what AutoModel builds for ``model_type``: Exaone's is
+    LlamaModel), not a model with heads of its own (GPT2DoubleHeadsModel)."""
+    return _bare_models().get(model_type) == class_name
 
 
 def _labels(raw: dict[str, Any]) -> int:
@@ -65,26 +102,6 @@ def _labels(raw: dict[str, Any]) -> int:
         return len(labels)
     n = raw.get("num_labels")
     return n if isinstance(n, int) and not isinstance(n, bool) else 2
-
-
-@functools.lru_cache(maxsize=64)
-def _instantiated(class_name: str, model_type: str) -> bool:
-    """Whether another class of the family's modeling source builds ``class_name`` as its stack
-    (``self.model = MistralModel(config)``): the family's bare model, not a model with heads of its own
-    (GPT2DoubleHeadsModel is defined there too, but nothing wraps it)."""
-    try:
-        import transformers
-    except ImportError:  # pragma: no cover - a dependency
-        return False
-    root = Path(transformers.__file__).parent / "models" / model_type.replace("-", "_")
-    pat = re.compile(rf"=\s*{re.escape(class_name)}\(\s*config\b")
-    for f in sorted(root.glob("modeling_*.py")) if root.is_dir() else []:
-        try:
-            if pat.search(f.read_text(encoding="utf-8", errors="replace")):
-                return True
-        except OSError:
-            continue
-    return False
 
 
 #: class names of a repo's own reward / classification heads (custom code): no lm_head, an unknown head
@@ -117,7 +134,7 @@ def decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None,
         return TaskHead(num_labels=1, label_bias=False, replaces_lm_head=True, head_class=name)
     if name.endswith("Model") and "For" not in name and not name.endswith(("LMHeadModel", "PreTrainedModel")) \
             and not isinstance(raw.get("auto_map"), dict) and _instantiated(name, model_type or ""):
-        # the bare decoder stack transformers defines for the family (embedding models); a repo's own class of that
-        # name (custom code: ChatGLM's ChatGLMModel generates) keeps its lm_head
+        # the bare decoder stack AutoModel builds for the family (embedding models); a repo's own class of that name
+        # (custom code: ChatGLM's ChatGLMModel generates) keeps its lm_head
         return TaskHead(replaces_lm_head=True, head_class=name)
     return None
