@@ -281,7 +281,7 @@ def analyze(headers, arch, params: ParamCounts) -> CheckpointCounts:
     pct = delta / config_total if config_total else (0.0 if not total else float("inf"))
     unexplained = (delta - explained) / config_total if config_total else pct
     shape_comps = list(SHAPE_COMPONENTS)
-    if arch.task_head is not None and arch.task_head.replaces_lm_head:
+    if arch.pooling_head is not None:
         shape_comps.append("task_head")  # the score / qa head a decoder loads in place of its lm_head
     return CheckpointCounts(
         total=total, by_dtype=by_dtype, bytes=stored_bytes, source=headers.source, files=list(headers.files),

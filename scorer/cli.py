@@ -738,8 +738,8 @@ def cmd_predict(args) -> int:
         from .sheet import estimate_reasons
         notes.append("parameter counts are estimated (" + "; ".join(estimate_reasons(arch)) + "): weights, KV "
                      "cache and latencies inherit that uncertainty")
-    if arch.kind == "decoder" and not arch.has_lm_head_gemm and arch.task_head is not None:
-        notes.append(f"{arch.task_head.head_class} has no lm_head: the checkpoint cannot generate (engines serve it "
+    if arch.pooling_head is not None:
+        notes.append(f"{arch.pooling_head.head_class} has no lm_head: the checkpoint cannot generate (engines serve it "
                      "as a pooling model); TTFT is its forward pass over the prompt, the decode numbers cost the "
                      "stack as if it generated")
     from .checkpoint import mismatch_message, shapes_differ

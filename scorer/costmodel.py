@@ -355,9 +355,8 @@ def speculative_setting(method: str, arch: ModelArch, tokens: int | None = None,
     spec = SPECULATIVE.get(method)
     if spec is None:
         raise BadInputError(f"unknown --speculative {method!r}; known: none, {', '.join(SPECULATIVE)}")
-    if arch.kind == "decoder" and not arch.has_lm_head_gemm:
-        head = arch.task_head.head_class if arch.task_head is not None else "its class"
-        raise BadInputError(f"--speculative {method}: {head} has no lm_head (a reward / classification / embedding "
+    if arch.pooling_head is not None:
+        raise BadInputError(f"--speculative {method}: {arch.pooling_head.head_class} has no lm_head (a reward / classification / embedding "
                             "model): it does not generate tokens to draft")
     if method == "mtp" and arch.mtp is None:
         raise BadInputError("--speculative mtp: this model has no MTP (next-n) layers; try eagle3 with a draft head")

@@ -358,8 +358,6 @@ def candidate_layouts(make_cm, arch, tp_fixed: int | None = None) -> list[Layout
         return make_cm(lay).engine_blocker() is None
 
     if tp_fixed:
-        # TP fixed by the user: experts whole (EP = TP) only where splitting them is refused, and PP stages of that TP
-        # only where no single stage holds the model (as the header's capacity rows)
         # TP fixed by the user: with the experts split by TP and, for MoE, whole on each rank (EP = TP), as the
         # unfixed search tries; PP stages of that TP where no single stage holds the model, or where they are the
         # unfixed search's one-node staged layouts

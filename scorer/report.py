@@ -218,10 +218,9 @@ def _risks(sheet: Sheet) -> list[Risk]:
         out.append(Risk(kind="checkpoint_refused", severity="high",
                         text="engines refuse to load the checkpoint: its tensor shapes differ from config.json "
                              f"(rule C1: {c1.message})"))
-    a = m.arch
-    if a.kind == "decoder" and not a.has_lm_head_gemm and a.task_head is not None:
+    if m.arch.pooling_head is not None:
         out.append(Risk(kind="cannot_generate", severity="high",
-                        text=f"{a.task_head.head_class} has no lm_head: a reward / classification / embedding model "
+                        text=f"{m.arch.pooling_head.head_class} has no lm_head: a reward / classification / embedding model "
                              "that does not generate; its output-token costs below are not a service it offers"))
     if m.custom_code:
         out.append(Risk(kind="custom_code", severity="high",

@@ -758,8 +758,8 @@ def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, un
         out.append(arch.vision_note + ".")
     if arch.mtp_note:
         out.append(arch.mtp_note[0].upper() + arch.mtp_note[1:] + ".")
-    th = arch.task_head
-    if th is not None and th.replaces_lm_head:
+    th = arch.pooling_head
+    if th is not None:
         what = (f"a {th.num_labels}-output head (score/classification)" if th.num_labels else "no head (the bare "
                 "decoder stack, an embedding model)")
         out.append(f"{th.head_class}: {what} in place of the vocabulary lm_head, so the checkpoint cannot generate; "
