@@ -213,6 +213,14 @@ def layer_params(layer: LayerSpec, hidden: int, norm_width: int) -> dict[str, in
     return out
 
 
+def _head_before_labels(th, h: int, norm: str) -> int:
+    """Parameters of a task head before its num_labels linear: the pooler and a dense (h x h with a bias each),
+    an intermediate / output block (h -> w -> h with biases, a LayerNorm; BigBird's QA head)."""
+    w = th.block_width
+    return (h * h + h) * (int(th.pooler) + int(th.dense)) + (
+        2 * h * w + w + h + h * (2 if norm == "layernorm" else 1) if w else 0)
+
+
 def count_params(arch: ModelArch) -> ParamCounts:
     """Total, active and per-component parameter counts of the language model."""
     h = arch.hidden_size
@@ -238,8 +246,7 @@ def count_params(arch: ModelArch) -> ParamCounts:
     if arch.kind == "encoder":
         th = arch.task_head
         if th is not None:
-            if th.pooler:
-                comp["task_head"] += h * h + h
+            comp["task_head"] += _head_before_labels(th, h, arch.norm)
             if th.num_labels:
                 comp["task_head"] += h * th.num_labels + th.num_labels
             if th.mlm_head:  # transform (dense h -> e, LayerNorm e), bias; the decoder is the tied embedding
@@ -248,9 +255,10 @@ def count_params(arch: ModelArch) -> ParamCounts:
                 comp["task_head"] += (h * w + w + norm_hw if th.mlm_transform else 0) + arch.vocab_size
                 if not arch.tie_word_embeddings:
                     comp["lm_head"] = arch.vocab_size * w
-    elif arch.pooling_head is not None:  # a decoder with another head, no lm_head
+    elif arch.pooling_head is not None:  # a decoder (or encoder-decoder) with another head, no lm_head
         n = arch.pooling_head.num_labels
-        comp["task_head"] = h * n + (n if arch.pooling_head.label_bias else 0)
+        comp["task_head"] = _head_before_labels(arch.pooling_head, h, arch.norm) + h * n + (
+            n if arch.pooling_head.label_bias else 0)
     elif not arch.tie_word_embeddings:
         comp["lm_head"] = arch.vocab_size * h + (arch.vocab_size if arch.lm_head_bias else 0)
     elif arch.lm_head_bias:

@@ -23,8 +23,9 @@ variants of it; see :func:`sweep` and the ``patterns`` entry of the output for t
 
     python scripts/meta_oracle.py --sweep -o tests/data/meta_oracle_sweep.json
 
-Heads mode (``--heads``): the sweep's text-only decoder variants rebuilt with their families' sequence / token
-classification, question-answering and bare-model classes (:func:`heads`):
+Heads mode (``--heads``): the sweep's text-only variants (decoders, encoders, encoder-decoders) rebuilt with their
+families' sequence / token classification, question-answering, bare-model and *EncoderModel classes
+(:func:`heads`):
 
     python scripts/meta_oracle.py --heads tests/data/meta_oracle_sweep.json -o tests/data/meta_oracle_heads.json
 """
@@ -1068,15 +1069,18 @@ def _dump_sweep(doc: dict) -> str:
 HEAD_MAPPINGS = {"ForSequenceClassification": ("MODEL_FOR_SEQUENCE_CLASSIFICATION_MAPPING_NAMES", 3),
                  "ForTokenClassification": ("MODEL_FOR_TOKEN_CLASSIFICATION_MAPPING_NAMES", 5),
                  "ForQuestionAnswering": ("MODEL_FOR_QUESTION_ANSWERING_MAPPING_NAMES", 2),
-                 "Model": ("MODEL_MAPPING_NAMES", 0)}
+                 "Model": ("MODEL_MAPPING_NAMES", 0),
+                 # an encoder-decoder's encoder on its own (T5EncoderModel: text encoders, sentence embeddings)
+                 "EncoderModel": ("MODEL_FOR_TEXT_ENCODING_MAPPING_NAMES", 0)}
 HEADS_COMMAND = "python scripts/meta_oracle.py --heads tests/data/meta_oracle_sweep.json -o tests/data/meta_oracle_heads.json"
 
 
 def heads(sweep_json: Path, out: Path, limit_s: int = 60) -> int:
-    """Decoders shipped with another head than the lm_head: every text-only *ForCausalLM variant of the sweep
-    (default and resized configs) rebuilt as the family's *ForSequenceClassification (3 labels),
-    *ForTokenClassification (5), *ForQuestionAnswering and bare *Model where transformers maps one, on the meta
-    device; ``total`` = every parameter (tied ones once)."""
+    """Models shipped with another head than the lm_head: every text-only variant of the sweep (default and
+    resized configs; decoders, encoders and encoder-decoders) rebuilt as the family's *ForSequenceClassification
+    (3 labels), *ForTokenClassification (5), *ForQuestionAnswering, bare *Model and *EncoderModel (an
+    encoder-decoder's encoder alone) where transformers maps one, on the meta device; ``total`` = every parameter
+    (tied ones once)."""
     import torch
     import transformers
     from transformers.models.auto import modeling_auto
@@ -1087,13 +1091,14 @@ def heads(sweep_json: Path, out: Path, limit_s: int = 60) -> int:
     for v in doc["variants"]:
         cfg_dict = v["config"]
         mt = cfg_dict.get("model_type")
-        if not v["class"].endswith("ForCausalLM") or mt not in CONFIG_MAPPING or any(
-                isinstance(val, dict) and k.endswith("_config") for k, val in cfg_dict.items()):
-            continue  # text-only decoders: a wrapper's heads sit on its text model, not modelled here
+        if mt not in CONFIG_MAPPING or any(isinstance(val, dict) and k.endswith("_config")
+                                           for k, val in cfg_dict.items()):
+            continue  # text-only models: a wrapper's heads sit on its text model, not modelled here
         for kind, (mapping, labels) in HEAD_MAPPINGS.items():
             cls_name = getattr(modeling_auto, mapping).get(mt)
-            if not isinstance(cls_name, str) or not hasattr(transformers, cls_name):
-                continue
+            if not isinstance(cls_name, str) or not hasattr(transformers, cls_name) or cls_name == v["class"] or (
+                    kind == "EncoderModel" and not cls_name.endswith("EncoderModel")):
+                continue  # the sweep's own class is counted there; EncoderModel: encoder-decoders' encoders only
             data = json.loads(json.dumps(cfg_dict))
             data["architectures"] = [cls_name]
             if kind != "Model":
@@ -1131,7 +1136,7 @@ def main() -> int:
     ap.add_argument("-o", "--out", type=Path, required=True)
     ap.add_argument("--sweep", action="store_true", help="sweep every text-generating transformers model type")
     ap.add_argument("--only", nargs="*", help="sweep only these model types (for debugging)")
-    ap.add_argument("--heads", type=Path, metavar="SWEEP_JSON", help="rebuild a sweep's text-only decoder variants "
+    ap.add_argument("--heads", type=Path, metavar="SWEEP_JSON", help="rebuild a sweep's text-only variants "
                     "with their families' classification, QA and bare-model classes")
     args = ap.parse_args()
     if args.heads:

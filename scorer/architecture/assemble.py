@@ -152,9 +152,13 @@ def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
     if arch.endswith("ForSequenceClassification") or arch.endswith("ForTokenClassification"):
         labels = r.raw.get("id2label")
         n = len(labels) if isinstance(labels, dict) and labels else int(r.raw.get("num_labels") or 2)
-        return TaskHead(pooler=arch.endswith("ForSequenceClassification"), num_labels=n)
-    if arch.endswith("ForQuestionAnswering"):  # BertForQuestionAnswering: no pooler, qa_outputs h -> 2 with a bias
-        return TaskHead(num_labels=2)
+        if arch.endswith("ForSequenceClassification"):  # BERT: pooler + classifier; BigBird: + a dense
+            return TaskHead(pooler=True, dense=bool(flags["seqcls_dense"]), num_labels=n)
+        return TaskHead(pooler=bool(flags["tokencls_pooler"]), num_labels=n)
+    if arch.endswith("ForQuestionAnswering"):  # BertForQuestionAnswering: no pooler, qa_outputs h -> labels, a bias
+        from .kinds.heads import qa_labels
+        width = r.int("intermediate_size", required=False) or 4 * r.int("hidden_size") if flags["qa_block"] else 0
+        return TaskHead(num_labels=qa_labels(r.raw, r.raw.get("model_type")), block_width=width)
     if arch.endswith("ForMaskedLM") or arch.endswith("ForPreTraining"):
         return TaskHead(mlm_head=True, head_width=_mlm_width(r, flags))
     if arch.endswith("ForCausalLM") or arch.endswith("LMHeadModel") or arch == "BertGenerationDecoder":
@@ -663,11 +667,22 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
                               f"{_short(rope_type)}")
     max_positions = r.int("max_positions", required=False) if kind != "encoder-decoder" \
         and r.get("max_positions") != -1 else None  # -1: no position limit (XLNetConfig's relative positions)
-    if kind == "encoder":
+    if kind == "encoder-decoder" and model_type in oddities.ENCODER_READERS:  # T5Gemma2: its own wrapper
+        task_head = None
+        name = next((a for a in archs if isinstance(a, str)), "")
+        if name and not name.endswith(("ForConditionalGeneration", "ForCausalLM")):
+            guesses.append(f"{name}: its head is not modelled; counted as the generating model (lm_head included)")
+    elif kind == "encoder-decoder":  # a classification / QA head, the bare model, or the encoder alone
+        from .kinds.heads import encoder_decoder_head
+        task_head, encoder_only = encoder_decoder_head(raw, archs, model_type)
+        if encoder_only and not flags["seq2seq"] and encoder_layers:  # T5EncoderModel: shared table, encoder stack
+            kind, layers, encoder_layers = "encoder", encoder_layers, []
+            r.mark("num_decoder_layers")
+    elif kind == "encoder":
         task_head = _task_head(r, flags)
     else:  # a decoder stack shipped with another head (reward, classifier, embedding model), else None
         from .kinds.heads import decoder_head
-        task_head = decoder_head(raw, archs, model_type, guesses) if kind == "decoder" else None
+        task_head = decoder_head(raw, archs, model_type, guesses)
         if task_head is not None and task_head.num_labels:
             r.mark("token_classification_bias")
     if kind == "encoder":

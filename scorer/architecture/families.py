@@ -110,6 +110,11 @@ DEFAULT_FAMILY: dict[str, Any] = {
     # describing them, why); the keys are consumed and ModelArch.mtp_note says they are not counted
     "mtp_not_built": None,
     "base_pooler": True,           # encoders: the bare model class has a pooler (BertModel does, DistilBertModel not)
+    # encoders' task heads beyond BERT's (BertForSequenceClassification: pooler + classifier; token classification
+    # and QA: no pooler, one linear): BigBird's (modeling_big_bird.py)
+    "seqcls_dense": False,         # *ForSequenceClassification adds a dense h -> h to the pooler (ClassificationHead)
+    "tokencls_pooler": False,      # *ForTokenClassification keeps the bare model's pooler
+    "qa_block": False,             # *ForQuestionAnsweringHead runs an intermediate / output block before qa_outputs
     # group: MoE and hybrids
     "mamba_d_inner": "heads",      # Mamba2 inner width: "heads" (mamba_num_heads * mamba_head_dim, NemotronH) or
                                    # "expand" (int(expand * hidden), Bamba / Mamba2 / Zamba2 / GraniteMoeHybrid)
@@ -493,13 +498,15 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # BertGenerationEncoder / Decoder: no token types, no pooler; the head is the tied decoder and its bias
     "bert-generation": {**_BERT_LIKE, "token_types": False, "causal_lm_head": "bias", "base_pooler": False},
     # BigBird: use_bias on q/k/v; BigBirdForCausalLM keeps the pooler; the block-sparse settings shape nothing
-    "big_bird": {**_BERT_LIKE, "qkv_bias": "use_bias", "causal_lm_pooler": True,
+    "big_bird": {**_BERT_LIKE, "qkv_bias": "use_bias", "causal_lm_pooler": True, "seqcls_dense": True,
+                 "tokencls_pooler": True, "qa_block": True,
                  "neutral_keys": ("attention_type", "block_size", "num_random_blocks", "rescale_embeddings")},
     # ELECTRA: factorized embeddings (embedding_size) projected to hidden; the generator head maps back to it
-    "electra": {**_BERT_LIKE, "embedding_size_key": "embedding_size"},
+    "electra": {**_BERT_LIKE, "embedding_size_key": "embedding_size", "base_pooler": False},  # ElectraModel: none
     # RoFormer: rotary attention with a sinusoidal table (max_positions x head size) stored as a parameter
     # (kinds/encoders.py) instead of learned positions; rotary_value changes no shape
     "roformer": {**_BERT_LIKE, "learned_positions": False, "embedding_size_key": "embedding_size",
+                 "base_pooler": False,  # RoFormerModel has no pooler
                  "neutral_keys": ("rotary_value",)},
     # pre-norm BERT-likes: a norm before attention and before the MLP, one after the stack
     "megatron-bert": {**_BERT_LIKE, "embedding_norm": False, "final_norm": True},

@@ -509,6 +509,12 @@ class TaskHead(BaseModel):
     replaces_lm_head: bool = Field(False, description="a decoder whose checkpoint holds this head instead of the "
                                                       "vocabulary lm_head (reward / classification / embedding models)")
     label_bias: bool = Field(True, description="the num_labels linear has a bias")
+    dense: bool = Field(False, description="a hidden x hidden linear with a bias before the num_labels one, beyond the "
+                                           "pooler (the classification heads of BigBird, BART and T5: dense + "
+                                           "out_proj)")
+    block_width: int = Field(0, description="width of an intermediate / output block (hidden -> width -> hidden, "
+                                            "LayerNorm) before the num_labels linear (BigBirdForQuestionAnsweringHead); "
+                                            "0: none")
     head_class: str | None = Field(None, description="the architectures class the head was read from")
 
 

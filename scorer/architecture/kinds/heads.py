@@ -116,7 +116,7 @@ def decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None,
     if not name:
         return None
     for suffix, generic in _HEADS.items():
-        if name.endswith(suffix):
+        if name.endswith(suffix) or suffix == "ForQuestionAnswering" and name.endswith(suffix + "Simple"):
             qa = suffix == "ForQuestionAnswering"
             n = 2 if qa else _labels(raw)
             # nn.Linear(bias=getattr(config, "token_classification_bias", True)): any false value, null included
@@ -138,3 +138,33 @@ def decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None,
         # (custom code: ChatGLM's ChatGLMModel generates) keeps its lm_head
         return TaskHead(replaces_lm_head=True, head_class=name)
     return None
+
+
+def qa_labels(raw: dict[str, Any], model_type: str | None) -> int:
+    """qa_outputs' width of an encoder or encoder-decoder ``*ForQuestionAnswering``: 2 where the family's class
+    forces it (``config.num_labels = 2`` in BartForQuestionAnswering, BigBird, RoFormer, ...), else the config's
+    labels (BertForQuestionAnswering reads ``config.num_labels``, default 2)."""
+    return 2 if _source_has(model_type or "", r"^\s+config\.num_labels = 2\b") else _labels(raw)
+
+
+def encoder_decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None
+                         ) -> tuple[TaskHead | None, bool]:
+    """(the head, encoder only) of an encoder-decoder checkpoint by its class: ``*ForSequenceClassification`` a
+    dense + out_proj classification head on the decoder's last token (BartClassificationHead,
+    T5ClassificationHead), ``*ForQuestionAnswering`` qa_outputs, both without the lm_head; the bare
+    ``<Family>Model`` neither; ``*EncoderModel`` and ``*ForTokenClassification`` (T5EncoderModel plus a
+    classifier) the encoder alone. (None, False) for a generating class."""
+    name = next((a for a in archs if isinstance(a, str)), "")
+    if name.endswith("ForSequenceClassification"):
+        return TaskHead(dense=True, num_labels=_labels(raw), replaces_lm_head=True, head_class=name), False
+    if name.endswith("ForQuestionAnswering"):
+        return TaskHead(num_labels=qa_labels(raw, model_type), replaces_lm_head=True, head_class=name), False
+    if name.endswith("ForTokenClassification"):
+        return TaskHead(num_labels=_labels(raw), head_class=name), True
+    if name.endswith("EncoderModel"):
+        return TaskHead(head_class=name), True
+    if name.endswith("Model") and "For" not in name and not isinstance(raw.get("auto_map"), dict) \
+            and _instantiated(name, model_type or ""):
+        return TaskHead(replaces_lm_head=True, head_class=name), False
+    return None, False
+
