@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .costmodel import Calibration, Features, serve, serve_arrays, step_time
-from .measure import Predictor, Report, Row, RowResult, harness_protocol
+from .costmodel import ADP_WAIT, Calibration, Features, serve, serve_arrays, step_time
+from .measure import Predictor, Report, Row, RowResult, harness_protocol, layout_kind
 
 #: name -> (group, lower bound, upper bound); group is "family", "framework" or "global"
 FIT_PARAMS: dict[str, tuple[str, float, float]] = {
@@ -53,6 +53,7 @@ FIT_PARAMS: dict[str, tuple[str, float, float]] = {
     "prefill_overhead_s": ("framework", 0.0, 0.5),
     "prefill_eff_scale": ("global", 0.2, 3.0),
     "ttft_queue": ("framework", 0.0, 1.5),
+    ADP_WAIT: ("framework", 0.0, 300.0),
 }
 
 #: robust loss of the fit on log(predicted / measured): Cauchy (redescending) at 0.3 ≈ a 35% miss
@@ -117,6 +118,8 @@ def _samples(pred: Predictor, rows: list[Row], speculative: list[RowResult] | No
 
 def predict_sample(s: Sample, p: dict[str, float]) -> float:
     """The sample's metric under parameters ``p`` (same formulas as :func:`scorer.regimes.predict`)."""
+    if s.dp <= 1 and p.get(ADP_WAIT):  # as CostModel: the attention-DP wait is zero on other layouts
+        p = {**p, ADP_WAIT: 0.0}
     eff_c = min(1.0, s.eff_c_base * p.get("gemm_eff_scale", 1.0))
     t_dec = step_time(s.dec, p, eff_c)["total"]
     one = step_time(s.pre1, p, eff_c)["total"]
@@ -146,7 +149,10 @@ class Fit:
         combos = sorted({f"{s.framework}/{s.family}" for s in samples})
         for name, (group, _, _) in FIT_PARAMS.items():
             keys = {"family": fams, "framework": fws, "framework/family": combos}.get(group, [None])
+            adp_fws = {s.framework for s in samples if s.dp > 1}
             for k in keys:
+                if name == ADP_WAIT and k not in adp_fws:
+                    continue  # no attention-DP row of this framework: the wait changes none of its predictions
                 if group == "framework" and name in UNUSED_WHEN and base.resolve(k).get(UNUSED_WHEN[name]):
                     continue  # no effect on this framework's predictions: nothing to fit
                 self.names.append(f"{name}@{k}" if k else name)
@@ -288,6 +294,15 @@ class _Vectorized:
             return base
         return np.where(idx >= 0, np.asarray(theta, dtype=float)[np.maximum(idx, 0)], base)
 
+    def _param_of(self, theta):
+        """``param(name, default)`` for :func:`serve_arrays`: the attention-DP wait zero on samples without DP."""
+        adp = self.dp > 1
+
+        def param(name: str, default: float):
+            val = self.param(theta, name, default)
+            return self.np.where(adp, val, 0.0) if name == ADP_WAIT else val
+        return param
+
     def predict(self, theta):
         np = self.np
 
@@ -309,7 +324,7 @@ class _Vectorized:
         total = gemm + attn + comm + self.ops * rep(self.param(theta, "op_latency_s", 0.0)) + over
         t_dec, one, four = total[0::3], total[1::3], total[2::3]
         sv = serve_arrays(t_dec, one, np.maximum((four - one) / 3, 0.0), self.running / self.dp, self.osl,
-                          self.gpus, self.running, lambda k, d: self.param(theta, k, d), np, self.isl, self.wave)
+                          self.gpus, self.running, self._param_of(theta), np, self.isl, self.wave)
         ttft = np.where(self.conc > self.running, sv["ttft"] + sv["latency"] * (self.conc / self.running - 1),
                         sv["ttft"])
         return np.where(self.is_ttft, ttft * 1e3, np.where(self.is_tpot, sv["tpot"] * 1e3, np.where(
@@ -425,7 +440,8 @@ def summary_dict(results: list[RowResult], skipped: list[dict[str, Any]]) -> dic
     allm = rep.summarize().get("all", {})
     out: dict[str, Any] = {"metrics": {m: v.model_dump() for m, v in allm.items()}}
     for name, key in (("by_gpu", lambda r: r.gpu), ("by_framework", lambda r: r.framework),
-                      ("by_model", lambda r: r.config)):
+                      ("by_model", lambda r: r.config),
+                      ("by_layout", lambda r: layout_kind(r.framework, r.tp, r.pp, r.ep, r.attention_dp))):
         out[name] = {g: {m: v.model_dump() for m, v in d.items()} for g, d in sorted(rep.summarize(key).items())}
     reasons: dict[str, int] = {}
     for sk in skipped:

@@ -654,7 +654,7 @@ def cmd_predict(args) -> int:
     from .kvcache import KV_DTYPES
     from .params import count_params
     from .regimes import layout_problem, predict, with_breakdown
-    from .sheet import default_precision, error_caveats, expected_errors
+    from .sheet import default_precision, error_caveats, expected_errors, layout_bias_notes
     from .sources import load_source
 
     from .measure import MAX_CONCURRENCY
@@ -731,9 +731,9 @@ def cmd_predict(args) -> int:
     out = {"model": raw.provenance.repo_id or raw.provenance.source, "gpu": gpu.id, "precision": prec.id,
            "kv_dtype": args.kv_dtype, "kv_dtype_source": kv_source or "--kv-dtype", "kv_policy": cm.kv_policy,
            "admission_cap": cm.admission_cap(), "framework": args.framework, **p.model_dump(),
-           "expected_error_pct": expected_errors(cal, gpu.id, args.framework),
+           "expected_error_pct": expected_errors(cal, gpu.id, args.framework, cm.layout),
            "calibration": cal.path + (f" (fitted {cal.fit_date})" if cal.fit_date else " (uncalibrated)")}
-    notes = error_caveats(cal, gpu.id, args.framework)
+    notes = error_caveats(cal, gpu.id, args.framework) + layout_bias_notes(cal, args.framework, cm.layout)
     if not arch.exact:
         from .sheet import estimate_reasons
         notes.append("parameter counts are estimated (" + "; ".join(estimate_reasons(arch)) + "): weights, KV "
@@ -1011,7 +1011,8 @@ def cmd_calibrate(args) -> int:
     elif not args.no_cross_validate:
         lomo = summary_dict(cross_validate(samples, base, "model", args.max_iterations), malformed + skipped)
         report["leave_one_model_out"] = {"metrics": lomo["metrics"], "by_gpu": lomo["by_gpu"],
-                                         "by_framework": lomo["by_framework"], "by_model": lomo["by_model"]}
+                                         "by_framework": lomo["by_framework"], "by_model": lomo["by_model"],
+                                         "by_layout": lomo["by_layout"]}
     command = "deploysheet calibrate " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "deploysheet calibrate"
     write_calibration(cal, report, args.output, command)
     lomo_m = report.get("leave_one_model_out", {}).get("metrics", {})

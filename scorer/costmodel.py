@@ -57,7 +57,7 @@ REQUIRED_PARAMS = {"gemm_compute_eff", "mem_bw_eff", "attn_compute_eff", "op_lat
 
 
 #: accepted ranges of parameters that are not efficiency ratios (seconds, GiB and GB/s allow 0-1000)
-PARAM_RANGES = {"ttft_decode_steps": (0.0, 100.0), "ttft_queue": (0.0, 10.0), "prefill_chunk_tokens": (1.0, 1e6),
+PARAM_RANGES = {"ttft_decode_steps": (0.0, 100.0), "adp_wait_steps": (0.0, 1000.0), "ttft_queue": (0.0, 10.0), "prefill_chunk_tokens": (1.0, 1e6),
                 "tpot_interference": (0.0, 10.0), "prefill_eff_scale": (1e-3, 10.0), "prefill_separate": (0.0, 1.0),
                 "gemm_eff_scale": (1e-3, 10.0), "kv_free_fraction": (0.0, 1.0),
                 # shares of a physical peak or of the GPU's memory: above 1 would beat the hardware
@@ -412,6 +412,8 @@ class CostModel:
         p, self.dtype, self.peak, self.peak_bf16, self.eff_c, self.bw_peak, self.topology = self._device()
         self.p = dict(p)  # each cost model its own copy, as resolve() gives
         lay = self.layout
+        if lay.dp <= 1:  # the attention-DP context wait applies to attention-DP layouts only
+            self.p[ADP_WAIT] = 0.0
         tp = lay.tp
         self.link_peak = self.topology.scaleup_bytes_per_s
         self._shards = _shards_for(self.gemms, tp, lay.moe_tp)
@@ -1193,6 +1195,11 @@ def compressed_prefill_flops(m: CompressedAttentionSpec, seqs: float, length: in
     return out
 
 
+#: parameter: decode iterations a new request waits before its prefill under attention data parallelism (zero on
+#: layouts without it); see :func:`serve`
+ADP_WAIT = "adp_wait_steps"
+
+
 def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl: int, num_gpus: int,
           concurrency: int, p: dict[str, float], isl: int = 0, wave_share: float = 0.0) -> dict[str, float]:
     """Closed-loop continuous batching from step times (seconds): TTFT, TPOT, tokens/s.
@@ -1252,7 +1259,8 @@ def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurren
     tpot = t_dec + param("tpot_interference", 1.0) * share * extra / np.maximum(osl, 1) * t_pre_marginal
     ahead = t_pre_marginal + mixed * isl / param("prefill_chunk_tokens", 8192.0) * t_dec
     queue = mixed * param("ttft_queue", 0.0) + (1.0 - mixed) * BURST_QUEUE
-    ttft = t_pre + queue * extra * ahead + np.where(c_local > 1, param("ttft_decode_steps", 0.5) * t_dec, 0.0)
+    ttft = t_pre + queue * extra * ahead + np.where(c_local > 1, param("ttft_decode_steps", 0.5) * t_dec, 0.0) \
+        + param(ADP_WAIT, 0.0) * t_dec
     latency = ttft + np.maximum(osl - 1, 0) * tpot
     # the benchmark's opening wave (its share of the requests): prefilled back to back, nobody decoding yet
     ttft = ttft + wave_share * (t_pre + BURST_QUEUE * extra * t_pre_marginal - ttft)
@@ -1265,20 +1273,21 @@ def serve_constants(p: dict[str, float]) -> tuple[float, ...]:
     mixed = 1.0 - p.get("prefill_separate", 0.0)
     share = mixed + (1.0 - mixed) * (1.0 - BURST_QUEUE)
     return (p.get("tpot_interference", 1.0) * share, mixed, p.get("prefill_chunk_tokens", 8192.0),
-            mixed * p.get("ttft_queue", 0.0) + (1.0 - mixed) * BURST_QUEUE, p.get("ttft_decode_steps", 0.5))
+            mixed * p.get("ttft_queue", 0.0) + (1.0 - mixed) * BURST_QUEUE, p.get("ttft_decode_steps", 0.5),
+            p.get(ADP_WAIT, 0.0))
 
 
 def serve_point(k: tuple[float, ...], t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl: int,
                 num_gpus: int, concurrency: int, isl: int = 0, wave_share: float = 0.0) -> tuple[float, float, float]:
     """(ttft, tpot, tokens/s/GPU) of :func:`serve` on floats, with ``k`` = :func:`serve_constants` of its
     parameters: the same floating-point operations in the same order (the same values, bit for bit)."""
-    mu_share, mixed, chunk, queue, kappa = k
+    mu_share, mixed, chunk, queue, kappa, adp_wait = k
     extra = c_local - 1.0  # max(...) spelled out below: max(a, b) is b if b > a, else a
     if 0.0 > extra:
         extra = 0.0
     tpot = t_dec + mu_share * extra / (1 if 1 > osl else osl) * t_pre_marginal
     ahead = t_pre_marginal + mixed * isl / chunk * t_dec
-    ttft = t_pre + queue * extra * ahead + (kappa * t_dec if c_local > 1 else 0.0)
+    ttft = t_pre + queue * extra * ahead + (kappa * t_dec if c_local > 1 else 0.0) + adp_wait * t_dec
     latency = ttft + (0 if 0 > osl - 1 else osl - 1) * tpot
     ttft = ttft + wave_share * (t_pre + BURST_QUEUE * extra * t_pre_marginal - ttft)
     return ttft, tpot, concurrency * osl / latency / num_gpus

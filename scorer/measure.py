@@ -225,6 +225,15 @@ class MetricSummary(BaseModel):
     mdape: float | None = Field(description="median absolute percentage error, %")
     spearman: float | None
     p90_ape: float | None = None
+    median_ratio: float | None = Field(None, description="median of measured / predicted (above 1: the model "
+                                                         "predicts low)")
+
+
+def layout_kind(framework: str, tp: int, pp: int, ep: int, attention_dp: int) -> str:
+    """The group a layout's errors are reported under: '<framework> <kind>', kind one of 'attention-dp' (attention
+    data parallelism > 1), 'pp' (pipeline stages), 'tp+ep' (expert parallelism > 1) or 'tp'."""
+    kind = "attention-dp" if attention_dp > 1 else "pp" if pp > 1 else "tp+ep" if ep > 1 else "tp"
+    return f"{framework} {kind}"
 
 
 @dataclass
@@ -248,9 +257,11 @@ class Report:
 def _summary(rs: list[RowResult]) -> MetricSummary:
     apes = sorted(r.ape for r in rs if r.ape is not None)
     sp = spearman([r.row.value for r in rs], [r.predicted for r in rs])
+    ratios = [r.row.value / r.predicted for r in rs if r.predicted]
     return MetricSummary(n=len(rs), mdape=round(median(apes), 2) if apes else None,
                          spearman=round(sp, 4) if sp is not None else None,
-                         p90_ape=round(apes[math.ceil(0.9 * len(apes)) - 1], 2) if apes else None)  # nearest rank
+                         p90_ape=round(apes[math.ceil(0.9 * len(apes)) - 1], 2) if apes else None,  # nearest rank
+                         median_ratio=round(median(ratios), 3) if ratios else None)
 
 
 _CONFIG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")

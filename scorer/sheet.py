@@ -344,21 +344,32 @@ def _gpu_error(by_gpu: dict, gpu_id: str | None, metric: str) -> tuple[float | N
     return (max(others) if others else None), False
 
 
-def expected_errors(cal, gpu_id: str | list[str] | None = None, framework: str | None = None
+def _layout_group(val: dict, framework: str | None, layout) -> dict:
+    """The validation's by_layout entry of (framework, layout kind) (measure.layout_kind), {} without one."""
+    if layout is None or not framework:
+        return {}
+    from .measure import layout_kind
+    return _table(val, "by_layout").get(layout_kind(framework, layout.tp, layout.pp, layout.ep, layout.dp), {})
+
+
+def expected_errors(cal, gpu_id: str | list[str] | None = None, framework: str | None = None, layout=None
                     ) -> dict[str, float | None]:
     """Expected error (%) per metric: the leave-one-model-out MdAPE of the calibration's validation.
 
-    Conservative, per metric: the wider of the GPU's and the framework's own figures (each used when it
-    rests on at least ``MIN_GROUP_ROWS`` rows of that metric); a GPU without enough rows of a metric takes
-    the widest measured GPU's figure; several GPUs take the widest of theirs; the overall figure when no
-    group has one. None where the calibration carries no validation.
+    Conservative, per metric: the widest of the GPU's, the framework's and (given a ``layout``: a Layout with
+    tp / pp / ep / dp) the framework's layout kind's own figures (each used when it rests on at least
+    ``MIN_GROUP_ROWS`` rows of that metric); a GPU without enough rows of a metric takes the widest measured
+    GPU's figure; several GPUs take the widest of theirs; the overall figure when no group has one. None where
+    the calibration carries no validation.
     """
     val = _lomo(cal)
     by_gpu, by_fw = _table(val, "by_gpu"), _table(val, "by_framework")
+    group = _layout_group(val, framework, layout)
     gpu_ids = gpu_id if isinstance(gpu_id, list) else [gpu_id]
     out: dict[str, float | None] = {}
     for metric in ERROR_METRICS:
-        cands = [_mdape(by_fw.get(framework or "", {}).get(metric), MIN_GROUP_ROWS)]
+        cands = [_mdape(by_fw.get(framework or "", {}).get(metric), MIN_GROUP_ROWS),
+                 _mdape(group.get(metric), MIN_GROUP_ROWS)]
         cands += [_gpu_error(by_gpu, g, metric)[0] for g in gpu_ids]
         cands = [c for c in cands if c is not None]
         out[metric] = max(cands) if cands else _mdape((val.get("metrics") or {}).get(metric)
@@ -382,6 +393,34 @@ def error_caveats(cal, gpu_id: str, framework: str) -> list[str]:
                    f"{MIN_GROUP_ROWS} rows): those error bars are the widest of the measured GPUs'")
     if framework not in by_fw:
         out.append(f"the calibration has no measurements with {framework}: its error bars are not its own")
+    return out
+
+
+#: a layout kind's held-out measurements ran this many times above (or below, its inverse) the model's
+#: predictions in the median before a note says so (an assumption: a bias past the typical error bar)
+BIAS_NOTE_RATIO = 1.5
+
+
+def layout_bias_notes(cal, framework: str, layout) -> list[str]:
+    """Notes where the calibration's held-out measurements of ``framework`` on ``layout``'s kind (attention DP,
+    pipeline, expert or tensor parallel; at least ``MIN_GROUP_ROWS`` rows of a metric) ran a median
+    ``BIAS_NOTE_RATIO`` times above or below the model's predictions: the figure is then a floor or a ceiling."""
+    from .measure import layout_kind
+    group = _layout_group(_lomo(cal), framework, layout)
+    out = []
+    for metric in ERROR_METRICS:
+        m = group.get(metric)
+        if not isinstance(m, dict) or not isinstance(m.get("n"), int) or m["n"] < MIN_GROUP_ROWS:
+            continue
+        ratio = m.get("median_ratio")
+        if not isinstance(ratio, (int, float)) or isinstance(ratio, bool) or not math.isfinite(ratio) or ratio <= 0:
+            continue
+        if ratio >= BIAS_NOTE_RATIO or ratio <= 1 / BIAS_NOTE_RATIO:
+            kind = layout_kind(framework, layout.tp, layout.pp, layout.ep, layout.dp)
+            out.append(f"on the calibration's held-out measurements of {kind} layouts ({m['n']} rows), measured "
+                       f"{_METRIC_NAMES[metric]} ran a median {ratio:.2g}x the model's prediction: read this "
+                       f"{_METRIC_NAMES[metric]} as {'a floor' if ratio > 1 else 'a ceiling'} (the engine's "
+                       "scheduling of this layout is not fully modelled)")
     return out
 
 

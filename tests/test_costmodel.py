@@ -302,3 +302,45 @@ def test_max_run_is_bounded_by_the_requests_issued(corpus_dir):
     burst = pred.predict_row(Row(id="b", notes="500 requests, all at once", **base))
     assert free.prediction.concurrency > 500 >= burst.prediction.concurrency
     assert burst.predicted < free.predicted
+
+
+def test_attention_dp_wait_by_hand_and_only_on_dp_layouts(capsys):
+    """TTFT + adp_wait_steps x t_dec on attention-DP layouts (steady state; the opening wave keeps its own
+    formula), nothing elsewhere: the cost model zeroes the parameter where the layout has no attention DP."""
+    p = {"tpot_interference": 0.5, "ttft_queue": 0.25, "prefill_chunk_tokens": 8192, "adp_wait_steps": 40.0}
+    out = serve(t_dec=0.010, t_pre=0.100, t_pre_marginal=0.080, c_local=9, osl=100, num_gpus=2, concurrency=9, p=p,
+                isl=2048)
+    steady = 0.100 + 0.25 * 8 * (0.080 + 2048 / 8192 * 0.010) + 0.010 / 2 + 40 * 0.010
+    assert math.isclose(out["ttft"], steady)
+    wave = serve(t_dec=0.010, t_pre=0.100, t_pre_marginal=0.080, c_local=9, osl=100, num_gpus=2, concurrency=9, p=p,
+                 isl=2048, wave_share=0.1)
+    assert math.isclose(wave["ttft"], 0.9 * steady + 0.1 * (0.100 + 0.5 * 8 * 0.080))
+    from scorer.costmodel import load_calibration
+    cal = load_calibration()
+    wait = cal.resolve("trtllm").get("adp_wait_steps", 0.0)
+    assert wait > 1 and cal.resolve("vllm").get("adp_wait_steps", 0.0) == 0.0  # fitted for TensorRT-LLM only
+
+    def ttft(extra):
+        assert main(["predict", "example:mixtral-8x7b", "--gpu", "B200", "--precision", "fp8",
+                     "--framework", "trtllm", "--isl", "1024", "--osl", "1024", "--concurrency", "64",
+                     "--format", "json", *extra]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    dp = ttft(["--tp", "1", "--dp", "8", "--ep", "8"])
+    tp = ttft(["--tp", "8", "--ep", "8"])
+    # the DP layout's TTFT carries the wait: at least wait x its own decode step (TPOT is the step and more)
+    assert dp["ttft_ms"] >= wait * dp["breakdown"]["decode"]["total"]
+    assert tp["ttft_ms"] < wait * tp["breakdown"]["decode"]["total"]
+    assert any("attention-dp layouts" in n for n in dp["notes"])  # its held-out bias is stated
+
+
+def test_layout_kinds_the_validation_groups_errors_by():
+    from scorer.measure import layout_kind
+    assert layout_kind("trtllm", 1, 1, 8, 8) == "trtllm attention-dp"
+    assert layout_kind("vllm", 8, 2, 1, 1) == "vllm pp"
+    assert layout_kind("sglang", 8, 1, 8, 1) == "sglang tp+ep"
+    assert layout_kind("vllm", 4, 1, 1, 1) == "vllm tp"
+    from scorer.costmodel import load_calibration
+    groups = load_calibration().validation["leave_one_model_out"]["by_layout"]
+    ttft = groups["trtllm attention-dp"]["ttft_ms"]
+    assert ttft["n"] >= 10 and ttft["median_ratio"] > 0
