@@ -359,4 +359,4 @@ def compute_score(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant:
 
     total = round(sum(c.points for c in comps), 1)
     grade = next(g for thr_, g in cfg["grades"] if total >= thr_)
-    return Score(total=total, grade=grade, components=comps, provisional=arch.config_class is None and bool(arch.guesses))
+    return Score(total=total, grade=grade, components=comps, provisional=arch.layout_guessed)

@@ -92,6 +92,14 @@ SWEEP_NOT_SERVING = {
     "diffusion_gemma": "block-diffusion LM (denoising sampler), not autoregressive decoding",
     "musicgen": "text-to-music: generates audio codec tokens",
     "musicgen_melody": "text-to-music: generates audio codec tokens",
+    # seq2seq LMs over audio or of arbitrary parts
+    "audioflamingo3": "audio understanding: the decoder needs audio encoder states",
+    "musicflamingo": "music understanding: the decoder needs audio encoder states",
+    "seamless_m4t": "speech / text translation (SeamlessM4T): a multitask model whose text-to-text path is one of "
+                    "several towers",
+    "seamless_m4t_v2": "speech / text translation (SeamlessM4T v2): a multitask model whose text-to-text path is one "
+                       "of several towers",
+    "encoder-decoder": "a composite of any encoder and decoder configs (EncoderDecoderModel): no layout of its own",
 }
 
 # Per-type config keys set in every variant (the class cannot be built otherwise).
@@ -884,7 +892,8 @@ def sweep_types() -> dict[str, str]:
     sources = [getattr(ma, n, {}) for n in ("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES",
                                             "MODEL_FOR_VIDEO_TEXT_TO_TEXT_MAPPING_NAMES",
                                             "MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES",
-                                            "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES")]
+                                            "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES",
+                                            "MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES")]
     out: dict[str, str] = {}
     for mapping in sources:
         for mt, cls in mapping.items():
@@ -1071,7 +1080,12 @@ HEAD_MAPPINGS = {"ForSequenceClassification": ("MODEL_FOR_SEQUENCE_CLASSIFICATIO
                  "ForQuestionAnswering": ("MODEL_FOR_QUESTION_ANSWERING_MAPPING_NAMES", 2),
                  "Model": ("MODEL_MAPPING_NAMES", 0),
                  # an encoder-decoder's encoder on its own (T5EncoderModel: text encoders, sentence embeddings)
-                 "EncoderModel": ("MODEL_FOR_TEXT_ENCODING_MAPPING_NAMES", 0)}
+                 "EncoderModel": ("MODEL_FOR_TEXT_ENCODING_MAPPING_NAMES", 0),
+                 # encoders' other heads (BERT's pre-training and NSP heads, ELECTRA's discriminator, SWAG-style
+                 # multiple choice)
+                 "ForPreTraining": ("MODEL_FOR_PRETRAINING_MAPPING_NAMES", 0),
+                 "ForNextSentencePrediction": ("MODEL_FOR_NEXT_SENTENCE_PREDICTION_MAPPING_NAMES", 0),
+                 "ForMultipleChoice": ("MODEL_FOR_MULTIPLE_CHOICE_MAPPING_NAMES", 0)}
 HEADS_COMMAND = "python scripts/meta_oracle.py --heads tests/data/meta_oracle_sweep.json -o tests/data/meta_oracle_heads.json"
 
 
@@ -1101,7 +1115,7 @@ def heads(sweep_json: Path, out: Path, limit_s: int = 60) -> int:
                 continue  # the sweep's own class is counted there; EncoderModel: encoder-decoders' encoders only
             data = json.loads(json.dumps(cfg_dict))
             data["architectures"] = [cls_name]
-            if kind != "Model":
+            if labels:
                 data["id2label"] = {str(i): f"LABEL_{i}" for i in range(labels)}
                 data["label2id"] = {f"LABEL_{i}": i for i in range(labels)}
             try:

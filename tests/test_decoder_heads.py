@@ -62,9 +62,18 @@ def test_decoder_heads_replace_the_lm_head(tmp_path, capsys, arch, extra, head):
 
 def test_a_causal_lm_and_a_repos_own_model_class_keep_the_lm_head(tmp_path, capsys):
     assert _params(capsys, _variant(tmp_path, "LlamaForCausalLM"))["params"]["total"] == LLAMA_8B
-    # a class of the repo's own code named like a base model (ChatGLM's ChatGLMModel generates): no guess made
-    custom = _variant(tmp_path, "LlamaModel", auto_map={"AutoModel": "modeling_x.LlamaModel"})
+    # the class the repo's own code maps as its causal LM keeps the lm_head, whatever its name
+    custom = _variant(tmp_path, "LlamaModel", auto_map={"AutoModelForCausalLM": "modeling_x.LlamaModel"})
     assert _params(capsys, custom)["params"]["total"] == LLAMA_8B
+    # the repo's own AutoModel class of that name: bare by convention (DeepSeek-V3's repo: DeepseekV3Model beside
+    # DeepseekV3ForCausalLM), and a guess says the repo's code defines it
+    own = _params(capsys, _variant(tmp_path, "LlamaModel", auto_map={"AutoModel": "modeling_x.LlamaModel"}))
+    assert own["params"]["total"] == LLAMA_8B - 128256 * 4096 and own["params"]["exact"] is False
+    assert any("auto_map" in g for g in own["model"]["guesses"])
+    # a checkpoint saved from transformers' bare class keeps the base repo's auto_map, which maps another class
+    # as the LM: bare, exact (the helper's trial: NemotronHModel, MiniMaxM2Model counted an lm_head)
+    saved = _params(capsys, _variant(tmp_path, "LlamaModel", auto_map={"AutoModelForCausalLM": "modeling_x.XForLM"}))
+    assert saved["params"]["total"] == LLAMA_8B - 128256 * 4096 and saved["params"]["exact"] is True
 
 
 def test_a_head_class_of_its_own_is_labelled_a_guess(tmp_path, capsys):

@@ -159,7 +159,17 @@ def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
         from .kinds.heads import qa_labels
         width = r.int("intermediate_size", required=False) or 4 * r.int("hidden_size") if flags["qa_block"] else 0
         return TaskHead(num_labels=qa_labels(r.raw, r.raw.get("model_type")), block_width=width)
-    if arch.endswith("ForMaskedLM") or arch.endswith("ForPreTraining"):
+    if arch.endswith("ForPreTraining"):
+        if flags["pretraining_head"] == "discriminator":  # ElectraDiscriminatorPredictions: dense h -> h, h -> 1
+            return TaskHead(dense=True, num_labels=1)
+        # BertPreTrainingHeads: the MLM head and seq_relationship (h -> 2) on the pooler (RoCBert: no NSP)
+        return TaskHead(pooler=True, mlm_head=True, num_labels=2 if flags["pretraining_head"] == "bert" else 0,
+                        head_width=_mlm_width(r, flags))
+    if arch.endswith("ForNextSentencePrediction"):  # BertOnlyNSPHead: h -> 2 on the pooler
+        return TaskHead(pooler=True, num_labels=2)
+    if arch.endswith("ForMultipleChoice"):  # a 1-output classifier on the pooler (ELECTRA: a SequenceSummary dense)
+        return TaskHead(pooler=bool(flags["base_pooler"]), dense=bool(flags["mc_summary"]), num_labels=1)
+    if arch.endswith("ForMaskedLM"):
         return TaskHead(mlm_head=True, head_width=_mlm_width(r, flags))
     if arch.endswith("ForCausalLM") or arch.endswith("LMHeadModel") or arch == "BertGenerationDecoder":
         # an encoder stack used as a decoder (BertLMHeadModel, RobertaForCausalLM, ...): no pooler (BigBird keeps
@@ -208,6 +218,11 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
         family = getattr(cfg, "model_type", model_type) or model_type
         if cfg is not top and text_raw is raw:
             where = "config"
+        if family not in FAMILIES and family not in VERIFIED and model_type not in VERIFIED:
+            # transformers knows the type, deploysheet has no reader for its layout (ALBERT, MPNet, DeBERTa, ...)
+            guesses.append(f"{LAYOUT_GUESSED} {model_type!r} ({type(top).__name__}): deploysheet has no reader for its "
+                           "layout; its keys are read as a llama-like decoder (pre-norm RMSNorm, SwiGLU MLP, no "
+                           "biases)")
     else:
         family = (text_raw.get("model_type") if isinstance(text_raw.get("model_type"), str) else None) or model_type
         hinted = next((ARCHITECTURE_HINTS[a] for a in archs if a in ARCHITECTURE_HINTS), None)
@@ -225,6 +240,10 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
                            f"with deploysheet's {family} layout")
     return {"model_type": model_type, "archs": archs, "guesses": guesses, "text_raw": text_raw, "where": where,
             "cfg": cfg, "config_class": config_class, "family": family, "text_key": text_key, "top": top}
+
+
+#: the start of the guess a transformers model type without a reader gets (ModelArch.layout_guessed reads it)
+LAYOUT_GUESSED = "layout not modelled: transformers' model_type"
 
 
 def _dims(r: Reader, family: str, flags: dict[str, Any], guesses: list[str]) -> dict[str, Any]:
@@ -391,13 +410,14 @@ def _encoder_decoder_stacks(r: Reader, flags: dict[str, Any], d: dict[str, Any]
     r.mark("relative_attention_max_distance", "n_positions")  # relative positions: no position table
     mlp = dense_mlp(r, flags, r.int("intermediate_size", required=False) or 4 * hidden)
     encoder, decoder = [], []
+    every = bool(flags["relative_bias_every_layer"])
     for i in range(d["n_layers"]):
         att = AttentionSpec(num_heads=heads, num_kv_heads=heads, head_dim=head_dim, v_head_dim=head_dim,
-                            relative_bias_buckets=buckets if i == 0 else 0)
+                            relative_bias_buckets=buckets if i == 0 or every else 0)
         encoder.append(LayerSpec(index=i, mixer=att, ffn=mlp, num_norms=2))
     for i in range(n_dec):
         att = AttentionSpec(num_heads=heads, num_kv_heads=heads, head_dim=head_dim, v_head_dim=head_dim,
-                            relative_bias_buckets=buckets if i == 0 else 0)
+                            relative_bias_buckets=buckets if i == 0 or every else 0)
         cross = AttentionSpec(num_heads=heads, num_kv_heads=heads, head_dim=head_dim, v_head_dim=head_dim)
         decoder.append(LayerSpec(index=i, mixer=att, cross_attention=cross, ffn=mlp, num_norms=3))
     return encoder, decoder

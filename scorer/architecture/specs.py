@@ -584,6 +584,13 @@ class ModelArch(BaseModel):
         return any(isinstance(lay.ffn, MoEMLP) for lay in self.layers)
 
     @property
+    def layout_guessed(self) -> bool:
+        """The layout is deploysheet's llama-like default, not the family's own: a model type unknown to
+        transformers read by keys (no config class), or one transformers knows that no reader covers."""
+        return (self.config_class is None and bool(self.guesses)) or any(
+            g.startswith("layout not modelled: ") for g in self.guesses)
+
+    @property
     def pooling_head(self) -> TaskHead | None:
         """The head a decoder checkpoint holds in place of its lm_head (a reward / classification / embedding
         model: :class:`TaskHead` ``replaces_lm_head``), else None."""

@@ -12,7 +12,7 @@ and their safetensors hold no ``lm_head``:
   bias;
 * ``<Family>Model`` (an embedding model such as e5-mistral's ``MistralModel``): the bare stack, no head — when
   it is the class transformers' AutoModel builds for the family (``MODEL_MAPPING_NAMES``; GPT2DoubleHeadsModel is
-  not a bare stack) and the repo brings no code of its own (``auto_map``);
+  not a bare stack) and the repo's own code, if any (``auto_map``), maps AutoModel to it and not its causal LM;
 * a repo's own reward class (``Qwen2ForRewardModel``, ``...ForProcessRewardModel``): no lm_head, a head whose
   shape is not read (counted as a 1-output linear, a guess).
 
@@ -94,6 +94,18 @@ def _instantiated(class_name: str, model_type: str) -> bool:
     return _bare_models().get(model_type) == class_name
 
 
+def _bare_in_repo(raw: dict[str, Any], name: str) -> bool:
+    """Whether the repo's own code (``auto_map``), if any, leaves ``name`` the bare model: it is not the class the
+    repo maps its causal or seq2seq LM to (a checkpoint saved from AutoModel keeps the base repo's auto_map, whose
+    AutoModelForCausalLM is another class; a custom ``XModel`` that generates is mapped as the LM). No auto_map:
+    transformers' class, bare by its name."""
+    amap = raw.get("auto_map")
+    if not isinstance(amap, dict):
+        return True
+    return not any(isinstance(v, str) and v.rsplit(".", 1)[-1] == name  # "module.Class" or "repo--module.Class"
+                   for k in ("AutoModelForCausalLM", "AutoModelForSeq2SeqLM") for v in [amap.get(k)])
+
+
 def _labels(raw: dict[str, Any]) -> int:
     """Labels as PretrainedConfig counts them: ``len(id2label)`` when the config has one (even empty), else
     ``num_labels``, else 2 (values were checked by ``assemble._check_labels``)."""
@@ -125,6 +137,10 @@ def decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None,
                 guesses.append(f"{name}: its head is not transformers' {generic}; counted as one "
                                f"(a {n}-output linear{' with bias' if bias else ', no bias'}) in place of the lm_head")
             return TaskHead(num_labels=n, label_bias=bias, replaces_lm_head=True, head_class=name)
+    if name.endswith("ForMultipleChoice"):  # XLM / XLNet: a SequenceSummary and a 1-output projection
+        guesses.append(f"{name}: its multiple-choice head (a sequence summary and a 1-output linear) is counted as "
+                       "the 1-output linear with a bias, in place of the lm_head")
+        return TaskHead(num_labels=1, label_bias=True, replaces_lm_head=True, head_class=name)
     if name.endswith("DoubleHeadsModel"):  # GPT-2 / OpenAI-GPT: the lm_head and a multiple-choice summary head
         guesses.append(f"{name}: its multiple-choice head (SequenceSummary, hidden + 1 parameters) is not counted")
         return None
@@ -133,9 +149,14 @@ def decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None,
                        "with a 1-output linear (its real head is not read)")
         return TaskHead(num_labels=1, label_bias=False, replaces_lm_head=True, head_class=name)
     if name.endswith("Model") and "For" not in name and not name.endswith(("LMHeadModel", "PreTrainedModel")) \
-            and not isinstance(raw.get("auto_map"), dict) and _instantiated(name, model_type or ""):
-        # the bare decoder stack AutoModel builds for the family (embedding models); a repo's own class of that name
-        # (custom code: ChatGLM's ChatGLMModel generates) keeps its lm_head
+            and _bare_in_repo(raw, name) and _instantiated(name, model_type or ""):
+        # the bare decoder stack AutoModel builds for the family (embedding models); a class the repo maps as its
+        # causal LM keeps its lm_head; one its code defines otherwise (its AutoModel) is bare by convention, a guess
+        amap = raw.get("auto_map")
+        if isinstance(amap, dict) and any(isinstance(v, str) and v.rsplit(".", 1)[-1] == name
+                                          for v in amap.values()):
+            guesses.append(f"{name}: the repo's own code (auto_map) defines it; counted as transformers' bare "
+                           f"{name} (no lm_head), as an AutoModel class is by convention")
         return TaskHead(replaces_lm_head=True, head_class=name)
     return None
 
@@ -163,7 +184,7 @@ def encoder_decoder_head(raw: dict[str, Any], archs: list[str], model_type: str 
         return TaskHead(num_labels=_labels(raw), head_class=name), True
     if name.endswith("EncoderModel"):
         return TaskHead(head_class=name), True
-    if name.endswith("Model") and "For" not in name and not isinstance(raw.get("auto_map"), dict) \
+    if name.endswith("Model") and "For" not in name and _bare_in_repo(raw, name) \
             and _instantiated(name, model_type or ""):
         return TaskHead(replaces_lm_head=True, head_class=name), False
     return None, False
