@@ -76,9 +76,13 @@ _PACKED_LEAVES = {"weight", "qweight", "weight_packed"}
 
 _VISION = {"vision_tower", "visual", "vision_model", "vision_encoder", "vision", "multi_modal_projector",
            "mm_projector", "vision_projector", "vision_projection", "image_newline", "vision_embed_tokens"}
-_TASK = {"classifier", "pooler", "cls", "qa_outputs", "score"}  # score: decoders' classification head
+#: task heads (score: decoders' classification head; classification_head: BART / T5; qa_classifier: BigBird's QA
+#: block; discriminator_predictions: ELECTRA's pre-training head; sequence_summary / logits_proj: XLNet / XLM)
+_TASK = {"classifier", "pooler", "cls", "qa_outputs", "score", "classification_head", "qa_classifier",
+         "discriminator_predictions", "sequence_summary", "logits_proj"}
 _EMBED = {"embed_tokens", "wte", "wpe", "word_embeddings", "position_embeddings", "token_type_embeddings",
-          "embed_positions", "embed_in", "tok_embeddings", "shared", "embeddings", "embedding"}
+          "embed_positions", "embed_in", "tok_embeddings", "shared", "embeddings", "embedding",
+          "embeddings_project"}  # ELECTRA / RoFormer: the factorized table's projection to hidden
 _ATTN_NORMS = {"q_norm", "k_norm", "q_layernorm", "k_layernorm", "q_a_layernorm", "kv_a_layernorm",
                "query_layernorm", "key_layernorm", "q_ln", "k_ln"}
 _ATTN = {"self_attn", "attn", "attention", "selfattention", "encdecattention", "cross_attn", "encoder_attn",

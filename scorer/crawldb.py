@@ -316,10 +316,11 @@ class CrawlDB:
                 "crawled_at", "downloads", "likes"]
         return [dict(zip(cols, row)) for row in cur]
 
-    def labels(self) -> dict[tuple[str, str], tuple[bool, bool]]:
-        """(repo_id, sha) -> (parameter counts exact, score provisional) of every ok row at its repo's current
-        commit (those :meth:`current` lists), read from its stored sheet (``params.exact``, ``score.provisional``;
-        a sheet that cannot be read counts as exact and final)."""
+    def labels(self) -> dict[tuple[str, str], tuple[bool, bool, bool]]:
+        """(repo_id, sha) -> (parameter counts exact, score provisional, generates) of every ok row at its repo's
+        current commit (those :meth:`current` lists), read from its stored sheet (``params.exact``,
+        ``score.provisional``, ``model.generates``; a sheet that cannot be read counts as exact, final and
+        generating)."""
         import json
         import zlib
         out = {}
@@ -329,7 +330,8 @@ class CrawlDB:
             try:
                 doc = json.loads(zlib.decompress(blob))
                 out[(repo, sha)] = (doc["params"].get("exact", True) is not False,
-                                    doc["score"].get("provisional", False) is True)
+                                    doc["score"].get("provisional", False) is True,
+                                    doc.get("model", {}).get("generates", True) is not False)
             except (TypeError, ValueError, KeyError, AttributeError, zlib.error):
                 continue
         return out

@@ -5,7 +5,8 @@ current result is ``ok`` are ranked twice:
 
 * by score, descending (``rank``);
 * by the predicted $/1M output tokens of the best layout for one GPU and serving regime, ascending
-  (``cost_rank``); a model with no cost for that GPU and regime (it fits no layout) has no cost rank.
+  (``cost_rank``); a model with no cost for that GPU and regime (it fits no layout), or one that does not generate
+  (``generates``: an encoder, a reward / classification / embedding head), has no cost rank.
 
 Ranks are competition ranks (equal values share a rank, the next rank skips: 1, 2, 2, 4); ties are listed by repo
 id. Repos whose current result is anything else (gated, missing_config, invalid_json, custom_code, error, ...)
@@ -46,6 +47,8 @@ class Entry(BaseModel):
     score: float | None = None
     grade: str | None = None
     provisional: bool = Field(False, description="the score is provisional (a model type read by keys, not known)")
+    generates: bool = Field(True, description="the checkpoint generates text (False: an encoder or a reward / "
+                                              "classification / embedding head: no cost rank)")
     params_exact: bool = Field(True, description="false: the parameter counts are estimated (unmodelled keys)")
     params_total: int | None = None
     params_active: int | None = None
@@ -233,10 +236,10 @@ def _add_row(r, costs, entries, not_scored, counts, labels=None) -> None:
                                     downloads=r["downloads"], crawled_at=r["crawled_at"]))
         return
     c = costs.get((r["repo_id"], r["sha"]), {})
-    exact, provisional = (labels or {}).get((r["repo_id"], r["sha"]), (True, False))
+    exact, provisional, generates = (labels or {}).get((r["repo_id"], r["sha"]), (True, False, True))
     entries.append(Entry(
         repo_id=r["repo_id"], sha=r["sha"], url=url, score=r["score"], grade=r["grade"], provisional=provisional,
-        params_exact=exact,
+        params_exact=exact, generates=generates,
         params_total=r["params_total"], params_active=r["params_active"], model_type=r["model_type"],
         family=r["family"], kind=r["kind"], precision=r["precision"], kv_bytes_per_token=r["kv_bytes_per_token"],
         usd_per_1m_output_tokens=c.get("usd_per_1m_output_tokens"),
@@ -254,7 +257,8 @@ def _rank(entries, not_scored, counts, gpu, regime, gpus, regimes, path):
     scored = [e for e in entries if e.score is not None]
     for e, rank in zip(scored, competition_ranks(scored, lambda e: e.score)):
         e.rank = rank
-    priced = sorted((e for e in entries if e.usd_per_1m_output_tokens is not None),
+    # $ per output token ranks generators only: a reward / embedding model's output-token cost is no service it offers
+    priced = sorted((e for e in entries if e.usd_per_1m_output_tokens is not None and e.generates),
                     key=lambda e: (e.usd_per_1m_output_tokens, e.repo_id))
     for e, rank in zip(priced, competition_ranks(priced, lambda e: e.usd_per_1m_output_tokens)):
         e.cost_rank = rank
@@ -298,16 +302,28 @@ def local_folders(dirs: list[str]) -> list[Path]:
     out: list[Path] = []
     for d in dirs:
         p = expand_user(d)
-        if not p.is_dir():
-            raise BadInputError(f"leaderboard --from {d[:200]}: not a folder")
-        if (p / "config.json").is_file():
-            out.append(p)
-            continue
-        subs = sorted(x for x in p.iterdir() if x.is_dir() and (x / "config.json").is_file())
+        try:
+            if not p.is_dir():
+                raise BadInputError(f"leaderboard --from {d[:200]}: not a folder")
+            if (p / "config.json").is_file():
+                out.append(p)
+                continue
+            # a subfolder that cannot be searched is kept: scoring it lists it as not scored, with the error
+            subs = sorted(x for x in p.iterdir() if x.is_dir() and _may_hold_config(x))
+        except PermissionError:
+            raise BadInputError(f"leaderboard --from {d[:200]}: permission denied") from None
         if not subs:
             raise BadInputError(f"leaderboard --from {d[:200]}: no config.json in it or in its subfolders")
         out += subs
     return out
+
+
+def _may_hold_config(folder: Path) -> bool:
+    """Whether ``folder`` holds a config.json, or cannot be searched to tell (no permission)."""
+    try:
+        return (folder / "config.json").is_file()
+    except PermissionError:
+        return True
 
 
 def local_database(dirs: list[str], db_path: str, gpu: str) -> str:
@@ -331,7 +347,10 @@ def local_database(dirs: list[str], db_path: str, gpu: str) -> str:
         raise BadInputError(f"leaderboard --from: two model folders are named {dup[0][:100]!r}; rename one")
     with CrawlDB(db_path) as db:
         for folder in folders:
-            sha = hashlib.sha1((folder / "config.json").read_bytes()).hexdigest()
+            try:
+                sha = hashlib.sha1((folder / "config.json").read_bytes()).hexdigest()
+            except OSError:  # unreadable: listed as not scored below, under the hash of its name
+                sha = hashlib.sha1(str(folder).encode()).hexdigest()
             db.note_listed([Listed(repo_id=folder.name, sha=sha)])
             base = dict(repo_id=folder.name, options=digest)
             try:

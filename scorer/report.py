@@ -352,11 +352,15 @@ def _serious(m: ModelColumn) -> int:
     return sum(r.severity != "info" for r in m.risks)
 
 
+#: risks that rank a model after every model without them (it cannot serve the workload as asked)
+_DEMOTING = ("checkpoint_refused", "cannot_generate")
+
+
 def _model_key(m: ModelColumn) -> tuple:
     """Checkpoints engines load and that generate before those they refuse (rule C1) or that have no lm_head; then
     the cheapest best deployment; at the same cost, fewer serious risks, then more spare capacity."""
     k = _cost_key(m.best)
-    return (any(r.kind in ("checkpoint_refused", "cannot_generate") for r in m.risks), k[0], k[1], _serious(m),
+    return (any(r.kind in _DEMOTING for r in m.risks), k[0], k[1], _serious(m),
             *k[2:])
 
 
@@ -397,8 +401,17 @@ def _recommend(models: list[ModelColumn], w: Workload, prices: list[GpuPrice]) -
         return Recommendation(headline=f"No model compared can serve {load} on the GPUs compared.", caveats=caveats)
     win = ok[0]
     wb = win.best
+    barred = {m.name: next(r for r in m.risks if r.kind in _DEMOTING) for m in ok
+              if any(r.kind in _DEMOTING for r in m.risks)}
+    if win.name in barred:  # every model that generates and loads failed the workload: say so first
+        headline = (f"No model compared that engines load and that generates can serve {load}; {win.name} "
+                    f"({barred[win.name].text}) would take {_where(wb)}")
+        if wb.usd_per_month is not None:
+            headline += f", {_money(wb.usd_per_month)}/month"
+        return Recommendation(headline=headline + ".", ranking=ranking, caveats=caveats)
     if wb.usd_per_month is not None:
-        headline = (f"{win.name} is the cheapest to serve {load}: {_where(wb)}, {_money(wb.usd_per_month)}/month "
+        which = "the cheapest model engines load and that generates" if barred else "the cheapest"
+        headline = (f"{win.name} is {which} to serve {load}: {_where(wb)}, {_money(wb.usd_per_month)}/month "
                     f"(${wb.usd_per_1m_tokens_load:,.3f} per 1M output tokens at this load)")
     else:
         headline = (f"{win.name} needs the fewest GPUs to serve {load}: {_where(wb)} (no GPU price known, so no "
@@ -407,7 +420,10 @@ def _recommend(models: list[ModelColumn], w: Workload, prices: list[GpuPrice]) -
         sec = ok[1].best
         if wb.usd_per_month is not None and sec.usd_per_month is not None:
             gap = sec.usd_per_month - wb.usd_per_month
-            if gap <= 0:
+            if gap < 0 and ok[1].name in barred:  # cheaper, ranked below: it cannot generate / engines refuse it
+                headline += (f"; {ok[1].name} would cost {_money(sec.usd_per_month)}/month but is ranked below it: "
+                             f"{barred[ok[1].name].text}")
+            elif gap <= 0:
                 cap_w = wb.replicas * wb.requests_per_s_per_replica
                 cap_s = sec.replicas * sec.requests_per_s_per_replica
                 headline += f", the same $/month as {ok[1].name}"

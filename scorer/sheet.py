@@ -89,6 +89,8 @@ class ModelSummary(BaseModel):
     rope: str | None
     vision_note: str | None
     guesses: list[str]
+    generates: bool = Field(True, description="the checkpoint has a vocabulary lm_head and generates text (False: an "
+                                              "encoder, or a reward / classification / embedding head)")
     arch: ModelArch
 
 
@@ -241,7 +243,8 @@ def _summary(arch: ModelArch, prov: Provenance) -> ModelSummary:
         head_dim=att.head_dim if att else None, vocab_size=arch.vocab_size, max_positions=arch.max_positions,
         tie_word_embeddings=arch.tie_word_embeddings, moe=moe_d, mla=mla,
         quantization=arch.quantization.model_dump() if arch.quantization else None, custom_code=arch.custom_code,
-        dtype=arch.dtype, rope=arch.rope, vision_note=arch.vision_note, guesses=arch.guesses, arch=arch)
+        dtype=arch.dtype, rope=arch.rope, vision_note=arch.vision_note, guesses=arch.guesses,
+        generates=arch.has_lm_head_gemm, arch=arch)
 
 
 def default_precision(arch: ModelArch, framework: str = "vllm") -> str:

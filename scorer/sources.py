@@ -234,6 +234,13 @@ def _check_bulk(obj: dict[str, Any], name: str) -> None:
 
 
 def _load_local(source: str, path: Path, kind: Literal["local", "example"]) -> RawModel:
+    try:
+        return _load_local_files(source, path, kind)
+    except PermissionError as exc:  # a folder without read / search permission (Path.exists raises, not False)
+        raise BadInputError(f"{exc.filename or path}: permission denied") from None
+
+
+def _load_local_files(source: str, path: Path, kind: Literal["local", "example"]) -> RawModel:
     if path.is_dir():
         folder, cfg_path = path, path / "config.json"
         if not cfg_path.exists():

@@ -1085,7 +1085,8 @@ HEAD_MAPPINGS = {"ForSequenceClassification": ("MODEL_FOR_SEQUENCE_CLASSIFICATIO
                  # multiple choice)
                  "ForPreTraining": ("MODEL_FOR_PRETRAINING_MAPPING_NAMES", 0),
                  "ForNextSentencePrediction": ("MODEL_FOR_NEXT_SENTENCE_PREDICTION_MAPPING_NAMES", 0),
-                 "ForMultipleChoice": ("MODEL_FOR_MULTIPLE_CHOICE_MAPPING_NAMES", 0)}
+                 "ForMultipleChoice": ("MODEL_FOR_MULTIPLE_CHOICE_MAPPING_NAMES", 0),
+                 "ForMaskedLM": ("MODEL_FOR_MASKED_LM_MAPPING_NAMES", 0)}
 HEADS_COMMAND = "python scripts/meta_oracle.py --heads tests/data/meta_oracle_sweep.json -o tests/data/meta_oracle_heads.json"
 
 

@@ -570,3 +570,20 @@ def test_any_gemm_shape_difference_is_c1_however_small(tmp_path, capsys):
     col = next(m for m in rep["models"] if m["name"] != "example:qwen3-4b")
     assert any(r["kind"] == "checkpoint_refused" and r["severity"] == "high" for r in col["risks"])
     assert rep["recommendation"]["winner"] == "example:qwen3-4b"
+
+
+@pytest.mark.parametrize("name,component", [
+    ("classification_head.dense.weight", "task_head"),        # BartForSequenceClassification
+    ("classification_head.out_proj.bias", "task_head"),       # T5ForSequenceClassification
+    ("qa_classifier.intermediate.dense.weight", "task_head"), # BigBirdForQuestionAnswering's block
+    ("qa_classifier.output.LayerNorm.weight", "task_head"),
+    ("discriminator_predictions.dense_prediction.weight", "task_head"),  # ElectraForPreTraining
+    ("cls.seq_relationship.weight", "task_head"),             # BertForPreTraining's NSP head
+    ("electra.embeddings_project.weight", "embedding"),       # ELECTRA's factorized table projected to hidden
+    ("model.encoder.layers.0.fc1.weight", "mlp"),
+])
+def test_head_tensors_are_filed_with_the_head(name, component):
+    """The breaker trial's checkpoints (headers written from transformers' own parameter names) matched in total but
+    filed these head tensors under other / mlp / norms: a false HARD C1 ('engines refuse to load')."""
+    from scorer.checkpoint import component_of
+    assert component_of(name, 12, False) == component

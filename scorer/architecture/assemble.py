@@ -129,6 +129,7 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
                 pass  # a corrupt entry: recompute
     try:
         _check_labels(raw)
+        _check_objects(raw)
         arch = _normalize(raw, quant_sidecar)
         if key is not None:
             cache.store_arch(key, arch.model_dump_json())
@@ -150,8 +151,8 @@ def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
     listed = r.raw.get("architectures")
     arch = next((a for a in listed if isinstance(a, str)), "") if isinstance(listed, list) else ""
     if arch.endswith("ForSequenceClassification") or arch.endswith("ForTokenClassification"):
-        labels = r.raw.get("id2label")
-        n = len(labels) if isinstance(labels, dict) and labels else int(r.raw.get("num_labels") or 2)
+        from .kinds.heads import config_labels
+        n = config_labels(r.raw)
         if arch.endswith("ForSequenceClassification"):  # BERT: pooler + classifier; BigBird: + a dense
             return TaskHead(pooler=True, dense=bool(flags["seqcls_dense"]), num_labels=n)
         return TaskHead(pooler=bool(flags["tokencls_pooler"]), num_labels=n)
@@ -169,8 +170,8 @@ def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
         return TaskHead(pooler=True, num_labels=2)
     if arch.endswith("ForMultipleChoice"):  # a 1-output classifier on the pooler (ELECTRA: a SequenceSummary dense)
         return TaskHead(pooler=bool(flags["base_pooler"]), dense=bool(flags["mc_summary"]), num_labels=1)
-    if arch.endswith("ForMaskedLM"):
-        return TaskHead(mlm_head=True, head_width=_mlm_width(r, flags))
+    if arch.endswith("ForMaskedLM"):  # BigBirdForMaskedLM keeps the pooler (causal_lm_pooler: its LM classes do)
+        return TaskHead(pooler=bool(flags["causal_lm_pooler"]), mlm_head=True, head_width=_mlm_width(r, flags))
     if arch.endswith("ForCausalLM") or arch.endswith("LMHeadModel") or arch == "BertGenerationDecoder":
         # an encoder stack used as a decoder (BertLMHeadModel, RobertaForCausalLM, ...): no pooler (BigBird keeps
         # it), the MLM-style head
@@ -218,11 +219,26 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
         family = getattr(cfg, "model_type", model_type) or model_type
         if cfg is not top and text_raw is raw:
             where = "config"
+        name = next((a for a in archs if isinstance(a, str)), None)
+        if name and not isinstance(raw.get("auto_map"), dict):
+            from .kinds.heads import class_known
+            if not class_known(model_type, name):  # a made-up or another family's class (LlamaForCausalLM on bert)
+                shown = name if len(name) <= 80 else name[:77] + "..."
+                guesses.append(f"architectures names {shown}, a class transformers does not define for model_type "
+                               f"{model_type!r}: counted as the model its config describes (the engines choose "
+                               "their implementation by this name)")
         if family not in FAMILIES and family not in VERIFIED and model_type not in VERIFIED:
-            # transformers knows the type, deploysheet has no reader for its layout (ALBERT, MPNet, DeBERTa, ...)
+            # transformers knows the type, deploysheet has no reader for its layout (ALBERT, MPNet, DeBERTa, ...): a
+            # text encoder (a masked-LM class, no causal LM) is read as BERT-like, anything else as llama-like
+            from .kinds.heads import mapped_types
+            encoder = model_type in mapped_types("MODEL_FOR_MASKED_LM_MAPPING_NAMES") and \
+                model_type not in mapped_types("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES")
+            layout = ("a BERT-like encoder (post-norm LayerNorm blocks with biases, learned positions and token "
+                      "types)" if encoder else "a llama-like decoder (pre-norm RMSNorm, SwiGLU MLP, no biases)")
             guesses.append(f"{LAYOUT_GUESSED} {model_type!r} ({type(top).__name__}): deploysheet has no reader for its "
-                           "layout; its keys are read as a llama-like decoder (pre-norm RMSNorm, SwiGLU MLP, no "
-                           "biases)")
+                           f"layout; its keys are read as {layout}")
+            if encoder:
+                family = BERT_LIKE_FAMILY
     else:
         family = (text_raw.get("model_type") if isinstance(text_raw.get("model_type"), str) else None) or model_type
         hinted = next((ARCHITECTURE_HINTS[a] for a in archs if a in ARCHITECTURE_HINTS), None)
@@ -242,6 +258,8 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
             "cfg": cfg, "config_class": config_class, "family": family, "text_key": text_key, "top": top}
 
 
+#: the family a transformers text encoder without a reader is read as (families.FAMILIES: BERT's flags)
+BERT_LIKE_FAMILY = "bert-like"
 #: the start of the guess a transformers model type without a reader gets (ModelArch.layout_guessed reads it)
 LAYOUT_GUESSED = "layout not modelled: transformers' model_type"
 
@@ -632,10 +650,16 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         # (modeling_utils get_expanded_tied_weights_keys), the engines build the language model from the text
         # config, and loading a checkpoint that stores both tensors unties them: counted as the engines build
         # it, labelled a guess, the checkpoint decides
-        guesses.append(f"tie_word_embeddings: the language model's config gives {bool(tie)}, the top-level "
-                       f"{type(top_obj).__name__} defaults to {top_tie} (transformers ties lm_head by it); lm_head "
-                       f"counted {'tied' if tie else 'untied'} (as the engines build the language model); the "
-                       f"checkpoint's tensors decide ({d['vocab'] * hidden:,} parameters)")
+        if src["text_key"] is None:  # one config: transformers' class overrides the file (T5Config ties always)
+            guesses.append(f"tie_word_embeddings: config.json gives {bool(tie)}, transformers' "
+                           f"{type(top_obj).__name__} sets {top_tie} (it ties lm_head by it); lm_head counted "
+                           f"{'tied' if tie else 'untied'} as the file says and published checkpoints of this kind "
+                           f"store it; the checkpoint's tensors decide ({d['vocab'] * hidden:,} parameters)")
+        else:
+            guesses.append(f"tie_word_embeddings: the language model's config gives {bool(tie)}, the top-level "
+                           f"{type(top_obj).__name__} defaults to {top_tie} (transformers ties lm_head by it); "
+                           f"lm_head counted {'tied' if tie else 'untied'} (as the engines build the language "
+                           f"model); the checkpoint's tensors decide ({d['vocab'] * hidden:,} parameters)")
 
     lm_head_bias = r.flag(flags["lm_head_bias"])  # a constant or a config key (phimoe: lm_head_bias)
     mtp = mtp_module(r, layers, hidden, d["vocab"], flags)
@@ -673,7 +697,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
 
     learned_pos = r.int("max_positions") + int(flags["position_offset"]) if flags["learned_positions"] else 0
     embedding_size = r.int(flags["embedding_size_key"]) if flags["embedding_size_key"] else None
-    token_types = r.int("type_vocab_size", default=2) if flags["token_types"] else 0
+    token_types = r.int("type_vocab_size", default=2, minimum=0) if flags["token_types"] else 0  # DeBERTa: 0
     if flags["learned_positions"] and family == "gpt2":
         r.mark("n_ctx")  # GPT-2: n_ctx is n_positions under its old name
 
@@ -783,6 +807,23 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         dtype=dtype,
         ssm_state_fp32=text_raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32")
         or raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32"), rope=rope_type, extra_params=model_extra)
+
+
+#: keys whose value transformers and the engines read as an object (or null): another JSON type is bad input, not
+#: something to pass over (a quantization_config list would be sized as an unquantized checkpoint)
+OBJECT_KEYS = ("quantization_config", "auto_map", "text_config", "vision_config", "audio_config", "rope_scaling",
+               "rope_parameters", "id2label", "label2id")
+
+
+def _check_objects(raw: dict[str, Any]) -> None:
+    """Each of OBJECT_KEYS is an object or null at the top level and in text_config. Raises ConfigError."""
+    for where, node in (("config", raw), ("config.text_config", raw.get("text_config"))):
+        if not isinstance(node, dict):
+            continue
+        for key in OBJECT_KEYS:
+            val = node.get(key)
+            if val is not None and not isinstance(val, dict):
+                raise ConfigError(f"{where}: {key} must be an object, got {type(val).__name__}")
 
 
 #: the most classification labels a config may declare (transformers builds an id2label entry per label: a

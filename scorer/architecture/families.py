@@ -146,7 +146,7 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "causal_lm_head": "mlm",       # an encoder's *ForCausalLM head: "mlm" (BertLMPredictionHead: dense + LayerNorm
                                    # transform, decoder tied to the embedding, bias) or "bias" (decoder + bias only,
                                    # BertGenerationOnlyLMHead)
-    "causal_lm_pooler": False,     # an encoder's *ForCausalLM keeps the pooler (BigBirdForCausalLM)
+    "causal_lm_pooler": False,     # an encoder's *ForCausalLM and *ForMaskedLM keep the pooler (BigBird's)
     "embedding_size_key": None,    # config key of a factorized embedding width (ELECTRA / RoFormer embedding_size):
                                    # tables, embedding norm and the LM head transform are that wide, embeddings_project
                                    # (a linear with bias) maps it to hidden when it differs
@@ -498,6 +498,9 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # BERT-like encoders (kind "encoder", as bert): their *ForCausalLM is the encoder stack (a causal mask when
     # is_decoder) without pooler plus the MLM-style head (TaskHead.mlm_head); vLLM serves these families only for
     # pooling, so the sheet gives them no decoder serving regimes
+    # a text encoder transformers knows and no reader covers (ALBERT, DeBERTa, MPNet, ...): BERT's layout, a guess
+    # (assemble.BERT_LIKE_FAMILY)
+    "bert-like": dict(_BERT_LIKE),
     "roberta": dict(_BERT_LIKE),
     "camembert": dict(_BERT_LIKE),
     "xlm-roberta": dict(_BERT_LIKE),

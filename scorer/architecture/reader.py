@@ -13,7 +13,8 @@ LIMITS = {
     "hidden_size": 1 << 18, "num_layers": 4096, "num_heads": 1 << 14, "num_kv_heads": 1 << 14,
     "head_dim": 1 << 14, "intermediate_size": 1 << 22, "vocab_size": 1 << 24, "num_experts": 1 << 16,
     "top_k": 1 << 10, "expert_intermediate": 1 << 22, "max_positions": 1 << 34, "sliding_window": 1 << 34,
-    "chunk_size": 1 << 34, "num_decoder_layers": 4096, "depth": 1024, "mtp_layers": 64,
+    "chunk_size": 1 << 34, "num_decoder_layers": 4096, "encoder_layers": 4096, "num_encoder_layers": 4096,
+    "decoder_layers": 4096, "depth": 1024, "mtp_layers": 64,
 }
 #: cap for any other dimension (widths, ranks, state sizes, kernel sizes)
 DEFAULT_LIMIT = 1 << 22

@@ -231,10 +231,16 @@ def root(context, missing=missing):
         yield '; weights stored as '
         yield str(environment.finalize((t_2(context.eval_ctx, environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'weight_formats'), ', ') or 'unknown')))
         yield '.\n\n'
-    yield str(environment.finalize(t_1((environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'unquantized_share') * 100), 1)))
-    yield "% of GEMM weights stay in the model's 16-bit dtype (BF16/FP16) under every recipe (rule Q7): "
-    yield str(environment.finalize(t_2(context.eval_ctx, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'unquantized'), ', ')))
-    yield '; embeddings are lookups and stay 16-bit too.\n\n'
+    if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'unquantized'):
+        pass
+        yield str(environment.finalize(t_1((environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'unquantized_share') * 100), 1)))
+        yield "% of GEMM weights stay in the model's 16-bit dtype (BF16/FP16) under every recipe (rule Q7): "
+        yield str(environment.finalize(t_2(context.eval_ctx, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'unquantized'), ', ')))
+        yield '; embeddings are lookups and stay 16-bit too.'
+    else:
+        pass
+        yield "No GEMM weights stay in the model's 16-bit dtype under every recipe (rule Q7: no lm_head or router here); embeddings are lookups and stay 16-bit."
+    yield '\n'
 
 blocks = {}
 debug_info = '3=69&4=72&7=121&9=125&10=133&11=139&12=143&13=145&14=148&17=169&18=172&19=179&20=187&23=191&25=194&26=198&32=215&33=218&36=234'

@@ -17,14 +17,17 @@ and their safetensors hold no ``lm_head``:
   shape is not read (counted as a 1-output linear, a guess).
 
 A family's class is known to be the generic one when its modeling source says ``class <Name>(Generic...``;
-a class of its own (GPT-2, BLOOM, ...) is counted the same way and labelled estimated. ``num_labels`` is the
-length of ``id2label`` when given, else ``num_labels``, else 2 (``PretrainedConfig``'s default).
+a class of its own (GPT-2, BLOOM, ...) is counted the same way and labelled estimated. ``num_labels`` is
+the config's ``num_labels`` when given, else the length of ``id2label``, else 2 (as ``PretrainedConfig`` reads
+them: :func:`config_labels`).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -36,18 +39,35 @@ _HEADS = {"ForSequenceClassification": "GenericForSequenceClassification",
           "ForQuestionAnswering": "GenericForQuestionAnswering"}
 
 
-def _modeling_sources(model_type: str) -> list[Path]:
-    """transformers' modeling files of ``model_type``'s folder (the config class's package: llama4_text lives in
-    models/llama4), or none."""
+def _transformers_root() -> Path | None:
+    """transformers' package folder, found without running its ``__init__`` (the light import of the config
+    classes, :mod:`scorer.architecture.loader`, leaves it unimported: a full import costs most of a cold start)."""
+    mod = sys.modules.get("transformers")
+    if mod is not None and getattr(mod, "__file__", None):
+        return Path(mod.__file__).parent
     try:
-        import transformers
-        from transformers.models.auto.configuration_auto import CONFIG_MAPPING
-        package = CONFIG_MAPPING[model_type].__module__.rsplit(".", 1)[0] if model_type in CONFIG_MAPPING else None
-    except (ImportError, KeyError, AttributeError):  # pragma: no cover - a dependency
+        spec = importlib.util.find_spec("transformers")  # locates a top-level package, executes nothing
+    except (ImportError, ValueError):  # pragma: no cover - a dependency
+        return None
+    return Path(spec.submodule_search_locations[0]) if spec and spec.submodule_search_locations else None
+
+
+def _modeling_sources(model_type: str) -> list[Path]:
+    """transformers' modeling files of ``model_type``'s folder (models/<module>: llama4_text lives in models/llama4),
+    or none."""
+    ca = sys.modules.get("transformers.models.auto.configuration_auto")
+    try:
+        if ca is None:  # off the light path: the ordinary import
+            from transformers.models.auto import configuration_auto as ca
+        if model_type not in ca.CONFIG_MAPPING_NAMES:
+            return []
+        folder = ca.model_type_to_module_name(model_type)
+    except (ImportError, AttributeError):  # pragma: no cover - a dependency
         return []
-    if not package or not package.startswith("transformers.models."):
+    root = _transformers_root()
+    if root is None:
         return []
-    root = Path(transformers.__file__).parent.joinpath(*package.split(".")[1:])
+    root = root.joinpath("models", *folder.split("."))
     # modular_*.py: families whose modeling file transformers generates from the modular one (Exaone, InternLM3)
     return sorted([*root.glob("modeling_*.py"), *root.glob("modular_*.py")]) if root.is_dir() else []
 
@@ -77,15 +97,52 @@ def _is_generic(class_name: str, generic: str, model_type: str) -> bool:
 def _bare_models() -> dict[str, str]:
     """transformers' AutoModel mapping (model_type -> bare model class), read from ``MODEL_MAPPING_NAMES`` in
     models/auto/modeling_auto.py as text (importing it needs torch)."""
+    root = _transformers_root()
     try:
-        import transformers
-        src = (Path(transformers.__file__).parent / "models" / "auto" / "modeling_auto.py").read_text(
-            encoding="utf-8", errors="replace")
-    except (ImportError, OSError):  # pragma: no cover - a dependency
+        src = (root / "models" / "auto" / "modeling_auto.py").read_text(encoding="utf-8", errors="replace")
+    except (TypeError, OSError):  # pragma: no cover - a dependency
         return {}
     start = src.find("MODEL_MAPPING_NAMES = OrderedDict(")
     block = src[start:src.find("\n)", start)] if start >= 0 else ""
     return dict(re.findall(r'\(\s*"([^"]+)",\s*"([^"]+)"\s*\)', block))
+
+
+@functools.lru_cache(maxsize=1)
+def _auto_classes() -> dict[str, frozenset[str]]:
+    """model_type -> every class transformers' auto mappings name for it (models/auto/modeling_auto.py read as text:
+    Exaone's causal LM is LlamaForCausalLM)."""
+    root = _transformers_root()
+    try:
+        src = (root / "models" / "auto" / "modeling_auto.py").read_text(encoding="utf-8", errors="replace")
+    except (TypeError, OSError):  # pragma: no cover - a dependency
+        return {}
+    out: dict[str, set[str]] = {}
+    for mt, cls in re.findall(r'\(\s*"([^"]+)",\s*"([^"]+)"\s*\)', src):
+        out.setdefault(mt, set()).add(cls)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def mapped_types(mapping: str) -> frozenset[str]:
+    """The model types of one of transformers' auto mappings (``MODEL_FOR_CAUSAL_LM_MAPPING_NAMES``, ...), read from
+    models/auto/modeling_auto.py as text."""
+    root = _transformers_root()
+    try:
+        src = (root / "models" / "auto" / "modeling_auto.py").read_text(encoding="utf-8", errors="replace")
+    except (TypeError, OSError):  # pragma: no cover - a dependency
+        return frozenset()
+    start = src.find(f"{mapping} = OrderedDict(")
+    block = src[start:src.find("\n)", start)] if start >= 0 else ""
+    return frozenset(re.findall(r'\(\s*"([^"]+)",', block))
+
+
+def class_known(model_type: str, name: str) -> bool:
+    """Whether transformers defines class ``name`` for ``model_type`` (in the family's modeling files) or maps the
+    type to it (its auto mappings)."""
+    if name in _auto_classes().get(model_type, ()):
+        return True
+    return len(name) <= 200 and re.fullmatch(r"\w+", name) is not None and _source_has(
+        model_type, rf"^class {name}\(")
 
 
 def _instantiated(class_name: str, model_type: str) -> bool:
@@ -106,14 +163,15 @@ def _bare_in_repo(raw: dict[str, Any], name: str) -> bool:
                    for k in ("AutoModelForCausalLM", "AutoModelForSeq2SeqLM") for v in [amap.get(k)])
 
 
-def _labels(raw: dict[str, Any]) -> int:
-    """Labels as PretrainedConfig counts them: ``len(id2label)`` when the config has one (even empty), else
-    ``num_labels``, else 2 (values were checked by ``assemble._check_labels``)."""
-    labels = raw.get("id2label")
-    if isinstance(labels, dict):
-        return len(labels)
+def config_labels(raw: dict[str, Any]) -> int:
+    """Labels as PretrainedConfig counts them (transformers 5.24 configuration_utils.py): ``num_labels`` when the
+    config gives it (its setter rebuilds id2label to that length, a mismatch is only a warning), else
+    ``len(id2label)`` (even empty), else 2 (values were checked by ``assemble._check_labels``)."""
     n = raw.get("num_labels")
-    return n if isinstance(n, int) and not isinstance(n, bool) else 2
+    if isinstance(n, int) and not isinstance(n, bool):
+        return n
+    labels = raw.get("id2label")
+    return len(labels) if isinstance(labels, dict) else 2
 
 
 #: class names of a repo's own reward / classification heads (custom code): no lm_head, an unknown head
@@ -130,7 +188,7 @@ def decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None,
     for suffix, generic in _HEADS.items():
         if name.endswith(suffix) or suffix == "ForQuestionAnswering" and name.endswith(suffix + "Simple"):
             qa = suffix == "ForQuestionAnswering"
-            n = 2 if qa else _labels(raw)
+            n = 2 if qa else config_labels(raw)
             # nn.Linear(bias=getattr(config, "token_classification_bias", True)): any false value, null included
             bias = qa or (suffix == "ForTokenClassification" and bool(raw.get("token_classification_bias", True)))
             if not _is_generic(name, generic, model_type or ""):
@@ -145,9 +203,11 @@ def decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None,
         guesses.append(f"{name}: its multiple-choice head (SequenceSummary, hidden + 1 parameters) is not counted")
         return None
     if _CUSTOM_POOLING.search(name):
+        # the config's labels where it gives them (ArmoRM: 19 reward objectives), else one score
+        n = config_labels(raw) if "num_labels" in raw or "id2label" in raw else 1
         guesses.append(f"{name}: a reward / pooling head of the repo's own code; counted without the lm_head and "
-                       "with a 1-output linear (its real head is not read)")
-        return TaskHead(num_labels=1, label_bias=False, replaces_lm_head=True, head_class=name)
+                       f"with a {n}-output linear (its real head is not read)")
+        return TaskHead(num_labels=n, label_bias=False, replaces_lm_head=True, head_class=name)
     if name.endswith("Model") and "For" not in name and not name.endswith(("LMHeadModel", "PreTrainedModel")) \
             and _bare_in_repo(raw, name) and _instantiated(name, model_type or ""):
         # the bare decoder stack AutoModel builds for the family (embedding models); a class the repo maps as its
@@ -165,7 +225,7 @@ def qa_labels(raw: dict[str, Any], model_type: str | None) -> int:
     """qa_outputs' width of an encoder or encoder-decoder ``*ForQuestionAnswering``: 2 where the family's class
     forces it (``config.num_labels = 2`` in BartForQuestionAnswering, BigBird, RoFormer, ...), else the config's
     labels (BertForQuestionAnswering reads ``config.num_labels``, default 2)."""
-    return 2 if _source_has(model_type or "", r"^\s+config\.num_labels = 2\b") else _labels(raw)
+    return 2 if _source_has(model_type or "", r"^\s+config\.num_labels = 2\b") else config_labels(raw)
 
 
 def encoder_decoder_head(raw: dict[str, Any], archs: list[str], model_type: str | None
@@ -177,11 +237,11 @@ def encoder_decoder_head(raw: dict[str, Any], archs: list[str], model_type: str 
     classifier) the encoder alone. (None, False) for a generating class."""
     name = next((a for a in archs if isinstance(a, str)), "")
     if name.endswith("ForSequenceClassification"):
-        return TaskHead(dense=True, num_labels=_labels(raw), replaces_lm_head=True, head_class=name), False
+        return TaskHead(dense=True, num_labels=config_labels(raw), replaces_lm_head=True, head_class=name), False
     if name.endswith("ForQuestionAnswering"):
         return TaskHead(num_labels=qa_labels(raw, model_type), replaces_lm_head=True, head_class=name), False
     if name.endswith("ForTokenClassification"):
-        return TaskHead(num_labels=_labels(raw), head_class=name), True
+        return TaskHead(num_labels=config_labels(raw), head_class=name), True
     if name.endswith("EncoderModel"):
         return TaskHead(head_class=name), True
     if name.endswith("Model") and "For" not in name and _bare_in_repo(raw, name) \
