@@ -57,7 +57,8 @@ REQUIRED_PARAMS = {"gemm_compute_eff", "mem_bw_eff", "attn_compute_eff", "op_lat
 
 
 #: accepted ranges of parameters that are not efficiency ratios (seconds, GiB and GB/s allow 0-1000)
-PARAM_RANGES = {"ttft_decode_steps": (0.0, 100.0), "adp_wait_steps": (0.0, 1000.0), "ttft_queue": (0.0, 10.0), "prefill_chunk_tokens": (1.0, 1e6),
+PARAM_RANGES = {"ttft_decode_steps": (0.0, 100.0), "adp_wait_steps": (0.0, 1000.0), "ttft_queue": (0.0, 10.0),
+                "prefill_chunk_tokens": (1.0, 1e6),
                 "tpot_interference": (0.0, 10.0), "prefill_eff_scale": (1e-3, 10.0), "prefill_separate": (0.0, 1.0),
                 "gemm_eff_scale": (1e-3, 10.0), "kv_free_fraction": (0.0, 1.0),
                 # shares of a physical peak or of the GPU's memory: above 1 would beat the hardware
@@ -1222,6 +1223,9 @@ def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl
       those after it (before its second token, in its TPOT): half of the wave's prefill each, on average.
       TTFT = t_pre + κ · t_dec + ½ · (c − 1) · t_pre_marginal (λ = :data:`BURST_QUEUE`, not fitted; no decode
       iterations ride with the chunks) and TPOT = t_dec + ½ · μ · (c − 1) / OSL · t_pre_marginal;
+    * under attention data parallelism a new request also waits ``adp_wait_steps`` decode iterations before its
+      prefill (TTFT + adp_wait_steps · t_dec in the steady state; fitted where measurements show it, TensorRT-LLM's
+      context balancing across the DP ranks, an assumed mechanism; the cost model sets it to 0 on other layouts);
     * tokens/s/GPU by Little's law: concurrency · OSL / (TTFT + (OSL − 1) · TPOT) / GPUs;
     * a benchmark's mean TTFT over N requests whose first c arrive together (``wave_share`` = c / N, e.g.
       InferenceMAX's client: N = 10 c): the opening wave is prefilled back to back with nobody decoding,

@@ -35,7 +35,8 @@ from .layout import depth, falcon_kv, layer_kinds, moe_layers, norms_per_layer, 
 from .loader import with_transformers
 from .quantization import parse_quantization
 from .reader import LIMITS, Reader, _short, check_int
-from .specs import AttentionSpec, DenseMLP, LayerSpec, MLASpec, ModelArch, MoEMLP, ShortConvSpec, TaskHead
+from .specs import (LAYOUT_NOT_MODELLED, AttentionSpec, DenseMLP, LayerSpec, MLASpec, ModelArch, MoEMLP,
+                    ShortConvSpec, TaskHead)
 
 #: where a multimodal wrapper keeps its language model's config (first present wins)
 TEXT_CONFIG_KEYS = ("text_config", "llm_config", "language_config", "language_model_config",
@@ -235,8 +236,8 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
                 model_type not in mapped_types("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES")
             layout = ("a BERT-like encoder (post-norm LayerNorm blocks with biases, learned positions and token "
                       "types)" if encoder else "a llama-like decoder (pre-norm RMSNorm, SwiGLU MLP, no biases)")
-            guesses.append(f"{LAYOUT_GUESSED} {model_type!r} ({type(top).__name__}): deploysheet has no reader for its "
-                           f"layout; its keys are read as {layout}")
+            guesses.append(f"{LAYOUT_NOT_MODELLED}transformers' model_type {model_type!r} ({type(top).__name__}): "
+                           f"deploysheet has no reader for its layout; its keys are read as {layout}")
             if encoder:
                 family = BERT_LIKE_FAMILY
     else:
@@ -260,8 +261,6 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
 
 #: the family a transformers text encoder without a reader is read as (families.FAMILIES: BERT's flags)
 BERT_LIKE_FAMILY = "bert-like"
-#: the start of the guess a transformers model type without a reader gets (ModelArch.layout_guessed reads it)
-LAYOUT_GUESSED = "layout not modelled: transformers' model_type"
 
 
 def _dims(r: Reader, family: str, flags: dict[str, Any], guesses: list[str]) -> dict[str, Any]:

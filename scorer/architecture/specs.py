@@ -498,6 +498,11 @@ class QuantSpec(BaseModel):
     source: str = "config.json quantization_config"
 
 
+#: the start of the guess a model type transformers knows, without a deploysheet reader, gets (its layout is a
+#: default: ModelArch.layout_guessed)
+LAYOUT_NOT_MODELLED = "layout not modelled: "
+
+
 class TaskHead(BaseModel):
     pooler: bool = False
     num_labels: int = 0
@@ -588,7 +593,7 @@ class ModelArch(BaseModel):
         """The layout is deploysheet's llama-like default, not the family's own: a model type unknown to
         transformers read by keys (no config class), or one transformers knows that no reader covers."""
         return (self.config_class is None and bool(self.guesses)) or any(
-            g.startswith("layout not modelled: ") for g in self.guesses)
+            g.startswith(LAYOUT_NOT_MODELLED) for g in self.guesses)
 
     @property
     def pooling_head(self) -> TaskHead | None:

@@ -94,46 +94,46 @@ def _is_generic(class_name: str, generic: str, model_type: str) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def _bare_models() -> dict[str, str]:
-    """transformers' AutoModel mapping (model_type -> bare model class), read from ``MODEL_MAPPING_NAMES`` in
-    models/auto/modeling_auto.py as text (importing it needs torch)."""
+def _modeling_auto() -> str:
+    """The text of transformers' models/auto/modeling_auto.py ("" when unreadable): its mappings are read as text
+    (importing the module needs torch)."""
     root = _transformers_root()
     try:
-        src = (root / "models" / "auto" / "modeling_auto.py").read_text(encoding="utf-8", errors="replace")
+        return (root / "models" / "auto" / "modeling_auto.py").read_text(encoding="utf-8", errors="replace")
     except (TypeError, OSError):  # pragma: no cover - a dependency
-        return {}
-    start = src.find("MODEL_MAPPING_NAMES = OrderedDict(")
-    block = src[start:src.find("\n)", start)] if start >= 0 else ""
-    return dict(re.findall(r'\(\s*"([^"]+)",\s*"([^"]+)"\s*\)', block))
+        return ""
+
+
+_PAIR = re.compile(r'\(\s*"([^"]+)",\s*"([^"]+)"\s*\)')
+
+
+@functools.lru_cache(maxsize=16)
+def auto_mapping(name: str) -> dict[str, str]:
+    """One of transformers' auto mappings (``MODEL_MAPPING_NAMES``, ``MODEL_FOR_CAUSAL_LM_MAPPING_NAMES``, ...):
+    model_type -> class name."""
+    src = _modeling_auto()
+    start = src.find(f"{name} = OrderedDict(")
+    return dict(_PAIR.findall(src[start:src.find("\n)", start)])) if start >= 0 else {}
+
+
+def _bare_models() -> dict[str, str]:
+    """transformers' AutoModel mapping (model_type -> bare model class)."""
+    return auto_mapping("MODEL_MAPPING_NAMES")
 
 
 @functools.lru_cache(maxsize=1)
 def _auto_classes() -> dict[str, frozenset[str]]:
-    """model_type -> every class transformers' auto mappings name for it (models/auto/modeling_auto.py read as text:
-    Exaone's causal LM is LlamaForCausalLM)."""
-    root = _transformers_root()
-    try:
-        src = (root / "models" / "auto" / "modeling_auto.py").read_text(encoding="utf-8", errors="replace")
-    except (TypeError, OSError):  # pragma: no cover - a dependency
-        return {}
+    """model_type -> every class any of transformers' auto mappings names for it (Exaone's causal LM is
+    LlamaForCausalLM)."""
     out: dict[str, set[str]] = {}
-    for mt, cls in re.findall(r'\(\s*"([^"]+)",\s*"([^"]+)"\s*\)', src):
+    for mt, cls in _PAIR.findall(_modeling_auto()):
         out.setdefault(mt, set()).add(cls)
     return {k: frozenset(v) for k, v in out.items()}
 
 
-@functools.lru_cache(maxsize=8)
 def mapped_types(mapping: str) -> frozenset[str]:
-    """The model types of one of transformers' auto mappings (``MODEL_FOR_CAUSAL_LM_MAPPING_NAMES``, ...), read from
-    models/auto/modeling_auto.py as text."""
-    root = _transformers_root()
-    try:
-        src = (root / "models" / "auto" / "modeling_auto.py").read_text(encoding="utf-8", errors="replace")
-    except (TypeError, OSError):  # pragma: no cover - a dependency
-        return frozenset()
-    start = src.find(f"{mapping} = OrderedDict(")
-    block = src[start:src.find("\n)", start)] if start >= 0 else ""
-    return frozenset(re.findall(r'\(\s*"([^"]+)",', block))
+    """The model types of one of transformers' auto mappings (:func:`auto_mapping`)."""
+    return frozenset(auto_mapping(mapping))
 
 
 def class_known(model_type: str, name: str) -> bool:
