@@ -123,3 +123,28 @@ def test_classes_transformers_maps_to_a_type_are_known():
     from scorer.architecture.kinds.heads import class_known
     assert class_known("exaone", "LlamaForCausalLM")  # its auto mapping, not its own file
     assert class_known("llama", "LlamaForSequenceClassification") and not class_known("llama", "LlamaForFooBar")
+
+
+#: google/long-t5-tglobal-base's published config (transient-global encoder attention)
+LONG_T5_TGLOBAL = {"architectures": ["LongT5ForConditionalGeneration"], "d_ff": 2048, "d_kv": 64, "d_model": 768,
+                   "decoder_start_token_id": 0, "dropout_rate": 0.1, "encoder_attention_type": "transient-global",
+                   "eos_token_id": 1, "feed_forward_proj": "gated-gelu", "global_block_size": 16,
+                   "initializer_factor": 1.0, "is_encoder_decoder": True, "layer_norm_epsilon": 1e-06,
+                   "local_radius": 127, "model_type": "longt5", "n_positions": 4096, "num_decoder_layers": 12,
+                   "num_heads": 12, "num_layers": 12, "output_past": True, "pad_token_id": 0,
+                   "relative_attention_max_distance": 128, "relative_attention_num_buckets": 32,
+                   "tie_word_embeddings": False, "use_cache": True, "vocab_size": 32128}
+
+
+def test_long_t5_transient_global_counts_its_global_bias_and_norms(tmp_path, capsys):
+    """Oracle: LongT5ForConditionalGeneration._from_config(LongT5Config(**cfg)) on torch's meta device (torch 2.13.0,
+    transformers 5.24.0; architectures / transformers_version dropped) = 222,913,152 parameters, lm_head tied
+    (LongT5Config sets tie_word_embeddings True whatever the file says). deploysheet counts the untied lm_head the
+    checkpoint stores (32,128 x 768, a guess says so); the rest must equal the oracle: the transient-global
+    attention's second relative bias (32 x 12) and a global_input_layer_norm per encoder block (12 x 768) were
+    missing (-9,600) and the whole model was read as a llama-like decoder before LongT5 had a reader."""
+    p = tmp_path / "c.json"
+    p.write_text(json.dumps(LONG_T5_TGLOBAL))
+    sheet = _score(capsys, p)
+    assert sheet["params"]["total"] - 32128 * 768 == 222_913_152
+    assert any("LongT5Config sets True" in g for g in sheet["model"]["guesses"])

@@ -428,10 +428,15 @@ def _encoder_decoder_stacks(r: Reader, flags: dict[str, Any], d: dict[str, Any]
     mlp = dense_mlp(r, flags, r.int("intermediate_size", required=False) or 4 * hidden)
     encoder, decoder = [], []
     every = bool(flags["relative_bias_every_layer"])
+    # LongT5 transient-global encoder attention: a second relative bias table (global_relative_attention_bias) in
+    # the first block and a global_input_layer_norm in every block (LongT5TransientGlobalAttention)
+    tglobal = bool(flags["transient_global"]) and r.get("encoder_attention_type") == "transient-global"
+    r.mark("encoder_attention_type", "global_block_size", "local_radius")  # block sizes: no shape
     for i in range(d["n_layers"]):
         att = AttentionSpec(num_heads=heads, num_kv_heads=heads, head_dim=head_dim, v_head_dim=head_dim,
-                            relative_bias_buckets=buckets if i == 0 or every else 0)
-        encoder.append(LayerSpec(index=i, mixer=att, ffn=mlp, num_norms=2))
+                            relative_bias_buckets=(buckets if i == 0 or every else 0) * (2 if tglobal and i == 0
+                                                                                        else 1))
+        encoder.append(LayerSpec(index=i, mixer=att, ffn=mlp, num_norms=3 if tglobal else 2))
     for i in range(n_dec):
         att = AttentionSpec(num_heads=heads, num_kv_heads=heads, head_dim=head_dim, v_head_dim=head_dim,
                             relative_bias_buckets=buckets if i == 0 or every else 0)

@@ -116,6 +116,7 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "tokencls_pooler": False,      # *ForTokenClassification keeps the bare model's pooler
     "qa_block": False,             # *ForQuestionAnsweringHead runs an intermediate / output block before qa_outputs
     "relative_bias_every_layer": False,  # T5-style: every block has its relative position bias (UMT5), not the first
+    "transient_global": False,     # LongT5: encoder_attention_type "transient-global" adds a global bias and norms
     "pretraining_head": "bert",    # *ForPreTraining: "bert" (MLM head + NSP on the pooler), "discriminator" (ELECTRA),
                                    # "mlm" (the MLM head on the pooler, no NSP: RoCBert)
     "mc_summary": False,           # *ForMultipleChoice summarizes with a dense h -> h (SequenceSummary) first
@@ -322,6 +323,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # has_relative_attention_bias = True in each layer), not only the first
     "mt5": {"qkv_bias": False, "o_bias": False, "mlp_bias": False, "mlp_gated": "t5", "kind": "encoder-decoder",
             "tied_default": True},
+    # LongT5: T5's blocks; its local / transient-global encoder attention (LongT5LocalAttention,
+    # LongT5TransientGlobalAttention) shapes the same projections
+    "longt5": {"qkv_bias": False, "o_bias": False, "mlp_bias": False, "mlp_gated": "t5", "kind": "encoder-decoder",
+               "tied_default": True, "transient_global": True},
     "umt5": {"qkv_bias": False, "o_bias": False, "mlp_bias": False, "mlp_gated": "t5", "kind": "encoder-decoder",
              "tied_default": True, "relative_bias_every_layer": True},
     # group: MoE and hybrids
@@ -924,7 +929,7 @@ ARCHITECTURE_HINTS: dict[str, str] = {
 #: is read with the same readers, but its counts are labelled estimated (``params.exact: false``).
 VERIFIED: frozenset[str] = frozenset({
     "bert", "deepseek_v3", "falcon", "gpt2", "gpt_oss", "llama", "llama4", "mixtral", "nemotron_h", "phi", "qwen2",
-    "qwen2_5_vl", "qwen3", "qwen3_moe", "qwen3_next", "t5", "mt5", "umt5", "m2m_100",
+    "qwen2_5_vl", "qwen3", "qwen3_moe", "qwen3_next", "t5", "mt5", "umt5", "m2m_100", "longt5",
     # DeepSeek / GLM MoE families (also tests/data/deepseek_oracle.json, tests/test_deepseek_family.py)
     "deepseek_v2", "deepseek_v32", "deepseek_v4", "glm4_moe", "glm4_moe_lite", "glm_moe_dsa", "mistral4",
     "mistral_large4",
@@ -1029,6 +1034,8 @@ REFUSED.update({  # seq2seq LMs swept on the meta device whose layouts have no r
     "fsmt": "FSMT translation models: separate source and target vocabularies (src_vocab_size / tgt_vocab_size) have "
             "no reader yet",
     "nllb-moe": "NLLB-MoE: the M2M100 layout with sparse MoE blocks every few layers has no reader yet",
+    "switch_transformers": "Switch Transformers: T5 blocks with a router and experts every sparse_step layers have no "
+                           "reader yet",
     "pegasus_x": "PEGASUS-X: its block-local encoder with global tokens has no reader yet",
     "t5gemma": "T5Gemma: encoder and decoder Gemma-2 stacks in sub-configs have no reader yet (T5Gemma 2, model_type "
                "t5gemma2, is read)",
