@@ -229,6 +229,23 @@ _EXCLUDE_MAP = (("lm_head", "lm_head"), ("embed", "embedding"), ("router", "rout
                 ("linear_attn", "recurrent"), ("vision", "vision"), ("visual", "vision"))
 
 
+def int_weight_bytes(prec, quant) -> float:
+    """Bytes per weight of an integer (INT4) checkpoint served at its own format: bits / 8, an fp16 scale per group
+    and, where the checkpoint stores them (``QuantSpec.zero_points``, or not stated), a zero point of the same bits
+    per group (GPTQ / AWQ packing: scales [K / g, N] fp16, qzeros [K / g, N x bits / 32] int32; a symmetric
+    compressed-tensors checkpoint stores no zeros). Per-channel (no group size): bits / 8. Any other case: the
+    precision's catalog ``weight_bytes`` (data/precisions.json: INT4 at group 128 with zero points)."""
+    if quant is None or prec.id != "int4" or quant.format != "int4" or quant.group_size is None and \
+            quant.method not in ("gptq", "awq"):
+        return prec.weight_bytes
+    bits = quant.weight_bits or 4
+    g = quant.group_size
+    if not g:
+        return bits / 8
+    zero = 0.0 if quant.zero_points is False else bits / 8
+    return bits / 8 + (2.0 + zero) / g
+
+
 def excluded_components(patterns: list[str]) -> set[str]:
     """Components a checkpoint leaves unquantized, from its ignore / modules_to_not_convert patterns."""
     out = set()
@@ -485,7 +502,15 @@ class CostModel:
     def weight_bytes(self, g: Gemm) -> float:
         if not g.quantizable or g.component in self.unquantized:
             return 2.0
-        return self.precision.weight_bytes
+        return self._q_bytes
+
+    @property
+    def _q_bytes(self) -> float:
+        """Bytes per quantized weight: the checkpoint's own group size and zero points where it is stored at the
+        served format (:func:`int_weight_bytes`), else the precision's catalog figure."""
+        if getattr(self, "_qb", None) is None:
+            self._qb = int_weight_bytes(self.precision, self.arch.quantization)
+        return self._qb
 
     def weights_per_gpu(self) -> float:
         """Bytes of weights each GPU holds (GEMMs sharded; embedding vocab-parallel; the rest replicated)."""

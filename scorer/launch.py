@@ -84,6 +84,9 @@ def launch_command(cm, p, prov) -> LaunchCommand:
                                     f"({table.get('note', 'no flag table')}); no command is emitted"])
     lay, prec, notes = cm.layout, cm.precision.id, []
     flags: list[tuple[str, str | None]] = []
+    if cm.arch.needs_remote_code:  # vLLM / SGLang refuse an unknown model_type's config without it
+        flags.append(("--trust-remote-code", None))
+        notes.append("--trust-remote-code runs the repository's own Python (its auto_map): review it first")
     ckpt = cm.arch.quantization.format if cm.arch.quantization is not None else None
     if prec not in ("bf16", "fp16") and ckpt != prec:
         if prec in ONLINE:

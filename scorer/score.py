@@ -232,9 +232,10 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
     if regimes and not fits8 and not refused and arch.kind == "decoder":  # refusals have their Q finding
         out.append(finding("M1", f"weights do not fit on one 8-GPU {gpu_id} node at this precision; the regimes use "
                                  "multi-node layouts or none"))
-    if arch.custom_code:
+    if arch.needs_remote_code:
         out.append(finding("S1", "auto_map present (" + ", ".join(sorted(arch.auto_map)) + "): transformers needs the "
                                  "repository's code (trust_remote_code) to run it; deploysheet read it as data only"))
+
     if arch.guesses:
         out.append(finding("S2", "; ".join(arch.guesses)))
     if arch.unmodelled_keys:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from . import SCHEMA_VERSION, __version__
 from .architecture import AttentionSpec, MLASpec, ModelArch, MoEMLP, normalize
 from .checkpoint import CheckpointCounts, analyze, mismatch_message, shapes_differ, stored_weight_bytes
-from .costmodel import CostModel, Layout, load_calibration, unquantized_components
+from .costmodel import CostModel, Layout, int_weight_bytes, load_calibration, unquantized_components
 from .errors import BadInputError
 from .fit import HardwareFit, hardware_fit
 from .gemms import Gemm, inventory, vision_inventory
@@ -84,7 +84,8 @@ class ModelSummary(BaseModel):
     moe: dict[str, Any] | None
     mla: dict[str, Any] | None
     quantization: dict[str, Any] | None
-    custom_code: bool
+    custom_code: bool = Field(description="loading it runs the repository's own code (an auto_map and a model_type "
+                                          "transformers has no class for; a known type's auto_map is not needed)")
     dtype: str | None
     rope: str | None
     vision_note: str | None
@@ -242,7 +243,7 @@ def _summary(arch: ModelArch, prov: Provenance) -> ModelSummary:
         num_kv_heads=(att.num_kv_heads if isinstance(att, AttentionSpec) else None) if att else None,
         head_dim=att.head_dim if att else None, vocab_size=arch.vocab_size, max_positions=arch.max_positions,
         tie_word_embeddings=arch.tie_word_embeddings, moe=moe_d, mla=mla,
-        quantization=arch.quantization.model_dump() if arch.quantization else None, custom_code=arch.custom_code,
+        quantization=arch.quantization.model_dump() if arch.quantization else None, custom_code=arch.needs_remote_code,
         dtype=arch.dtype, rope=arch.rope, vision_note=arch.vision_note, guesses=arch.guesses,
         generates=arch.has_lm_head_gemm, arch=arch)
 
@@ -276,7 +277,7 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
         unq = unquantized_components(arch, pid)
         gemm_q = sum(g.params for g in gemms if g.quantizable and g.component not in unq) * factor
         rest = params.total - gemm_q  # norms, embeddings, unquantized GEMMs (a tied lm_head is counted once)
-        b = gemm_q * p.weight_bytes + rest * 2.0
+        b = gemm_q * int_weight_bytes(p, arch.quantization) + rest * 2.0
         stored = stored_weight_bytes(ck, pid)
         if stored:
             out.append(WeightMemory(precision=pid, label=p.label, bytes=int(stored + vision),

@@ -63,10 +63,19 @@ def test_kv_dtype_and_tp_options(capsys, write_config):
 
 
 def test_custom_code_is_read_as_data(capsys, write_config):
-    cfg = dict(LLAMA_LIKE, auto_map={"AutoConfig": "configuration_evil.Cfg", "AutoModelForCausalLM": "modeling_evil.M"})
+    amap = {"AutoConfig": "configuration_evil.Cfg", "AutoModelForCausalLM": "modeling_evil.M"}
+    cfg = dict(LLAMA_LIKE, model_type="evil_arch", architectures=["EvilForCausalLM"], auto_map=amap)
     sheet = score_json(capsys, str(write_config(cfg)))
     assert sheet["model"]["custom_code"] is True
     assert any(f["rule"] == "S1" for f in sheet["findings"])
+    launch = next(r for rs in sheet["regimes"].values() for r in rs if r.get("launch"))["launch"]
+    assert "--trust-remote-code" in launch["argv"]  # vLLM refuses an unknown model_type's config without it
+    # a model_type transformers knows runs transformers' (and the engines') own implementation: its auto_map is
+    # not needed (transformers' resolve_trust_remote_code prefers the local class; vLLM picks by architectures)
+    sheet = score_json(capsys, str(write_config(dict(LLAMA_LIKE, auto_map=amap))))
+    assert sheet["model"]["custom_code"] is False and not any(f["rule"] == "S1" for f in sheet["findings"])
+    launch = next(r for rs in sheet["regimes"].values() for r in rs if r.get("launch"))["launch"]
+    assert "--trust-remote-code" not in launch["argv"]
 
 
 def test_unknown_model_type_falls_back_with_guess(capsys, write_config):

@@ -148,3 +148,28 @@ def test_long_t5_transient_global_counts_its_global_bias_and_norms(tmp_path, cap
     sheet = _score(capsys, p)
     assert sheet["params"]["total"] - 32128 * 768 == 222_913_152
     assert any("LongT5Config sets True" in g for g in sheet["model"]["guesses"])
+
+
+@pytest.mark.parametrize("qc,per_weight", [
+    # GPTQ 4-bit, group 32: 0.5 B + an fp16 scale and a packed 4-bit zero (qzeros, stored even when sym) per 32
+    ({"quant_method": "gptq", "bits": 4, "group_size": 32, "sym": True, "desc_act": True}, 0.5 + (2 + 0.5) / 32),
+    # GPTQ per channel (group_size -1): the packed weights alone, per-row scales negligible
+    ({"quant_method": "gptq", "bits": 4, "group_size": -1, "sym": True}, 0.5),
+    # compressed-tensors W4A16 symmetric, group 32 (Kimi-K2-Thinking's): no zero points
+    ({"quant_method": "compressed-tensors", "format": "pack-quantized", "config_groups": {"group_0": {
+        "targets": ["Linear"], "weights": {"num_bits": 4, "type": "int", "symmetric": True, "strategy": "group",
+                                           "group_size": 32}}}}, 0.5 + 2 / 32),
+])
+def test_int4_checkpoints_are_sized_at_their_own_group_size(tmp_path, capsys, qc, per_weight):
+    """The trial of 131 published configs: INT4 checkpoints were all sized as group 128 with zero points (the catalog
+    figure, 0.5195 B per weight): GPTQ group 32 9.4% low, Kimi-K2-Thinking 7.4% low (its KV room at 8 GPUs 0.7
+    GiB per GPU instead of 5.8)."""
+    cfg = _llama(quantization_config=qc)
+    p = tmp_path / "c.json"
+    p.write_text(json.dumps(cfg))
+    sheet = _score(capsys, p)
+    h, i, layers, kv = 64, 128, 2, 2 * 16
+    gemm = layers * (2 * h * h + 2 * h * kv + 3 * h * i)  # q, o, k, v, gate, up, down; lm_head stays 16-bit (Q7)
+    want = gemm * per_weight + (sheet["params"]["total"] - gemm) * 2
+    got = next(w for w in sheet["weights"] if w["precision"] == "int4")["bytes"]
+    assert got == int(want)

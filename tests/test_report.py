@@ -202,7 +202,8 @@ def test_hostile_model_names_are_escaped(capsys, tmp_path):
 
 def hub_raw(source: str, **prov) -> RawModel:
     base = load_source("example:qwen3-4b")
-    cfg = dict(base.config, auto_map={"AutoModelForCausalLM": "modeling_x.X"})
+    # a model_type transformers does not know: its auto_map code is needed to load it
+    cfg = dict(base.config, model_type="acme_qwen", auto_map={"AutoModelForCausalLM": "modeling_x.X"})
     return RawModel(config=cfg, provenance=Provenance(kind="hub", source=source, repo_id=source, commit_sha="a" * 40,
                                                       **prov))
 
@@ -212,9 +213,11 @@ def test_risks_from_hub_metadata_and_escaped_license():
                     license="<b>bad</b>|custom-license")
     clean = hub_raw("acme/clean", weight_formats=["safetensors"], license="apache-2.0")
     clean.config.pop("auto_map")
+    clean.config["model_type"] = "qwen3"
     rep = build_report([risky, clean], Workload(isl=1024, osl=256, qps=5, ttft_ms=1000, itl_ms=50))
     kinds = {m.name: {r.kind for r in m.risks} for m in rep.models}
-    assert kinds["acme/risky"] == {"custom_code", "gated", "no_safetensors", "license"}
+    # the unknown model_type is also read by keys: a guess
+    assert kinds["acme/risky"] == {"custom_code", "gated", "no_safetensors", "license", "guess"}
     assert kinds["acme/clean"] == set()
     # same config, same cost: the clean one is recommended, the risky one's serious risks are caveats
     from scorer.render import render_report

@@ -73,8 +73,11 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
         if gs is not None and (isinstance(gs, bool) or not isinstance(gs, int) or (gs <= 0 and gs != -1)):
             raise ConfigError(f"quantization_config.{gkey} must be a positive integer or -1 (per channel), got "
                               f"{gs!r}"[:200])
+        # stored zero points: GPTQ's qzeros tensor whatever sym says (a symmetric checkpoint stores the midpoint),
+        # AWQ's zero_point (default True)
+        zeros = True if method == "gptq" else (bool(qc.get("zero_point", True)) if method == "awq" else None)
         return QuantSpec(method=method, format="int4" if bits == 4 else f"int{bits}", weight_bits=bits,
-                         group_size=gs if gs and gs > 0 else None, excluded=excluded)
+                         group_size=gs if gs and gs > 0 else None, excluded=excluded, zero_points=zeros)
     if method == "bitsandbytes":
         if qc.get("load_in_4bit"):
             fmt = "nf4" if qc.get("bnb_4bit_quant_type", "fp4") == "nf4" else "fp4_bnb"
@@ -136,7 +139,8 @@ def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
         act = f"{a.get('type', 'int')}{a.get('num_bits')}-{'dynamic' if a.get('dynamic') else 'static'}"
     return QuantSpec(method="compressed-tensors", format=fmt, weight_bits=bits if isinstance(bits, int) else None,
                      group_size=gs if isinstance(gs, int) else None, block=block, activations=act, excluded=excluded,
-                     kv_cache_dtype=None)
+                     kv_cache_dtype=None,
+                     zero_points=not w["symmetric"] if isinstance(w.get("symmetric"), bool) else None)
 
 
 def _modelopt_mixed(q: dict[str, Any], source: str) -> QuantSpec:

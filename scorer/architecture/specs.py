@@ -492,6 +492,9 @@ class QuantSpec(BaseModel):
     activations: str | None = Field(None, description="activation quantization, e.g. fp8-dynamic; None = weight-only")
     excluded: list[str] = Field(default_factory=list, description="module patterns left unquantized")
     kv_cache_dtype: str | None = None
+    zero_points: bool | None = Field(None, description="the checkpoint stores a zero point per group of integer "
+                                                       "weights (GPTQ's qzeros always, AWQ's zero_point, compressed-"
+                                                       "tensors when not symmetric); None: not stated")
     mixed: dict[str, int] = Field(default_factory=dict, description="mixed precision (ModelOpt MIXED_PRECISION): "
                                   "quantization algorithm -> number of layers listed with it; format is the most "
                                   "common one")
@@ -587,6 +590,13 @@ class ModelArch(BaseModel):
     @property
     def is_moe(self) -> bool:
         return any(isinstance(lay.ffn, MoEMLP) for lay in self.layers)
+
+    @property
+    def needs_remote_code(self) -> bool:
+        """Loading it runs the repository's own code (``--trust-remote-code``): it has an auto_map and transformers
+        has no config class of its model_type. A type transformers knows is run by its own (and the engines') native
+        implementation, its auto_map unused."""
+        return self.custom_code and self.config_class is None
 
     @property
     def layout_guessed(self) -> bool:
