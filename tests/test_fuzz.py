@@ -476,7 +476,9 @@ def test_auto_map_never_imports(name, fmt, model_type, extra):
     new = {m for m in set(sys.modules) - before if "fuzzevil" in m}
     assert not new, new
     if rc == 0 and fmt == "json":
-        assert _strict_json(out)["model"]["custom_code"] is True
+        # the repository's code is needed where transformers has no class of the model_type (a known type's
+        # auto_map is not used: transformers and the engines run their own implementation)
+        assert _strict_json(out)["model"]["custom_code"] is (model_type != "keep")
 
 
 # ----------------------------------------------------------------------------- in a real process

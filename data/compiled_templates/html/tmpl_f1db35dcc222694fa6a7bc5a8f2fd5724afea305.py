@@ -122,6 +122,11 @@ def root(context, missing=missing):
         yield ' ('
         yield escape(environment.finalize(t_1(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'active'))))
         yield ' active)'
+    if environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'vision'):
+        pass
+        yield ' (+'
+        yield escape(environment.finalize(t_1(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'vision'))))
+        yield ' vision)'
     yield ' ·\nweights '
     l_0_half = (t_2(environment, t_8(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 'precision', 'equalto', 'fp16')) if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision') == 'fp16') else environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0))
     context.vars['half'] = l_0_half
@@ -270,4 +275,4 @@ def root(context, missing=missing):
     yield '</body>\n</html>'
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=126&30=144&31=156&32=201&34=229&35=238&36=249&37=252&39=256&41=260'
+debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=131&30=149&31=161&32=206&34=234&35=243&36=254&37=257&39=261&41=265'

@@ -124,6 +124,11 @@ def root(context, missing=missing):
         yield ' ('
         yield str(environment.finalize(t_1(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'active'))))
         yield ' active)'
+    if environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'vision'):
+        pass
+        yield ' (+'
+        yield str(environment.finalize(t_1(environment.getattr((undefined(name='p') if l_0_p is missing else l_0_p), 'vision'))))
+        yield ' vision)'
     yield ' · weights '
     l_0_half = (t_3(environment, t_8(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 'precision', 'equalto', 'fp16')) if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision') == 'fp16') else environment.getitem(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), 0))
     context.vars['half'] = l_0_half
@@ -263,4 +268,4 @@ def root(context, missing=missing):
     l_1_sec = missing
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=199&12=207&16=227&17=230&18=236&19=240&23=244&24=247&27=251&31=254'
+debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=204&12=212&16=232&17=235&18=241&19=245&23=249&24=252&27=256&31=259'
