@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .costmodel import ADP_WAIT, Calibration, Features, serve, serve_arrays, step_time
+from .costmodel import ADP_WAIT, Calibration, Features, adp_wait_applies, serve, serve_arrays, step_time
 from .measure import Predictor, Report, Row, RowResult, harness_protocol, layout_kind
 
 #: name -> (group, lower bound, upper bound); group is "family", "framework" or "global"
@@ -62,6 +62,8 @@ FIT_LOSS, FIT_F_SCALE = "cauchy", 0.3
 #: a per-framework parameter that has no effect (and is not fitted) where the named switch is set:
 #: ``prefill_separate`` engines queue TTFT as a synchronized burst (λ = ½, see :func:`scorer.costmodel.serve`)
 UNUSED_WHEN = {"ttft_queue": "prefill_separate"}
+#: a per-framework parameter fitted only for frameworks with a sample it applies to (else it changes no prediction)
+APPLIES_TO = {ADP_WAIT: lambda s: adp_wait_applies(s.dp)}
 
 
 @dataclass
@@ -118,7 +120,7 @@ def _samples(pred: Predictor, rows: list[Row], speculative: list[RowResult] | No
 
 def predict_sample(s: Sample, p: dict[str, float]) -> float:
     """The sample's metric under parameters ``p`` (same formulas as :func:`scorer.regimes.predict`)."""
-    if s.dp <= 1 and p.get(ADP_WAIT):  # as CostModel: the attention-DP wait is zero on other layouts
+    if p.get(ADP_WAIT) and not adp_wait_applies(s.dp):  # as CostModel: zero on layouts without attention DP
         p = {**p, ADP_WAIT: 0.0}
     eff_c = min(1.0, s.eff_c_base * p.get("gemm_eff_scale", 1.0))
     t_dec = step_time(s.dec, p, eff_c)["total"]
@@ -147,12 +149,12 @@ class Fit:
         fws = sorted({s.framework for s in samples})
         self.names: list[str] = []
         combos = sorted({f"{s.framework}/{s.family}" for s in samples})
+        applies = {name: {s.framework for s in samples if test(s)} for name, test in APPLIES_TO.items()}
         for name, (group, _, _) in FIT_PARAMS.items():
             keys = {"family": fams, "framework": fws, "framework/family": combos}.get(group, [None])
-            adp_fws = {s.framework for s in samples if s.dp > 1}
             for k in keys:
-                if name == ADP_WAIT and k not in adp_fws:
-                    continue  # no attention-DP row of this framework: the wait changes none of its predictions
+                if name in applies and k not in applies[name]:
+                    continue  # no sample of this framework it applies to: it changes none of its predictions
                 if group == "framework" and name in UNUSED_WHEN and base.resolve(k).get(UNUSED_WHEN[name]):
                     continue  # no effect on this framework's predictions: nothing to fit
                 self.names.append(f"{name}@{k}" if k else name)
@@ -296,7 +298,7 @@ class _Vectorized:
 
     def _param_of(self, theta):
         """``param(name, default)`` for :func:`serve_arrays`: the attention-DP wait zero on samples without DP."""
-        adp = self.dp > 1
+        adp = adp_wait_applies(self.dp)
 
         def param(name: str, default: float):
             val = self.param(theta, name, default)

@@ -235,8 +235,8 @@ def int_weight_bytes(prec, quant) -> float:
     per group (GPTQ / AWQ packing: scales [K / g, N] fp16, qzeros [K / g, N x bits / 32] int32; a symmetric
     compressed-tensors checkpoint stores no zeros). Per-channel (no group size): bits / 8. Any other case: the
     precision's catalog ``weight_bytes`` (data/precisions.json: INT4 at group 128 with zero points)."""
-    if quant is None or prec.id != "int4" or quant.format != "int4" or quant.group_size is None and \
-            quant.method not in ("gptq", "awq"):
+    if quant is None or prec.id != "int4" or quant.format != "int4" or (
+            quant.group_size is None and quant.method not in ("gptq", "awq")):  # no group size, no GPTQ/AWQ default
         return prec.weight_bytes
     bits = quant.weight_bits or 4
     g = quant.group_size
@@ -430,8 +430,9 @@ class CostModel:
         p, self.dtype, self.peak, self.peak_bf16, self.eff_c, self.bw_peak, self.topology = self._device()
         self.p = dict(p)  # each cost model its own copy, as resolve() gives
         lay = self.layout
-        if lay.dp <= 1:  # the attention-DP context wait applies to attention-DP layouts only
+        if not adp_wait_applies(lay.dp):
             self.p[ADP_WAIT] = 0.0
+        self._qb = int_weight_bytes(self.precision, self.arch.quantization)  # bytes per quantized weight
         tp = lay.tp
         self.link_peak = self.topology.scaleup_bytes_per_s
         self._shards = _shards_for(self.gemms, tp, lay.moe_tp)
@@ -502,15 +503,7 @@ class CostModel:
     def weight_bytes(self, g: Gemm) -> float:
         if not g.quantizable or g.component in self.unquantized:
             return 2.0
-        return self._q_bytes
-
-    @property
-    def _q_bytes(self) -> float:
-        """Bytes per quantized weight: the checkpoint's own group size and zero points where it is stored at the
-        served format (:func:`int_weight_bytes`), else the precision's catalog figure."""
-        if getattr(self, "_qb", None) is None:
-            self._qb = int_weight_bytes(self.precision, self.arch.quantization)
-        return self._qb
+        return self._qb  # the checkpoint's group size and zero points at its own format (int_weight_bytes)
 
     def weights_per_gpu(self) -> float:
         """Bytes of weights each GPU holds (GEMMs sharded; embedding vocab-parallel; the rest replicated)."""
@@ -1224,6 +1217,12 @@ def compressed_prefill_flops(m: CompressedAttentionSpec, seqs: float, length: in
 #: parameter: decode iterations a new request waits before its prefill under attention data parallelism (zero on
 #: layouts without it); see :func:`serve`
 ADP_WAIT = "adp_wait_steps"
+
+
+def adp_wait_applies(dp) -> Any:
+    """Whether the attention-DP wait (``ADP_WAIT``) applies to a layout of ``dp`` attention ranks (an int, or a
+    numpy array of them: an array of bools): only under attention data parallelism."""
+    return dp > 1
 
 
 def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl: int, num_gpus: int,

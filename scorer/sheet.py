@@ -348,12 +348,14 @@ def _gpu_error(by_gpu: dict, gpu_id: str | None, metric: str) -> tuple[float | N
     return (max(others) if others else None), False
 
 
-def _layout_group(val: dict, framework: str | None, layout) -> dict:
-    """The validation's by_layout entry of (framework, layout kind) (measure.layout_kind), {} without one."""
+def _layout_group(val: dict, framework: str | None, layout) -> tuple[str, dict]:
+    """(layout kind, the validation's by_layout entry of it) for ``framework`` on ``layout`` (measure.layout_kind);
+    ("", {}) without a layout or a framework."""
     if layout is None or not framework:
-        return {}
+        return "", {}
     from .measure import layout_kind
-    return _table(val, "by_layout").get(layout_kind(framework, layout.tp, layout.pp, layout.ep, layout.dp), {})
+    kind = layout_kind(framework, layout.tp, layout.pp, layout.ep, layout.dp)
+    return kind, _table(val, "by_layout").get(kind, {})
 
 
 def expected_errors(cal, gpu_id: str | list[str] | None = None, framework: str | None = None, layout=None
@@ -368,7 +370,7 @@ def expected_errors(cal, gpu_id: str | list[str] | None = None, framework: str |
     """
     val = _lomo(cal)
     by_gpu, by_fw = _table(val, "by_gpu"), _table(val, "by_framework")
-    group = _layout_group(val, framework, layout)
+    group = _layout_group(val, framework, layout)[1]
     gpu_ids = gpu_id if isinstance(gpu_id, list) else [gpu_id]
     out: dict[str, float | None] = {}
     for metric in ERROR_METRICS:
@@ -409,8 +411,7 @@ def layout_bias_notes(cal, framework: str, layout) -> list[str]:
     """Notes where the calibration's held-out measurements of ``framework`` on ``layout``'s kind (attention DP,
     pipeline, expert or tensor parallel; at least ``MIN_GROUP_ROWS`` rows of a metric) ran a median
     ``BIAS_NOTE_RATIO`` times above or below the model's predictions: the figure is then a floor or a ceiling."""
-    from .measure import layout_kind
-    group = _layout_group(_lomo(cal), framework, layout)
+    kind, group = _layout_group(_lomo(cal), framework, layout)
     out = []
     for metric in ERROR_METRICS:
         m = group.get(metric)
@@ -420,7 +421,6 @@ def layout_bias_notes(cal, framework: str, layout) -> list[str]:
         if not isinstance(ratio, (int, float)) or isinstance(ratio, bool) or not math.isfinite(ratio) or ratio <= 0:
             continue
         if ratio >= BIAS_NOTE_RATIO or ratio <= 1 / BIAS_NOTE_RATIO:
-            kind = layout_kind(framework, layout.tp, layout.pp, layout.ep, layout.dp)
             out.append(f"on the calibration's held-out measurements of {kind} layouts ({m['n']} rows), measured "
                        f"{_METRIC_NAMES[metric]} ran a median {ratio:.2g}x the model's prediction: read this "
                        f"{_METRIC_NAMES[metric]} as {'a floor' if ratio > 1 else 'a ceiling'} (the engine's "
