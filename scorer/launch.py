@@ -87,6 +87,17 @@ def launch_command(cm, p, prov) -> LaunchCommand:
     if cm.arch.needs_remote_code:  # vLLM / SGLang refuse an unknown model_type's config without it
         flags.append(("--trust-remote-code", None))
         notes.append("--trust-remote-code runs the repository's own Python (its auto_map): review it first")
+    from .quant import checkpoint_blocker, checkpoint_method_rules
+    blocker = checkpoint_blocker(cm.arch, fw, lay.tp)
+    if blocker:
+        notes.append(f"{blocker}: this command fails on the checkpoint as stored; point it at another export of the "
+                     "model (16-bit, or a format the engine loads)")
+    method = (cm.arch.quantization.method or "").lower() if cm.arch.quantization is not None else ""
+    if method and method in checkpoint_method_rules(fw).get("deprecated", []) and \
+            "--allow-deprecated-quantization" in table.get("flags", []):
+        flags.append(("--allow-deprecated-quantization", None))
+        notes.append(f"--allow-deprecated-quantization: {fw} {table.get('version')} deprecates quant_method "
+                     f"{method!r} and refuses it without the flag (rule Q10)")
     ckpt = cm.arch.quantization.format if cm.arch.quantization is not None else None
     if prec not in ("bf16", "fp16") and ckpt != prec:
         if prec in ONLINE:

@@ -64,6 +64,9 @@ class QuantReadiness(BaseModel):
     matrix: list[QuantEntry]
     unquantized_share: float = Field(description="share of GEMM weight elements conventionally left in the model's 16-bit dtype (BF16/FP16)")
     unquantized: list[str] = Field(default_factory=list, description="GEMMs conventionally left in BF16 (Q7)")
+    checkpoint_refused_by: dict[str, str] = Field(
+        default_factory=dict, description="engine -> why it has no loader for the checkpoint's quant_method at any TP "
+                                          "(rule Q10)")
 
 
 def _parts_per_partition(g: Gemm, tp: int) -> tuple[list[int], bool]:
@@ -185,13 +188,53 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
     unq = [g for g in gemms if not g.quantizable]
     ckpt = arch.quantization.model_dump() if arch.quantization else None
     ckpt_tps: dict[str, list[int]] = {}
-    if arch.quantization is not None and arch.quantization.format in FORMATS:
+    q = arch.quantization
+    kernels = PRECISION_FORMAT.get(q.format, q.format) if q is not None else None  # fp8_channel: the fp8 kernels
+    if q is not None and kernels in FORMATS:
         for engine in ENGINES:
-            ckpt_tps[engine] = [e.tp for e in rows if e.format == arch.quantization.format and e.engine == engine
-                                and (e.status != "not_ready" or e.ep_status in ("ready", "padded"))]
-    return QuantReadiness(checkpoint=ckpt, checkpoint_tps=ckpt_tps, matrix=rows,
+            ckpt_tps[engine] = [e.tp for e in rows if e.format == kernels and e.engine == engine
+                                and (e.status != "not_ready" or e.ep_status in ("ready", "padded"))
+                                and checkpoint_blocker(arch, engine, e.tp) is None]
+    elif q is not None:  # a format the matrix has no kernels for: where the engine's loader rules name its method
+        for engine in ENGINES:
+            rules = checkpoint_method_rules(engine)
+            if q.method.lower() in {*rules.get("refuses", []), *(rules.get("max_tp") or {}), *rules.get("deprecated", [])}:
+                ckpt_tps[engine] = [tp for tp in tps if (valid_tp is None or tp in valid_tp)
+                                    and checkpoint_blocker(arch, engine, tp) is None]
+    refused_by = {e: r for e in ENGINES if (r := checkpoint_blocker(arch, e, 1))}
+    return QuantReadiness(checkpoint=ckpt, checkpoint_tps=ckpt_tps, matrix=rows, checkpoint_refused_by=refused_by,
                           unquantized_share=round(sum(g.params for g in unq) / total, 4),
                           unquantized=sorted({g.name for g in unq}))
+
+
+def checkpoint_method_rules(engine: str) -> dict:
+    """``engine``'s rules on a checkpoint's ``quant_method`` (data/engines.json ``checkpoint_methods``): the
+    methods it refuses, those it loads only up to a TP degree (``max_tp``), those it loads only with
+    ``--allow-deprecated-quantization`` (``deprecated``), and their source; empty where not read."""
+    from .resources import load_json
+    return (load_json("engines.json")["engines"].get(engine) or {}).get("checkpoint_methods") or {}
+
+
+def checkpoint_blocker(arch: ModelArch, engine: str, tp: int = 1) -> str | None:
+    """Why ``engine`` does not load ``arch``'s checkpoint as stored at TP ``tp``: its ``quant_method`` is one the
+    engine's version has no loader for, or loads only at lower TP (rule Q10, data/engines.json). None when it
+    loads, when the checkpoint is not quantized, and for an engine whose rules were not read (TensorRT-LLM)."""
+    q = arch.quantization
+    if q is None or not q.method:
+        return None
+    rules = checkpoint_method_rules(engine)
+    if not rules:
+        return None
+    from .resources import load_json
+    ver = (load_json("engines.json")["engines"].get(engine) or {}).get("version")
+    name = f"{engine} {ver}" if ver else engine
+    method = q.method.lower()
+    if method in rules.get("refuses", []):
+        return f"{name} has no loader for quant_method {method!r} checkpoints (rule Q10)"
+    cap = (rules.get("max_tp") or {}).get(method)
+    if cap is not None and tp > cap:
+        return f"{name} loads a pre-quantized {method} checkpoint at TP {cap} only, not TP {tp} (rule Q10)"
+    return None
 
 
 #: weight precision id (data/precisions.json) -> the readiness format whose kernels serve it; bf16/fp16 need none

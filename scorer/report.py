@@ -75,7 +75,7 @@ class GpuPrice(BaseModel):
 
 class Risk(BaseModel):
     kind: Literal["custom_code", "gated", "no_safetensors", "license", "no_license", "guess", "provenance",
-                  "checkpoint_refused", "cannot_generate"]
+                  "checkpoint_refused", "checkpoint_not_loaded", "cannot_generate"]
     severity: Literal["high", "medium", "info"]
     text: str
 
@@ -218,6 +218,11 @@ def _risks(sheet: Sheet) -> list[Risk]:
         out.append(Risk(kind="checkpoint_refused", severity="high",
                         text="engines refuse to load the checkpoint: its tensor shapes differ from config.json "
                              f"(rule C1: {c1.message})"))
+    refused = sheet.quantization.checkpoint_refused_by.get(sheet.options.framework)
+    if refused:  # a HARD Q10: the framework has no loader for the checkpoint's quantization method
+        out.append(Risk(kind="checkpoint_not_loaded", severity="high",
+                        text=f"{refused}: the deployment below is of another export of the model, not of this "
+                             "checkpoint"))
     if m.arch.pooling_head is not None:
         out.append(Risk(kind="cannot_generate", severity="high",
                         text=f"{m.arch.pooling_head.head_class} has no lm_head: a reward / classification / embedding model "
@@ -353,7 +358,7 @@ def _serious(m: ModelColumn) -> int:
 
 
 #: risks that rank a model after every model without them (it cannot serve the workload as asked)
-_DEMOTING = ("checkpoint_refused", "cannot_generate")
+_DEMOTING = ("checkpoint_refused", "checkpoint_not_loaded", "cannot_generate")
 
 
 def _model_key(m: ModelColumn) -> tuple:

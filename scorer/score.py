@@ -78,6 +78,42 @@ def _fmt_tps(tps: list[int]) -> str:
     return ", ".join(str(t) for t in tps)
 
 
+def checkpoint_method_findings(arch: ModelArch) -> list[Finding]:
+    """Rule Q10: engines whose version does not load the checkpoint's ``quant_method`` as stored (HARD: where it has
+    no loader for it, or loads it at TP 1 only), or loads it only behind a flag (INFO); from data/engines.json."""
+    from .quant import ENGINES, checkpoint_blocker, checkpoint_method_rules
+    q = arch.quantization
+    if q is None or not q.method:
+        return []
+    method = q.method.lower()
+    refused, capped, flagged = [], [], []
+    for engine in ENGINES:
+        rules = checkpoint_method_rules(engine)
+        if checkpoint_blocker(arch, engine, 1):
+            refused.append(engine)
+        elif (rules.get("max_tp") or {}).get(method) is not None:
+            capped.append(f"{engine} at TP {rules['max_tp'][method]} only")
+        if method in rules.get("deprecated", []):
+            flagged.append(engine)
+    out = []
+    from .resources import load_json
+    eng = load_json("engines.json")["engines"]
+
+    def named(e: str) -> str:
+        return f"{e} {eng[e]['version']}" if eng.get(e, {}).get("version") else e
+    if refused or capped:
+        parts = [f"{', '.join(named(e) for e in refused)} ha{'ve' if len(refused) > 1 else 's'} no loader for it"
+                 ] if refused else []
+        parts += [f"{named(c.split(' ', 1)[0])} loads it {c.split(' ', 1)[1]}" for c in capped]
+        out.append(finding("Q10", f"the checkpoint's quant_method {method!r}: {'; '.join(parts)}. Serving it there "
+                                  "needs another export of the model (16-bit, or a format the engine loads)"))
+    for e in flagged:
+        out.append(finding("Q10", f"{named(e)} loads quant_method {method!r} checkpoints only with "
+                                  "--allow-deprecated-quantization (a deprecated method; the launch command passes it)",
+                           severity="INFO"))
+    return out
+
+
 def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: QuantReadiness, kv: KVCache,
              regimes: list[RegimeResult], gpu_id: str, provenance=None) -> list[Finding]:
     """Every rule violation or notable fact, most severe first."""
@@ -215,6 +251,7 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
         elif padded:
             out.append(finding(vl[0].rule, f"{fmt} needs padding at TP {_fmt_tps([e.tp for e in padded])} (vLLM): "
                                            f"{padded[0].reason}{tail}", severity="FALLBACK"))
+    out += checkpoint_method_findings(arch)
     if quant.unquantized_share > 0.05:
         out.append(finding("Q7", f"{quant.unquantized_share:.1%} of GEMM weights ({', '.join(quant.unquantized)}) "
                                  "stay in the model's 16-bit dtype (BF16/FP16) under every recipe"))

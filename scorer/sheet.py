@@ -200,6 +200,15 @@ class Sheet(BaseModel):
         return any(f.rule == "C1" and f.severity == "HARD" for f in self.findings)
 
     @property
+    def unsized_checkpoint(self) -> str | None:
+        """The checkpoint's quantization format and method ("nf4 (bitsandbytes)") when the sheet does not size it (a
+        Q9 finding: weights, fit and predictions are at the 16-bit dtype), else None."""
+        q = self.model.quantization
+        if q and any(f.rule == "Q9" for f in self.findings):
+            return f"{q.get('format')} ({q.get('method')})"
+        return None
+
+    @property
     def smallest_fit(self) -> Capacity | None:
         """The lowest TP degree whose weights fit with room for one sequence of the shortest reported context."""
         return next((c for c in self.capacity if c.engine_blocker is None and c.max_sequences

@@ -146,6 +146,11 @@ def root(context, missing=missing):
         yield ' at '
         yield escape(environment.finalize(environment.getattr(l_1_w, 'precision')))
     l_1_w = missing
+    if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'unsized_checkpoint'):
+        pass
+        yield " (not the checkpoint's "
+        yield escape(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'unsized_checkpoint')))
+        yield ' storage: rule Q9)'
     if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') == 'decoder'):
         pass
         yield ' · KV '
@@ -161,6 +166,11 @@ def root(context, missing=missing):
     l_0_fit1 = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'smallest_fit')
     context.vars['fit1'] = l_0_fit1
     context.exported_vars.add('fit1')
+    if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework') in environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_refused_by')):
+        pass
+        yield ' · <b class="verdict">'
+        yield escape(environment.finalize(environment.getitem(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_refused_by'), environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework'))))
+        yield '</b>'
     if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'checkpoint_refused'):
         pass
         yield ' · <b class="verdict">engines refuse to load the checkpoint: its tensor shapes differ from config.json (rule C1)</b>'
@@ -170,6 +180,9 @@ def root(context, missing=missing):
         if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'checkpoint_refused'):
             pass
             yield 'as configured, '
+        elif (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework') in environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_refused_by')):
+            pass
+            yield 're-exported, '
         yield 'fits '
         yield escape(environment.finalize((environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'num_gpus') or environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'tp'))))
         yield '× '
@@ -275,4 +288,4 @@ def root(context, missing=missing):
     yield '</body>\n</html>'
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=131&30=149&31=161&32=206&34=234&35=243&36=254&37=257&39=261&41=265'
+debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=131&30=154&31=166&32=219&34=247&35=256&36=267&37=270&39=274&41=278'

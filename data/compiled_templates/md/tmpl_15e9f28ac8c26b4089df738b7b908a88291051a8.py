@@ -148,6 +148,11 @@ def root(context, missing=missing):
         yield ' at '
         yield str(environment.finalize(environment.getattr(l_1_w, 'precision')))
     l_1_w = missing
+    if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'unsized_checkpoint'):
+        pass
+        yield " (not the checkpoint's "
+        yield str(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'unsized_checkpoint')))
+        yield ' storage: rule Q9)'
     if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') == 'decoder'):
         pass
         yield ' · KV '
@@ -160,6 +165,10 @@ def root(context, missing=missing):
             yield str(environment.finalize(t_6(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'bytes_per_token'))))
             yield ' B/token beyond the windows'
         yield ')'
+    if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework') in environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_refused_by')):
+        pass
+        yield ' · '
+        yield str(environment.finalize(environment.getitem(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_refused_by'), environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework'))))
     if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'checkpoint_refused'):
         pass
         yield ' · engines refuse to load the checkpoint: its tensor shapes differ from config.json (rule C1)'
@@ -169,6 +178,9 @@ def root(context, missing=missing):
         if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'checkpoint_refused'):
             pass
             yield 'as configured, '
+        elif (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework') in environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_refused_by')):
+            pass
+            yield 're-exported, '
         yield 'fits '
         yield str(environment.finalize((environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'num_gpus') or environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'tp'))))
         yield '× '
@@ -268,4 +280,4 @@ def root(context, missing=missing):
     l_1_sec = missing
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=204&12=212&16=232&17=235&18=241&19=245&23=249&24=252&27=256&31=259'
+debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=216&12=224&16=244&17=247&18=253&19=257&23=261&24=264&27=268&31=271'
