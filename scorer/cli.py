@@ -791,6 +791,11 @@ def cmd_predict(args) -> int:
     if cm.admission_cap() is None and p.max_concurrency >= 1:
         notes.append(f"{args.framework} sets no cap on running requests by default (data/engines.json): the running "
                      "batch is what its KV pool holds")
+    from .quant import checkpoint_blocker, engine_tp_size
+    blk = checkpoint_blocker(arch, args.framework, engine_tp_size(args.framework, cm.layout.tp, cm.layout.dp))
+    if blk:
+        notes.append(f"{blk}: this predicts another export of the model (16-bit, or a format {args.framework} "
+                     "loads), not the checkpoint as stored")
     if p.tpot_ms is not None:
         from .launch import launch_command
         out["launch"] = launch_command(cm, p, raw.provenance).model_dump()

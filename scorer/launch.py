@@ -87,8 +87,8 @@ def launch_command(cm, p, prov) -> LaunchCommand:
     if cm.arch.needs_remote_code:  # vLLM / SGLang refuse an unknown model_type's config without it
         flags.append(("--trust-remote-code", None))
         notes.append("--trust-remote-code runs the repository's own Python (its auto_map): review it first")
-    from .quant import checkpoint_blocker, checkpoint_method_rules
-    blocker = checkpoint_blocker(cm.arch, fw, lay.tp)
+    from .quant import checkpoint_blocker, checkpoint_method_rules, engine_tp_size
+    blocker = checkpoint_blocker(cm.arch, fw, engine_tp_size(fw, lay.tp, lay.dp))
     if blocker:
         notes.append(f"{blocker}: this command fails on the checkpoint as stored; point it at another export of the "
                      "model (16-bit, or a format the engine loads)")
@@ -100,7 +100,12 @@ def launch_command(cm, p, prov) -> LaunchCommand:
                      f"{method!r} and refuses it without the flag (rule Q10)")
     ckpt = cm.arch.quantization.format if cm.arch.quantization is not None else None
     if prec not in ("bf16", "fp16") and ckpt != prec:
-        if prec in ONLINE:
+        if prec in ONLINE and ckpt is not None:  # the engine reads the checkpoint's own method and refuses the flag
+            notes.append(f"the checkpoint is already quantized ({ckpt}, quant_method "
+                         f"{(cm.arch.quantization.method or '')[:40]!r}): the engine refuses --quantization "
+                         f"{ONLINE[prec]} on it (the config's method and the flag differ); {prec} needs the 16-bit "
+                         "model or a checkpoint exported to it")
+        elif prec in ONLINE:
             flags.append(("--quantization", ONLINE[prec]))
         else:
             notes.append(f"{prec} weights need a checkpoint quantized to {prec} (the engine reads its format from "

@@ -64,6 +64,9 @@ class QuantReadiness(BaseModel):
     matrix: list[QuantEntry]
     unquantized_share: float = Field(description="share of GEMM weight elements conventionally left in the model's 16-bit dtype (BF16/FP16)")
     unquantized: list[str] = Field(default_factory=list, description="GEMMs conventionally left in BF16 (Q7)")
+    checkpoint_tp_caps: dict[str, int] = Field(
+        default_factory=dict, description="engine -> the largest TP it loads the checkpoint at as stored, where its "
+                                          "version caps it (rule Q10)")
     checkpoint_refused_by: dict[str, str] = Field(
         default_factory=dict, description="engine -> why it has no loader for the checkpoint's quant_method at any TP "
                                           "(rule Q10)")
@@ -198,11 +201,15 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
     elif q is not None:  # a format the matrix has no kernels for: where the engine's loader rules name its method
         for engine in ENGINES:
             rules = checkpoint_method_rules(engine)
-            if q.method.lower() in {*rules.get("refuses", []), *(rules.get("max_tp") or {}), *rules.get("deprecated", [])}:
+            m = q.method.strip().lower()
+            if m in {*rules.get("refuses", []), *(rules.get("max_tp") or {}), *rules.get("deprecated", [])} or (
+                    rules.get("loads") is not None and m != "unknown" and m not in rules["loads"]):
                 ckpt_tps[engine] = [tp for tp in tps if (valid_tp is None or tp in valid_tp)
                                     and checkpoint_blocker(arch, engine, tp) is None]
     refused_by = {e: r for e in ENGINES if (r := checkpoint_blocker(arch, e, 1))}
+    caps = {e: c for e in ENGINES if e not in refused_by and (c := checkpoint_tp_cap(arch, e)) is not None}
     return QuantReadiness(checkpoint=ckpt, checkpoint_tps=ckpt_tps, matrix=rows, checkpoint_refused_by=refused_by,
+                          checkpoint_tp_caps=caps,
                           unquantized_share=round(sum(g.params for g in unq) / total, 4),
                           unquantized=sorted({g.name for g in unq}))
 
@@ -228,13 +235,33 @@ def checkpoint_blocker(arch: ModelArch, engine: str, tp: int = 1) -> str | None:
     from .resources import load_json
     ver = (load_json("engines.json")["engines"].get(engine) or {}).get("version")
     name = f"{engine} {ver}" if ver else engine
-    method = q.method.lower()
-    if method in rules.get("refuses", []):
-        return f"{name} has no loader for quant_method {method!r} checkpoints (rule Q10)"
+    method = q.method.strip().lower()
+    loads = rules.get("loads")
+    if method in rules.get("refuses", []) or (loads is not None and method != "unknown" and method not in loads):
+        return f"{name} has no loader for quant_method {_short(method)!r} checkpoints (rule Q10)"
     cap = (rules.get("max_tp") or {}).get(method)
     if cap is not None and tp > cap:
         return f"{name} loads a pre-quantized {method} checkpoint at TP {cap} only, not TP {tp} (rule Q10)"
     return None
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """A model-controlled name cut to ``limit`` characters for a message."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def engine_tp_size(engine: str, tp: int, dp: int = 1) -> int:
+    """The tensor-parallel size ``engine`` is launched with for attention TP ``tp`` x attention DP ``dp``: SGLang's
+    --tp-size counts every GPU of the attention-DP group (--attn-dp-size divides it); vLLM's is the TP degree."""
+    return tp * dp if engine == "sglang" else tp
+
+
+def checkpoint_tp_cap(arch: ModelArch, engine: str) -> int | None:
+    """The largest TP ``engine`` loads ``arch``'s checkpoint at as stored, where its version caps it (rule Q10)."""
+    q = arch.quantization
+    if q is None or not q.method:
+        return None
+    return (checkpoint_method_rules(engine).get("max_tp") or {}).get(q.method.strip().lower())
 
 
 #: weight precision id (data/precisions.json) -> the readiness format whose kernels serve it; bf16/fp16 need none

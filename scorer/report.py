@@ -75,7 +75,7 @@ class GpuPrice(BaseModel):
 
 class Risk(BaseModel):
     kind: Literal["custom_code", "gated", "no_safetensors", "license", "no_license", "guess", "provenance",
-                  "checkpoint_refused", "checkpoint_not_loaded", "cannot_generate"]
+                  "checkpoint_refused", "checkpoint_not_loaded", "checkpoint_tp_cap", "cannot_generate"]
     severity: Literal["high", "medium", "info"]
     text: str
 
@@ -223,6 +223,11 @@ def _risks(sheet: Sheet) -> list[Risk]:
         out.append(Risk(kind="checkpoint_not_loaded", severity="high",
                         text=f"{refused}: the deployment below is of another export of the model, not of this "
                              "checkpoint"))
+    cap = sheet.quantization.checkpoint_tp_caps.get(sheet.options.framework)
+    if cap is not None:
+        out.append(Risk(kind="checkpoint_tp_cap", severity="medium",
+                        text=f"{sheet.options.framework} loads the checkpoint as stored at TP {cap} only (rule Q10): a "
+                             f"deployment above TP {cap} is of another export of the model"))
     if m.arch.pooling_head is not None:
         out.append(Risk(kind="cannot_generate", severity="high",
                         text=f"{m.arch.pooling_head.head_class} has no lm_head: a reward / classification / embedding model "

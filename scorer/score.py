@@ -81,11 +81,11 @@ def _fmt_tps(tps: list[int]) -> str:
 def checkpoint_method_findings(arch: ModelArch) -> list[Finding]:
     """Rule Q10: engines whose version does not load the checkpoint's ``quant_method`` as stored (HARD: where it has
     no loader for it, or loads it at TP 1 only), or loads it only behind a flag (INFO); from data/engines.json."""
-    from .quant import ENGINES, checkpoint_blocker, checkpoint_method_rules
+    from .quant import ENGINES, _short, checkpoint_blocker, checkpoint_method_rules
     q = arch.quantization
     if q is None or not q.method:
         return []
-    method = q.method.lower()
+    method = q.method.strip().lower()
     refused, capped, flagged = [], [], []
     for engine in ENGINES:
         rules = checkpoint_method_rules(engine)
@@ -105,11 +105,11 @@ def checkpoint_method_findings(arch: ModelArch) -> list[Finding]:
         parts = [f"{', '.join(named(e) for e in refused)} ha{'ve' if len(refused) > 1 else 's'} no loader for it"
                  ] if refused else []
         parts += [f"{named(c.split(' ', 1)[0])} loads it {c.split(' ', 1)[1]}" for c in capped]
-        out.append(finding("Q10", f"the checkpoint's quant_method {method!r}: {'; '.join(parts)}. Serving it there "
+        out.append(finding("Q10", f"the checkpoint's quant_method {_short(method)!r}: {'; '.join(parts)}. Serving it there "
                                   "needs another export of the model (16-bit, or a format the engine loads)"))
     for e in flagged:
         out.append(finding("Q10", f"{named(e)} loads quant_method {method!r} checkpoints only with "
-                                  "--allow-deprecated-quantization (a deprecated method; the launch command passes it)",
+                                  f"--allow-deprecated-quantization (a deprecated method; {e} launch commands pass it)",
                            severity="INFO"))
     return out
 

@@ -86,7 +86,52 @@ def test_sglang_commands_above_tp1_fail_on_a_bitsandbytes_checkpoint(tmp_path, c
             assert failing == (tp > 1), (tp, r["launch"]["notes"])
             seen.add(tp > 1)
     assert seen == {True, False}  # both cases occur on the default sheet (latency TP8, throughput TP1)
-    assert "has no loader" not in _md(tmp_path, "--framework", "sglang").splitlines()[2]
+    head = _md(tmp_path, "--framework", "sglang").splitlines()[2]
+    assert "has no loader" not in head and "sglang loads the checkpoint as stored at TP 1 only (rule Q10)" in head
+    # attention DP: SGLang is launched with --tp-size = TP x DP, so TP 1 x DP 2 is a TP-2 load
+    assert main(["predict", str(tmp_path / "m"), "--framework", "sglang", "--tp", "1", "--dp", "2", "--isl", "1024",
+                 "--osl", "1024", "--concurrency", "8"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert _opts_value(out["launch"]["argv"], "--tp-size") == "2"
+    assert any("TP 1 only, not TP 2" in n for n in out["notes"]) and any("TP 1 only, not TP 2" in n
+                                                                         for n in out["launch"]["notes"])
+    assert main(["predict", str(tmp_path / "m"), "--framework", "sglang", "--tp", "1", "--isl", "1024",
+                 "--osl", "1024", "--concurrency", "8"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert not any("rule Q10" in n for n in out["notes"] + out["launch"]["notes"])
+
+
+def _opts_value(argv: list[str], flag: str) -> str | None:
+    return argv[argv.index(flag) + 1] if flag in argv else None
+
+
+def test_quant_method_is_read_as_the_engines_read_it(tmp_path, capsys):
+    doc = _sheet(tmp_path, {**HQQ, "quant_method": " HQQ "}, capsys)  # spaces and case: still hqq
+    assert doc["quantization"]["checkpoint_tps"] == {"vllm": [], "sglang": []}
+    # vLLM refuses any quant_method outside its QuantizationMethods; SGLang's overrides are not modelled, so only
+    # the methods its wheel does not name at all are claimed for it
+    doc = _sheet(tmp_path, {"quant_method": "foobar", "bits": 4}, capsys)
+    assert set(doc["quantization"]["checkpoint_refused_by"]) == {"vllm"}
+    doc = _sheet(tmp_path, {"quant_method": "x" * 10_000}, capsys)
+    (f,) = _q10(doc)
+    assert len(f["message"]) < 400
+
+
+def test_online_quantization_flag_is_not_put_on_an_already_quantized_checkpoint(tmp_path, capsys):
+    doc = _sheet(tmp_path, BNB_NF4, capsys, "--precision", "fp8", "--framework", "sglang")
+    launches = [r["launch"] for regs in doc["regimes"].values() for r in regs if r.get("launch")]
+    assert launches and all("--quantization" not in la["argv"] for la in launches)
+    assert all(any("already quantized" in n for n in la["notes"]) for la in launches)
+    doc = _sheet(tmp_path, FBGEMM, capsys, "--precision", "fp8")
+    launches = [r["launch"] for regs in doc["regimes"].values() for r in regs if r.get("launch")]
+    assert launches and all("--quantization" not in la["argv"] for la in launches)
+    d = tmp_path / "plain"
+    d.mkdir()
+    (d / "config.json").write_text(json.dumps(LLAMA_8B))  # a 16-bit checkpoint: vLLM quantizes it at load time
+    assert main(["score", str(d), "--precision", "fp8", "--format", "json", "--no-recommendations"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    launches = [r["launch"] for regs in plain["regimes"].values() for r in regs if r.get("launch")]
+    assert launches and all(_opts_value(la["argv"], "--quantization") == "fp8" for la in launches)
 
 
 def test_fbgemm_fp8_needs_the_deprecation_flag_on_vllm_and_does_not_load_on_sglang(tmp_path, capsys):
@@ -135,6 +180,9 @@ def test_vllm_wheel_has_no_refused_method():  # opt-in: DEPLOYSHEET_VLLM_WHEEL=.
     listed = set(re.findall(r'^\s+"([a-z0-9_-]+)",', src.split("QuantizationMethods = Literal[")[1].split("]")[0],
                             re.M))
     assert listed and not listed & set(cm["refuses"])
+    assert set(cm["loads"]) == listed | {"auto-round"}  # auto-round: mapped to inc by its override
+    inc = _wheel_text("DEPLOYSHEET_VLLM_WHEEL", "vllm/model_executor/layers/quantization/inc/inc.py")
+    assert '== "auto-round"' in inc
     deprecated = set(re.findall(r'"([a-z0-9_-]+)"', src.split("DEPRECATED_QUANTIZATION_METHODS = [")[1].split("]")[0]))
     assert deprecated == set(cm["deprecated"])
 
@@ -165,3 +213,5 @@ def test_compare_ranks_a_checkpoint_the_framework_cannot_load_after_one_it_can(t
                  "--qps", "2", "--framework", "sglang", "--format", "json"]) == 0
     col = next(m for m in json.loads(capsys.readouterr().out)["models"] if m["name"] == "bnb")
     assert not any(r["kind"] == "checkpoint_not_loaded" for r in col["risks"])  # sglang loads it at TP 1
+    cap = next(r for r in col["risks"] if r["kind"] == "checkpoint_tp_cap")
+    assert cap["severity"] == "medium" and "TP 1 only" in cap["text"]

@@ -44,7 +44,7 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
         return _modelopt(q, "hf_quant_config.json")
     if not isinstance(qc, dict):
         return None
-    method = str(qc.get("quant_method") or qc.get("quant_algo") or "unknown").lower()
+    method = str(qc.get("quant_method") or qc.get("quant_algo") or "unknown").strip().lower() or "unknown"
     excl_key = next((k for k in ("modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules")
                      if qc.get(k) is not None), None)
     excluded = _str_list(qc.get(excl_key), excl_key) if excl_key else []

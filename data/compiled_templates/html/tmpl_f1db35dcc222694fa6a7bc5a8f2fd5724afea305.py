@@ -171,6 +171,13 @@ def root(context, missing=missing):
         yield ' · <b class="verdict">'
         yield escape(environment.finalize(environment.getitem(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_refused_by'), environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework'))))
         yield '</b>'
+    if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework') in environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_tp_caps')):
+        pass
+        yield ' · <b class="verdict">'
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework')))
+        yield ' loads the checkpoint as stored at TP '
+        yield escape(environment.finalize(environment.getitem(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_tp_caps'), environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework'))))
+        yield ' only (rule Q10)</b>'
     if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'checkpoint_refused'):
         pass
         yield ' · <b class="verdict">engines refuse to load the checkpoint: its tensor shapes differ from config.json (rule C1)</b>'
@@ -288,4 +295,4 @@ def root(context, missing=missing):
     yield '</body>\n</html>'
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=131&30=154&31=166&32=219&34=247&35=256&36=267&37=270&39=274&41=278'
+debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=131&30=154&31=166&32=226&34=254&35=263&36=274&37=277&39=281&41=285'

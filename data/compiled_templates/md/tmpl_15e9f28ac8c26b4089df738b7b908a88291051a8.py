@@ -169,6 +169,13 @@ def root(context, missing=missing):
         pass
         yield ' · '
         yield str(environment.finalize(environment.getitem(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_refused_by'), environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework'))))
+    if (environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework') in environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_tp_caps')):
+        pass
+        yield ' · '
+        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework')))
+        yield ' loads the checkpoint as stored at TP '
+        yield str(environment.finalize(environment.getitem(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_tp_caps'), environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework'))))
+        yield ' only (rule Q10)'
     if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'checkpoint_refused'):
         pass
         yield ' · engines refuse to load the checkpoint: its tensor shapes differ from config.json (rule C1)'
@@ -280,4 +287,4 @@ def root(context, missing=missing):
     l_1_sec = missing
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=216&12=224&16=244&17=247&18=253&19=257&23=261&24=264&27=268&31=271'
+debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=223&12=231&16=251&17=254&18=260&19=264&23=268&24=271&27=275&31=278'
