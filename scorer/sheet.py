@@ -205,7 +205,8 @@ class Sheet(BaseModel):
         Q9 finding: weights, fit and predictions are at the 16-bit dtype), else None."""
         q = self.model.quantization
         if q and any(f.rule == "Q9" for f in self.findings):
-            return f"{q.get('format')} ({q.get('method')})"
+            from .quant import _short
+            return f"{q.get('format')} ({_short(str(q.get('method')))})"
         return None
 
     @property

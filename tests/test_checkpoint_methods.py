@@ -115,6 +115,7 @@ def test_quant_method_is_read_as_the_engines_read_it(tmp_path, capsys):
     doc = _sheet(tmp_path, {"quant_method": "x" * 10_000}, capsys)
     (f,) = _q10(doc)
     assert len(f["message"]) < 400
+    assert len(_md(tmp_path).splitlines()[2]) < 1000  # the header cuts the method too
 
 
 def test_online_quantization_flag_is_not_put_on_an_already_quantized_checkpoint(tmp_path, capsys):
