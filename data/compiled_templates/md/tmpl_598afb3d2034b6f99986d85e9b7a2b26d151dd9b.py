@@ -47,22 +47,28 @@ def root(context, missing=missing):
         def t_6(*unused):
             raise TemplateRuntimeError("No filter named 'n' found.")
     try:
-        t_7 = environment.filters['selectattr']
+        t_7 = environment.filters['select']
     except KeyError:
         @internalcode
         def t_7(*unused):
-            raise TemplateRuntimeError("No filter named 'selectattr' found.")
+            raise TemplateRuntimeError("No filter named 'select' found.")
     try:
-        t_8 = environment.filters['status']
+        t_8 = environment.filters['selectattr']
     except KeyError:
         @internalcode
         def t_8(*unused):
-            raise TemplateRuntimeError("No filter named 'status' found.")
+            raise TemplateRuntimeError("No filter named 'selectattr' found.")
     try:
-        t_9 = environment.tests['none']
+        t_9 = environment.filters['status']
     except KeyError:
         @internalcode
         def t_9(*unused):
+            raise TemplateRuntimeError("No filter named 'status' found.")
+    try:
+        t_10 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_10(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield '## Quantization readiness\n'
@@ -107,7 +113,7 @@ def root(context, missing=missing):
             for (l_1_eng, l_1_tps), l_1_loop in LoopContext(context.call(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_tps'), 'items')), undefined):
                 _loop_vars = {}
                 pass
-                yield str(environment.finalize((t_2(context.eval_ctx, l_1_tps, '/') or 'none')))
+                yield str(environment.finalize((t_2(context.eval_ctx, t_7(context, l_1_tps, 'in', environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps')), '/') or 'none')))
                 yield ' ('
                 yield str(environment.finalize(l_1_eng))
                 yield ')'
@@ -140,9 +146,9 @@ def root(context, missing=missing):
         l_1_rows = l_1_blockers = missing
         _loop_vars = {}
         pass
-        l_1_rows = t_4(context.eval_ctx, t_7(context, t_7(context, t_7(context, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix'), 'format', 'equalto', l_1_fmt), 'engine', 'equalto', 'vllm'), 'tp', 'in', environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps')))
+        l_1_rows = t_4(context.eval_ctx, t_8(context, t_8(context, t_8(context, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix'), 'format', 'equalto', l_1_fmt), 'engine', 'equalto', 'vllm'), 'tp', 'in', environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps')))
         _loop_vars['rows'] = l_1_rows
-        l_1_blockers = (t_4(context.eval_ctx, t_5(context, t_7(context, t_7(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'not_ready'), 'reason'), attribute='reason')) + t_4(context.eval_ctx, t_5(context, t_7(context, t_7(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'padded'), 'reason'), attribute='reason')))
+        l_1_blockers = (t_4(context.eval_ctx, t_5(context, t_8(context, t_8(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'not_ready'), 'reason'), attribute='reason')) + t_4(context.eval_ctx, t_5(context, t_8(context, t_8(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'padded'), 'reason'), attribute='reason')))
         _loop_vars['blockers'] = l_1_blockers
         yield '| '
         yield str(environment.finalize(l_1_fmt))
@@ -150,11 +156,11 @@ def root(context, missing=missing):
         for l_2_e in (undefined(name='rows') if l_1_rows is missing else l_1_rows):
             _loop_vars = {}
             pass
-            yield str(environment.finalize(t_8(environment.getattr(l_2_e, 'status'))))
+            yield str(environment.finalize(t_9(environment.getattr(l_2_e, 'status'))))
             if (environment.getattr(l_2_e, 'ep_status') and (environment.getattr(l_2_e, 'ep_status') != environment.getattr(l_2_e, 'status'))):
                 pass
                 yield ' (EP '
-                yield str(environment.finalize(t_8(environment.getattr(l_2_e, 'ep_status'))))
+                yield str(environment.finalize(t_9(environment.getattr(l_2_e, 'ep_status'))))
                 yield ')'
             yield ' | '
         l_2_e = missing
@@ -169,18 +175,18 @@ def root(context, missing=missing):
     l_0_diffs = []
     context.vars['diffs'] = l_0_diffs
     context.exported_vars.add('diffs')
-    def t_10(fiter):
+    def t_11(fiter):
         for l_1_e in fiter:
             if (((environment.getattr(l_1_e, 'engine') != 'vllm') and (environment.getattr(l_1_e, 'tp') in environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps'))) and (environment.getattr(l_1_e, 'rule') != 'T1')):
                 yield l_1_e
-    for l_1_e in t_10(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
+    for l_1_e in t_11(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
         _loop_vars = {}
         pass
-        def t_11(fiter):
+        def t_12(fiter):
             for l_2_v in fiter:
                 if ((((environment.getattr(l_2_v, 'engine') == 'vllm') and (environment.getattr(l_2_v, 'format') == environment.getattr(l_1_e, 'format'))) and (environment.getattr(l_2_v, 'tp') == environment.getattr(l_1_e, 'tp'))) and (environment.getattr(l_2_v, 'status') != environment.getattr(l_1_e, 'status'))):
                     yield l_2_v
-        for l_2_v in t_11(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
+        for l_2_v in t_12(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
             l_2__ = missing
             _loop_vars = {}
             pass
@@ -201,7 +207,7 @@ def root(context, missing=missing):
             yield ' TP'
             yield str(environment.finalize(environment.getattr(l_1_e, 'tp')))
             yield ': '
-            yield str(environment.finalize(t_8(environment.getattr(l_1_e, 'status'))))
+            yield str(environment.finalize(t_9(environment.getattr(l_1_e, 'status'))))
             yield ' — '
             yield str(environment.finalize((environment.getattr(l_1_e, 'reason') or '')))
             yield ' ('
@@ -212,7 +218,7 @@ def root(context, missing=missing):
         pass
         yield "SGLang and TensorRT-LLM give the same verdicts (SGLang's FP8-block and NVFP4 checks and TensorRT-LLM's ModelOpt AWQ/NVFP4 export checks are read from source; their other kernels are assumed to match vLLM).\n"
     yield '\n'
-    if (not t_9(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'quantized_derivatives'))):
+    if (not t_10(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'quantized_derivatives'))):
         pass
         yield 'Hub: '
         yield str(environment.finalize(t_3(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'quantized_derivatives'))))
@@ -243,4 +249,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '3=69&4=72&7=121&9=125&10=133&11=139&12=143&13=145&14=148&17=169&18=172&19=179&20=187&23=191&25=194&26=198&32=215&33=218&36=234'
+debug_info = '3=75&4=78&7=127&9=131&10=139&11=145&12=149&13=151&14=154&17=175&18=178&19=185&20=193&23=197&25=200&26=204&32=221&33=224&36=240'
