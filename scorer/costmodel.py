@@ -271,6 +271,28 @@ _COMM = ByteLRU("costmodel.comm", 2 * MIB)
 _DEVICE = ByteLRU("costmodel.device", 2 * MIB)
 
 
+def component_weight_bytes(arch, prec) -> dict[str, float]:
+    """Bytes per weight of each component of a mixed checkpoint (``QuantSpec.component_formats``) served at its own
+    main format ``prec``: each component at its own format's catalog bytes (data/precisions.json; the main format at
+    :func:`int_weight_bytes`), 2.0 where no group quantizes it. Empty for other checkpoints and precisions: every
+    quantized GEMM is then at ``prec``. A component's format deploysheet has no precision for keeps ``prec``'s bytes."""
+    q = arch.quantization
+    if q is None or not q.component_formats or q.format != prec.id:
+        return {}
+    from .hardware import precisions
+    cat = precisions()
+    main = int_weight_bytes(prec, q)
+    out = {}
+    for comp, fmt in q.component_formats.items():
+        if fmt in ("bf16", "fp16"):
+            out[comp] = 2.0
+        elif fmt == q.format:
+            out[comp] = main
+        else:
+            out[comp] = cat[fmt].weight_bytes if fmt in cat else main
+    return out
+
+
 def unquantized_components(arch, prec_id: str) -> set[str]:
     """Components the checkpoint itself leaves unquantized, when serving at its own quantization format."""
     q = arch.quantization
@@ -433,6 +455,7 @@ class CostModel:
         if not adp_wait_applies(lay.dp):
             self.p[ADP_WAIT] = 0.0
         self._qb = int_weight_bytes(self.precision, self.arch.quantization)  # bytes per quantized weight
+        self._comp_qb = component_weight_bytes(self.arch, self.precision)  # a mixed checkpoint's, per component
         tp = lay.tp
         self.link_peak = self.topology.scaleup_bytes_per_s
         self._shards = _shards_for(self.gemms, tp, lay.moe_tp)
@@ -503,7 +526,9 @@ class CostModel:
     def weight_bytes(self, g: Gemm) -> float:
         if not g.quantizable or g.component in self.unquantized:
             return 2.0
-        return self._qb  # the checkpoint's group size and zero points at its own format (int_weight_bytes)
+        # a mixed checkpoint's component at its own format; else the checkpoint's group size and zero points at its
+        # own format (int_weight_bytes)
+        return self._comp_qb.get(g.component, self._qb)
 
     def weights_per_gpu(self) -> float:
         """Bytes of weights each GPU holds (GEMMs sharded; embedding vocab-parallel; the rest replicated)."""

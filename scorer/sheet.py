@@ -16,7 +16,8 @@ from pydantic import BaseModel, Field
 from . import SCHEMA_VERSION, __version__
 from .architecture import AttentionSpec, MLASpec, ModelArch, MoEMLP, normalize
 from .checkpoint import CheckpointCounts, analyze, mismatch_message, shapes_differ, stored_weight_bytes
-from .costmodel import CostModel, Layout, int_weight_bytes, load_calibration, unquantized_components
+from .costmodel import (CostModel, Layout, component_weight_bytes, int_weight_bytes, load_calibration,
+                        unquantized_components)
 from .errors import BadInputError
 from .fit import HardwareFit, hardware_fit
 from .gemms import Gemm, inventory, vision_inventory
@@ -285,9 +286,12 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
         p = precisions()[pid]
         # the components the checkpoint leaves unquantized at its own format stay 16-bit (as the memory fit has them)
         unq = unquantized_components(arch, pid)
-        gemm_q = sum(g.params for g in gemms if g.quantizable and g.component not in unq) * factor
+        per = component_weight_bytes(arch, p)  # a mixed checkpoint at its own format: each component at its own
+        qb = int_weight_bytes(p, arch.quantization)
+        quantized = [g for g in gemms if g.quantizable and g.component not in unq]
+        gemm_q = sum(g.params for g in quantized) * factor
         rest = params.total - gemm_q  # norms, embeddings, unquantized GEMMs (a tied lm_head is counted once)
-        b = gemm_q * int_weight_bytes(p, arch.quantization) + rest * 2.0
+        b = sum(g.params * per.get(g.component, qb) for g in quantized) * factor + rest * 2.0
         stored = stored_weight_bytes(ck, pid)
         if stored:
             out.append(WeightMemory(precision=pid, label=p.label, bytes=int(stored + vision),

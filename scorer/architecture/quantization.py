@@ -113,33 +113,87 @@ def _modelopt(q: dict[str, Any], source: str) -> QuantSpec:
     return QuantSpec(method="modelopt", format="unknown", excluded=excluded, source=source)
 
 
+#: the GEMM components a quantization recipe can target (routers, lm_head and embeddings are conventionally left
+#: in 16 bits: rule Q7)
+QUANT_COMPONENTS = ("attention", "mlp", "routed_experts", "shared_experts", "recurrent")
+#: (substring of a module name or target pattern, the components it selects), first match wins: a module under
+#: ``mlp.experts`` is a routed expert, one under ``mlp`` (dense MLP, or a MoE block as a whole) any feed-forward part
+_TARGET_MAP = (("shared_expert", ("shared_experts",)), ("experts", ("routed_experts",)),
+               ("linear_attn", ("recurrent",)), ("mamba", ("recurrent",)), ("mixer", ("recurrent",)),
+               ("self_attn", ("attention",)), ("attn", ("attention",)), ("attention", ("attention",)),
+               ("mlp", ("mlp", "routed_experts", "shared_experts")),
+               ("feed_forward", ("mlp", "routed_experts", "shared_experts")),
+               ("ffn", ("mlp", "routed_experts", "shared_experts")))
+
+
+def target_components(target: str) -> tuple[str, ...] | None:
+    """The components a module name or compressed-tensors target selects: ``Linear`` (every linear layer) all of
+    :data:`QUANT_COMPONENTS`; ``re:.*self_attn.*``, ``model.layers.3.mlp.experts.7.up_proj`` by the first
+    :data:`_TARGET_MAP` substring; None when nothing is recognized."""
+    t = str(target).strip()
+    if t in ("Linear", "nn.Linear", "torch.nn.Linear"):
+        return QUANT_COMPONENTS
+    low = t.lower()
+    for needle, comps in _TARGET_MAP:
+        if needle in low:
+            return comps
+    return None
+
+
+def _ct_weights_format(w: dict[str, Any], fmt_name: str) -> str:
+    bits, typ, strategy, gs = w.get("num_bits"), w.get("type", "int"), w.get("strategy"), w.get("group_size")
+    if typ == "float" and bits == 4:
+        return "mxfp4" if gs == 32 and "nvfp4" not in fmt_name else "nvfp4"
+    if typ == "float" and bits == 8:
+        return "fp8_block" if strategy == "block" else ("fp8_channel" if strategy == "channel" else "fp8")
+    if typ == "int" and bits == 4:
+        return "int4"
+    if typ == "int" and bits == 8:
+        return "int8"
+    return "unknown"
+
+
+def _ct_component_formats(groups: list[dict[str, Any]], fmt_name: str) -> tuple[dict[str, str], int]:
+    """compressed-tensors config groups of more than one format: component -> format (bf16 where no group targets
+    it, as compressed-tensors leaves unmatched modules unquantized), and the index of the group whose format is the
+    checkpoint's main one (the routed experts', else the dense MLP's, else the first group's). Empty when the groups
+    share one format or a target is not recognized (then every quantized GEMM keeps the first group's format)."""
+    fmts = [_ct_weights_format(g.get("weights") or {}, fmt_name) for g in groups]
+    if len(set(fmts)) < 2:
+        return {}, 0
+    out: dict[str, str] = {}
+    for g, fmt in zip(groups, fmts):
+        targets = g.get("targets")
+        if not isinstance(targets, list) or not targets:
+            return {}, 0
+        for t in targets:
+            comps = target_components(t)
+            if comps is None:
+                return {}, 0
+            for c in comps:
+                out.setdefault(c, fmt)  # compressed-tensors: the first group that matches a module quantizes it
+    main = next((i for c in ("routed_experts", "mlp") for i, f in enumerate(fmts) if out.get(c) == f), 0)
+    return {c: out.get(c, "bf16") for c in QUANT_COMPONENTS}, main
+
+
 def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
     groups = qc.get("config_groups") or {}
-    first = next((g for g in groups.values() if isinstance(g, dict)), {}) if isinstance(groups, dict) else {}
+    listed = [g for g in groups.values() if isinstance(g, dict)] if isinstance(groups, dict) else []
+    fmt_name = str(qc.get("format") or "")
+    comp_formats, main = _ct_component_formats(listed, fmt_name)
+    first = listed[main] if listed else {}
     w = first.get("weights") or {}
     a = first.get("input_activations")
     bits = w.get("num_bits")
-    typ = w.get("type", "int")
-    strategy = w.get("strategy")
     gs = w.get("group_size")
-    fmt_name = str(qc.get("format") or "")
-    if typ == "float" and bits == 4:
-        fmt = "mxfp4" if gs == 32 and "nvfp4" not in fmt_name else "nvfp4"
-    elif typ == "float" and bits == 8:
-        fmt = "fp8_block" if strategy == "block" else ("fp8_channel" if strategy == "channel" else "fp8")
-    elif typ == "int" and bits == 4:
-        fmt = "int4"
-    elif typ == "int" and bits == 8:
-        fmt = "int8"
-    else:
-        fmt = "unknown"
+    fmt = _ct_weights_format(w, fmt_name)
     block = w.get("block_structure") if isinstance(w.get("block_structure"), list) else None
     act = None
     if isinstance(a, dict) and a.get("num_bits"):
         act = f"{a.get('type', 'int')}{a.get('num_bits')}-{'dynamic' if a.get('dynamic') else 'static'}"
     return QuantSpec(method="compressed-tensors", format=fmt, weight_bits=bits if isinstance(bits, int) else None,
                      group_size=gs if isinstance(gs, int) else None, block=block, activations=act, excluded=excluded,
-                     kv_cache_dtype=None,
+                     kv_cache_dtype=None, component_formats=comp_formats,
                      zero_points=not w["symmetric"] if isinstance(w.get("symmetric"), bool) else None)
 
 
@@ -164,4 +218,24 @@ def _modelopt_mixed(q: dict[str, Any], source: str) -> QuantSpec:
     first = next(e for e in layers.values() if str(e.get("quant_algo")).upper() == main)
     base = _modelopt({**q, "quant_algo": main, "group_size": first.get("group_size", q.get("group_size")),
                       "weight_block_size": first.get("weight_block_size")}, source)
-    return base.model_copy(update={"mixed": dict(sorted(counts.items()))})
+    # per component, the algorithm most of its listed modules use; a component no module of is listed stays
+    # unquantized (ModelOpt quantizes the modules quantized_layers names); a name not recognized: no breakdown
+    per: dict[str, dict[str, int]] = {}
+    comp_formats: dict[str, str] = {}
+    for name, entry in layers.items():
+        comps = target_components(name)
+        if comps is None:
+            per = {}
+            break
+        for c in comps[:1] if len(comps) > 1 else comps:  # a module name is one module: its first component
+            per.setdefault(c, {})
+            per[c][entry["quant_algo"].upper()] = per[c].get(entry["quant_algo"].upper(), 0) + 1
+    if per and len(counts) > 1:
+        for c in QUANT_COMPONENTS:
+            if c in per:
+                algo = sorted(per[c].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+                fmt = _modelopt({**q, "quant_algo": algo, "weight_block_size": None}, source).format
+                comp_formats[c] = fmt
+            else:
+                comp_formats[c] = "bf16"
+    return base.model_copy(update={"mixed": dict(sorted(counts.items())), "component_formats": comp_formats})

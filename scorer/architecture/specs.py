@@ -498,6 +498,10 @@ class QuantSpec(BaseModel):
     mixed: dict[str, int] = Field(default_factory=dict, description="mixed precision (ModelOpt MIXED_PRECISION): "
                                   "quantization algorithm -> number of layers listed with it; format is the most "
                                   "common one")
+    component_formats: dict[str, str] = Field(
+        default_factory=dict, description="mixed checkpoints (compressed-tensors config groups of several formats, "
+        "ModelOpt MIXED_PRECISION): component (attention, mlp, routed_experts, shared_experts, recurrent) -> the "
+        "normalized format of its weights, bf16 where no group quantizes it; empty: every quantized GEMM is at format")
     source: str = "config.json quantization_config"
 
 

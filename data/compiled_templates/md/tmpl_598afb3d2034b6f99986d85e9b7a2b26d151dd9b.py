@@ -8,6 +8,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_s = resolve('s')
+    l_0_present = resolve('present')
     l_0_m = resolve('m')
     l_0_diffs = missing
     try:
@@ -101,6 +102,27 @@ def root(context, missing=missing):
                     pass
                     yield ', '
             l_1_loop = l_1_a = l_1_n = missing
+        if environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint'), 'component_formats'):
+            pass
+            l_0_present = t_4(context.eval_ctx, t_5(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'gemms'), attribute='component'))
+            context.vars['present'] = l_0_present
+            context.exported_vars.add('present')
+            yield '; weights per component: '
+            def t_11(fiter):
+                for (l_1_c, l_1_f) in fiter:
+                    if (l_1_c in (undefined(name='present') if l_0_present is missing else l_0_present)):
+                        yield (l_1_c, l_1_f)
+            l_1_loop = missing
+            for (l_1_c, l_1_f), l_1_loop in LoopContext(t_11(context.call(environment.getattr(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint'), 'component_formats'), 'items'))), undefined):
+                _loop_vars = {}
+                pass
+                yield str(environment.finalize(l_1_c))
+                yield ' '
+                yield str(environment.finalize(l_1_f))
+                if (not environment.getattr(l_1_loop, 'last')):
+                    pass
+                    yield ', '
+            l_1_loop = l_1_c = l_1_f = missing
         if environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint'), 'excluded'):
             pass
             yield '; left unquantized: '
@@ -175,18 +197,18 @@ def root(context, missing=missing):
     l_0_diffs = []
     context.vars['diffs'] = l_0_diffs
     context.exported_vars.add('diffs')
-    def t_11(fiter):
+    def t_12(fiter):
         for l_1_e in fiter:
             if (((environment.getattr(l_1_e, 'engine') != 'vllm') and (environment.getattr(l_1_e, 'tp') in environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps'))) and (environment.getattr(l_1_e, 'rule') != 'T1')):
                 yield l_1_e
-    for l_1_e in t_11(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
+    for l_1_e in t_12(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
         _loop_vars = {}
         pass
-        def t_12(fiter):
+        def t_13(fiter):
             for l_2_v in fiter:
                 if ((((environment.getattr(l_2_v, 'engine') == 'vllm') and (environment.getattr(l_2_v, 'format') == environment.getattr(l_1_e, 'format'))) and (environment.getattr(l_2_v, 'tp') == environment.getattr(l_1_e, 'tp'))) and (environment.getattr(l_2_v, 'status') != environment.getattr(l_1_e, 'status'))):
                     yield l_2_v
-        for l_2_v in t_12(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
+        for l_2_v in t_13(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
             l_2__ = missing
             _loop_vars = {}
             pass
@@ -249,4 +271,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '3=75&4=78&7=127&9=131&10=139&11=145&12=149&13=151&14=154&17=175&18=178&19=185&20=193&23=197&25=200&26=204&32=221&33=224&36=240'
+debug_info = '3=76&4=79&7=149&9=153&10=161&11=167&12=171&13=173&14=176&17=197&18=200&19=207&20=215&23=219&25=222&26=226&32=243&33=246&36=262'
