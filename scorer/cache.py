@@ -54,7 +54,9 @@ def code_hash() -> str:
 
 
 def arch_key(config: dict[str, Any], sidecar: dict[str, Any] | None) -> str:
-    blob = json.dumps([config, sidecar], sort_keys=True, ensure_ascii=False, default=str)
+    # key order kept: a config's order can carry meaning (compressed-tensors config groups: a target two groups list
+    # is the later group's), so two orders are two entries
+    blob = json.dumps([config, sidecar], ensure_ascii=False, default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32] + "-" + code_hash()
 
 

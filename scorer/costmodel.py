@@ -225,7 +225,7 @@ class Layout(BaseModel):
 
 _EXCLUDE_MAP = (("lm_head", "lm_head"), ("embed", "embedding"), ("router", "router"), ("mlp.gate", "router"),
                 ("shared_expert_gate", "router"), ("self_attn", "attention"), ("attn", "attention"),
-                ("shared_expert", "shared_experts"), ("mamba", "recurrent"), ("mixer", "recurrent"),
+                ("shared_expert", "shared_experts"), ("experts", "routed_experts"), ("mamba", "recurrent"), ("mixer", "recurrent"),
                 ("linear_attn", "recurrent"), ("vision", "vision"), ("visual", "vision"))
 
 

@@ -205,7 +205,7 @@ class Sheet(BaseModel):
         """The checkpoint's quantization format and method ("nf4 (bitsandbytes)") when the sheet does not size it (a
         Q9 finding: weights, fit and predictions are at the 16-bit dtype), else None."""
         q = self.model.quantization
-        if q and any(f.rule == "Q9" for f in self.findings):
+        if q and any(f.rule == "Q9" and f.severity == "HARD" for f in self.findings):
             from .quant import _short
             return f"{q.get('format')} ({_short(str(q.get('method')))})"
         return None
@@ -608,6 +608,10 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         fnd.insert(0, _finding("Q9", f"the checkpoint is quantized {q.format}{bits} ({q.method}), a format deploysheet "
                                      f"does not size: weights, fit and predictions here are at {prec.label}, not the "
                                      "checkpoint's storage (pass --precision to model a format)"))
+    if q is not None and q.component_unread and prec.id == q.format:
+        fnd.insert(0, _finding("Q9", f"the checkpoint mixes weight formats ({q.method}) in a way deploysheet does not break down per component ({q.component_unread}): "
+                                     f"every quantized GEMM is sized at {q.format}, so weights and fit are estimated",
+                               severity="FALLBACK"))
     from .hardware import compute_dtype
     score = compute_score(arch, params, fit, quant, kv, prim, gpus[0].peak_flops(compute_dtype(prec, gpus[0])))
 

@@ -104,3 +104,71 @@ def test_modelopt_mixed_precision_is_sized_per_component(tmp_path, capsys):
     assert abs(w["nvfp4"] - (ATTN * W["fp8"] + EXPERTS * W["nvfp4"] + (ROUTER + EMBED + NORMS) * 2)) <= 1
     # a dense layer's MLP that quantized_layers does not list stays in BF16 (ModelOpt quantizes the listed ones)
     assert ck["component_formats"]["mlp"] == "bf16"
+
+
+MAIN_EXPECT = ATTN * W["fp8_channel"] + EXPERTS * W["nvfp4"] + (ROUTER + EMBED + NORMS) * 2
+
+
+def test_overlapping_targets_follow_compressed_tensors_precedence_not_group_order(tmp_path, capsys):
+    # compressed-tensors 0.20.1 (utils/match.py match_targets): exact names, then re: patterns alphabetically, then
+    # the class name Linear; the first matching target's group quantizes the module
+    for groups in ({"a": {"targets": ["Linear"], "weights": FP8_CHANNEL},
+                    "b": {"targets": ["re:.*mlp.experts.*"], "weights": NVFP4}},
+                   {"b": {"targets": ["re:.*mlp.experts.*"], "weights": NVFP4},
+                    "a": {"targets": ["Linear"], "weights": FP8_CHANNEL}},
+                   {"a": {"targets": ["re:.*mlp.*", "re:.*self_attn.*"], "weights": FP8_CHANNEL},  # experts: the
+                    "b": {"targets": ["re:.*experts.*"], "weights": NVFP4}}):  # alphabetically first pattern
+        doc, w = _weights(tmp_path, capsys, _ct(groups, ["lm_head", "re:.*mlp.gate$"]))
+        assert abs(w["nvfp4"] - MAIN_EXPECT) <= 1, groups
+        assert doc["quantization"]["checkpoint"]["component_formats"]["routed_experts"] == "nvfp4"
+
+
+def test_a_target_two_groups_list_is_the_later_groups_whatever_the_cache_holds(tmp_path, capsys):
+    a = {"targets": ["re:.*self_attn.*", "re:.*mlp.experts.*"], "weights": FP8_CHANNEL}
+    b = {"targets": ["re:.*mlp.experts.*"], "weights": NVFP4}
+    _, first = _weights(tmp_path, capsys, _ct({"a": a, "b": b}, ["lm_head"]))  # experts: b's NVFP4
+    _, second = _weights(tmp_path, capsys, _ct({"b": b, "a": a}, ["lm_head"]))  # experts: a's FP8
+    assert abs(first["nvfp4"] - MAIN_EXPECT) <= 1
+    assert abs(second["fp8_channel"] - ((ATTN + EXPERTS) * W["fp8_channel"] + (ROUTER + EMBED + NORMS) * 2)) <= 1
+
+
+def test_ignored_parts_stay_16_bit_in_the_size_and_the_line(tmp_path, capsys):
+    groups = {"a": {"targets": ["re:.*self_attn.*"], "weights": FP8_CHANNEL},
+              "b": {"targets": ["re:.*mlp.experts.*"], "weights": NVFP4}}
+    doc, w = _weights(tmp_path, capsys, _ct(groups, ["lm_head", "re:.*self_attn.*"]))
+    assert doc["quantization"]["checkpoint"]["component_formats"]["attention"] == "bf16"
+    assert abs(w["nvfp4"] - (EXPERTS * W["nvfp4"] + (ATTN + ROUTER + EMBED + NORMS) * 2)) <= 1
+    doc, w = _weights(tmp_path, capsys, _ct(groups, ["lm_head", "re:.*mlp.experts.*"]))
+    ck = doc["quantization"]["checkpoint"]
+    assert ck["format"] == "fp8_channel" and ck["component_formats"]["routed_experts"] == "bf16"
+    assert abs(w["fp8_channel"] - (ATTN * W["fp8_channel"] + (EXPERTS + ROUTER + EMBED + NORMS) * 2)) <= 1
+
+
+def test_a_breakdown_not_made_is_a_finding_and_keeps_the_experts_format(tmp_path, capsys):
+    groups = {"a": {"targets": ["model.layers.0.self_attn.q_proj"], "weights": FP8_CHANNEL},
+              "b": {"targets": ["re:.*mlp.experts.*"], "weights": NVFP4}}
+    doc, _ = _weights(tmp_path, capsys, _ct(groups, ["lm_head"]))
+    ck = doc["quantization"]["checkpoint"]
+    assert ck["format"] == "nvfp4" and not ck["component_formats"] and "names one module" in ck["component_unread"]
+    q9 = [f for f in doc["findings"] if f["rule"] == "Q9"]
+    assert [f["severity"] for f in q9] == ["FALLBACK"] and "estimated" in q9[0]["message"]
+    out = tmp_path / "s.md"
+    assert main(["score", str(tmp_path / "m"), "--no-recommendations", "-o", str(out)]) == 0
+    assert "not the checkpoint's" not in out.read_text().splitlines()[2]  # it is sized, at the main format
+
+
+def test_modelopt_main_format_is_the_mlps_on_a_dense_model(tmp_path, capsys):
+    dense = {**SHAPE, "model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "intermediate_size": 3072}
+    for k in ("moe_intermediate_size", "num_experts", "num_experts_per_tok", "decoder_sparse_step", "mlp_only_layers"):
+        dense.pop(k)
+    layers = {f"model.layers.{i}.self_attn.{m}": {"quant_algo": "FP8"}
+              for i in range(LAYERS) for m in ("q_proj", "k_proj", "v_proj", "o_proj")}
+    layers |= {f"model.layers.{i}.mlp.{m}": {"quant_algo": "NVFP4", "group_size": 16}
+               for i in range(LAYERS) for m in ("gate_proj", "up_proj", "down_proj")}
+    layers["lm_head"] = {"quant_algo": "FP8"}  # a part recipes keep in 16 bits: no reason to drop the breakdown
+    sidecar = {"quantization": {"quant_algo": "MIXED_PRECISION", "quantized_layers": layers}}
+    doc, w = _weights(tmp_path, capsys, dense, sidecar)
+    ck = doc["quantization"]["checkpoint"]
+    assert ck["format"] == "nvfp4"  # FP8 is on more modules (4 a layer against 3), the MLP holds more weights
+    mlp = LAYERS * 3 * 1024 * 3072
+    assert abs(w["nvfp4"] - (ATTN * W["fp8"] + mlp * W["nvfp4"] + (EMBED + NORMS) * 2)) <= 1

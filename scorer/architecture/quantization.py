@@ -116,36 +116,14 @@ def _modelopt(q: dict[str, Any], source: str) -> QuantSpec:
 #: the GEMM components a quantization recipe can target (routers, lm_head and embeddings are conventionally left
 #: in 16 bits: rule Q7)
 QUANT_COMPONENTS = ("attention", "mlp", "routed_experts", "shared_experts", "recurrent")
-#: (substring of a module name or target pattern, the components it selects), first match wins: a module under
-#: ``mlp.experts`` is a routed expert, one under ``mlp`` (dense MLP, or a MoE block as a whole) any feed-forward part
-_TARGET_MAP = (("shared_expert", ("shared_experts",)), ("experts", ("routed_experts",)),
-               ("linear_attn", ("recurrent",)), ("mamba", ("recurrent",)), ("mixer", ("recurrent",)),
-               ("self_attn", ("attention",)), ("attn", ("attention",)), ("attention", ("attention",)),
-               ("mlp", ("mlp", "routed_experts", "shared_experts")),
-               ("feed_forward", ("mlp", "routed_experts", "shared_experts")),
-               ("ffn", ("mlp", "routed_experts", "shared_experts")))
-
-
-def target_components(target: str) -> tuple[str, ...] | None:
-    """The components a module name or compressed-tensors target selects: ``Linear`` (every linear layer) all of
-    :data:`QUANT_COMPONENTS`; ``re:.*self_attn.*``, ``model.layers.3.mlp.experts.7.up_proj`` by the first
-    :data:`_TARGET_MAP` substring; None when nothing is recognized."""
-    t = str(target).strip()
-    if t in ("Linear", "nn.Linear", "torch.nn.Linear"):
-        return QUANT_COMPONENTS
-    low = t.lower()
-    for needle, comps in _TARGET_MAP:
-        if needle in low:
-            return comps
-    return None
-
-
 def _ct_weights_format(w: dict[str, Any], fmt_name: str) -> str:
     bits, typ, strategy, gs = w.get("num_bits"), w.get("type", "int"), w.get("strategy"), w.get("group_size")
     if typ == "float" and bits == 4:
         return "mxfp4" if gs == 32 and "nvfp4" not in fmt_name else "nvfp4"
     if typ == "float" and bits == 8:
         return "fp8_block" if strategy == "block" else ("fp8_channel" if strategy == "channel" else "fp8")
+    if typ == "float" and bits == 16:
+        return "bf16"
     if typ == "int" and bits == 4:
         return "int4"
     if typ == "int" and bits == 8:
@@ -153,34 +131,94 @@ def _ct_weights_format(w: dict[str, Any], fmt_name: str) -> str:
     return "unknown"
 
 
-def _ct_component_formats(groups: list[dict[str, Any]], fmt_name: str) -> tuple[dict[str, str], int]:
-    """compressed-tensors config groups of more than one format: component -> format (bf16 where no group targets
-    it, as compressed-tensors leaves unmatched modules unquantized), and the index of the group whose format is the
-    checkpoint's main one (the routed experts', else the dense MLP's, else the first group's). Empty when the groups
-    share one format or a target is not recognized (then every quantized GEMM keeps the first group's format)."""
+#: representative module names (transformers naming, with and without a VLM's language_model prefix) of each
+#: component, and of the parts recipes leave in 16 bits, that compressed-tensors targets are matched against
+_NAMES = {
+    "attention": ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj",
+                  "self_attn.q_a_proj", "self_attn.q_b_proj", "self_attn.kv_a_proj_with_mqa", "self_attn.kv_b_proj"),
+    "mlp": ("mlp.gate_proj", "mlp.up_proj", "mlp.down_proj", "feed_forward.gate_proj", "feed_forward.up_proj",
+            "feed_forward.down_proj"),
+    "routed_experts": ("mlp.experts.0.gate_proj", "mlp.experts.0.up_proj", "mlp.experts.0.down_proj",
+                       "block_sparse_moe.experts.0.w1", "block_sparse_moe.experts.0.w2", "block_sparse_moe.experts.0.w3",
+                       "feed_forward.experts.0.gate_proj", "feed_forward.experts.0.down_proj"),
+    "shared_experts": ("mlp.shared_expert.gate_proj", "mlp.shared_expert.up_proj", "mlp.shared_expert.down_proj",
+                       "mlp.shared_experts.gate_proj", "mlp.shared_experts.up_proj", "mlp.shared_experts.down_proj",
+                       "feed_forward.shared_expert.gate_proj", "feed_forward.shared_expert.down_proj"),
+    "recurrent": ("linear_attn.in_proj_qkvz", "linear_attn.in_proj_ba", "linear_attn.out_proj", "mixer.in_proj",
+                  "mixer.out_proj", "mamba.in_proj", "mamba.out_proj"),
+    "": ("mlp.gate", "mlp.router", "block_sparse_moe.gate", "feed_forward.router", "mlp.shared_expert_gate"),
+}
+_PREFIXES = ("model.layers.0.", "model.language_model.layers.0.", "backbone.layers.0.")
+_TOP = ("lm_head", "model.embed_tokens", "model.visual.blocks.0.attn.qkv", "model.vision_tower.blocks.0.attn.qkv")
+
+
+def _ct_scheme_of(name: str, targets: dict[str, int]) -> int | None:
+    """The config group that quantizes module ``name`` (a Linear) under compressed-tensors 0.20.1's rules
+    (compressed_tensors/utils/match.py match_targets and quantization/lifecycle/apply.py _scheme_from_targets): the
+    matching targets ordered exact names, then ``re:`` patterns (re.match on the name), each alphabetically, then the
+    class name ``Linear``; the first one's group (a target listed by two groups: the later group). None: unmatched."""
+    hits = [t for t in sorted(targets, key=lambda x: ("re:" in x, x))
+            if (t.startswith("re:") and _re_match(t[3:], name)) or t == name]
+    hits += [t for t in targets if t == "Linear" and t not in hits]
+    return targets[hits[0]] if hits else None
+
+
+def _re_match(pattern: str, name: str) -> bool:
+    import re
+    try:
+        return re.match(pattern, name) is not None
+    except (re.error, RecursionError, OverflowError):
+        return False
+
+
+def _ct_component_formats(groups: list[dict[str, Any]], fmt_name: str, ignore: list[str]
+                          ) -> tuple[dict[str, str], int, str | None]:
+    """compressed-tensors config groups of more than one format: component -> format, the index of the group whose
+    format is the checkpoint's main one, and why the breakdown was not made (None when it was).
+
+    Each component takes the group that quantizes its first representative module (:data:`_NAMES`) under
+    compressed-tensors' precedence (:func:`_ct_scheme_of`); bf16 where no group's targets match it or ``ignore``
+    does (compressed-tensors leaves those modules unquantized). The main format is the routed experts', else the
+    dense MLP's, else the first group's. No breakdown (empty; every quantized GEMM at the first group's format) when
+    the groups share one format, when a target is neither ``Linear``, nor a pattern or name that matches one of the
+    representative modules, nor a module name, or a group's format is not one deploysheet sizes."""
     fmts = [_ct_weights_format(g.get("weights") or {}, fmt_name) for g in groups]
     if len(set(fmts)) < 2:
-        return {}, 0
+        return {}, 0, None
+    if "unknown" in fmts:
+        return {}, 0, "a config group's weight format is not one deploysheet sizes"
+    targets: dict[str, int] = {}
+    for i, g in enumerate(groups):
+        ts = g.get("targets")
+        if not isinstance(ts, list) or not ts or not all(isinstance(t, str) for t in ts):
+            return {}, 0, f"config group {i + 1}'s targets are not a list of names"
+        for t in ts:
+            targets[t] = i
+    names = {c: [p + n for p in _PREFIXES for n in ns] for c, ns in _NAMES.items()}
+    every = [n for ns in names.values() for n in ns] + list(_TOP)
+    # not broken down: the main format is still the group's that quantizes the experts (else the MLP), if one does
+    fallback = next((g for c in ("routed_experts", "mlp") for n in names[c]
+                     if (g := _ct_scheme_of(n, targets)) is not None), 0)
+    for t in targets:
+        if t == "Linear" or (t.startswith("re:") and any(_ct_scheme_of(n, {t: 0}) is not None for n in every)):
+            continue
+        if t.startswith("re:") or "." not in t:
+            return {}, fallback, f"target {t[:60]!r} matches none of the modules deploysheet maps to components"
+        return {}, fallback, f"target {t[:60]!r} names one module: its component is only partly in that format"
     out: dict[str, str] = {}
-    for g, fmt in zip(groups, fmts):
-        targets = g.get("targets")
-        if not isinstance(targets, list) or not targets:
-            return {}, 0
-        for t in targets:
-            comps = target_components(t)
-            if comps is None:
-                return {}, 0
-            for c in comps:
-                out.setdefault(c, fmt)  # compressed-tensors: the first group that matches a module quantizes it
+    for comp in QUANT_COMPONENTS:
+        hit = next((g for n in names[comp] if not any(_ct_scheme_of(n, {x: 0}) is not None for x in ignore)
+                    and (g := _ct_scheme_of(n, targets)) is not None), None)
+        out[comp] = fmts[hit] if hit is not None else "bf16"
     main = next((i for c in ("routed_experts", "mlp") for i, f in enumerate(fmts) if out.get(c) == f), 0)
-    return {c: out.get(c, "bf16") for c in QUANT_COMPONENTS}, main
+    return out, main, None
 
 
 def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
     groups = qc.get("config_groups") or {}
     listed = [g for g in groups.values() if isinstance(g, dict)] if isinstance(groups, dict) else []
     fmt_name = str(qc.get("format") or "")
-    comp_formats, main = _ct_component_formats(listed, fmt_name)
+    comp_formats, main, unread = _ct_component_formats(listed, fmt_name, excluded)
     first = listed[main] if listed else {}
     w = first.get("weights") or {}
     a = first.get("input_activations")
@@ -193,7 +231,7 @@ def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
         act = f"{a.get('type', 'int')}{a.get('num_bits')}-{'dynamic' if a.get('dynamic') else 'static'}"
     return QuantSpec(method="compressed-tensors", format=fmt, weight_bits=bits if isinstance(bits, int) else None,
                      group_size=gs if isinstance(gs, int) else None, block=block, activations=act, excluded=excluded,
-                     kv_cache_dtype=None, component_formats=comp_formats,
+                     kv_cache_dtype=None, component_formats=comp_formats, component_unread=unread,
                      zero_points=not w["symmetric"] if isinstance(w.get("symmetric"), bool) else None)
 
 
@@ -214,28 +252,47 @@ def _modelopt_mixed(q: dict[str, Any], source: str) -> QuantSpec:
         if not isinstance(algo, str) or not algo:
             raise ConfigError(f"quantization_config: quantized_layers[{str(name)[:60]!r}] has no quant_algo")
         counts[algo.upper()] = counts.get(algo.upper(), 0) + 1
-    main = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-    first = next(e for e in layers.values() if str(e.get("quant_algo")).upper() == main)
-    base = _modelopt({**q, "quant_algo": main, "group_size": first.get("group_size", q.get("group_size")),
-                      "weight_block_size": first.get("weight_block_size")}, source)
     # per component, the algorithm most of its listed modules use; a component no module of is listed stays
     # unquantized (ModelOpt quantizes the modules quantized_layers names); a name not recognized: no breakdown
     per: dict[str, dict[str, int]] = {}
-    comp_formats: dict[str, str] = {}
+    unread = None
     for name, entry in layers.items():
-        comps = target_components(name)
-        if comps is None:
+        comp = module_component(str(name))
+        if comp is None:
+            unread = f"quantized_layers names a module deploysheet does not map to a component: {str(name)[:60]!r}"
             per = {}
             break
-        for c in comps[:1] if len(comps) > 1 else comps:  # a module name is one module: its first component
-            per.setdefault(c, {})
-            per[c][entry["quant_algo"].upper()] = per[c].get(entry["quant_algo"].upper(), 0) + 1
+        if comp:
+            algo = entry["quant_algo"].upper()
+            per.setdefault(comp, {})[algo] = per.get(comp, {}).get(algo, 0) + 1
+
+    def top(c: dict[str, int]) -> str:
+        return sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+    # the main format: the routed experts', else the dense MLP's (as for compressed-tensors), else the most common
+    main = next((top(per[c]) for c in ("routed_experts", "mlp") if c in per), None) or top(counts)
+    first = next(e for e in layers.values() if str(e.get("quant_algo")).upper() == main)
+    base = _modelopt({**q, "quant_algo": main, "group_size": first.get("group_size", q.get("group_size")),
+                      "weight_block_size": first.get("weight_block_size")}, source)
+    comp_formats: dict[str, str] = {}
     if per and len(counts) > 1:
         for c in QUANT_COMPONENTS:
-            if c in per:
-                algo = sorted(per[c].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-                fmt = _modelopt({**q, "quant_algo": algo, "weight_block_size": None}, source).format
-                comp_formats[c] = fmt
-            else:
-                comp_formats[c] = "bf16"
-    return base.model_copy(update={"mixed": dict(sorted(counts.items())), "component_formats": comp_formats})
+            comp_formats[c] = _modelopt({**q, "quant_algo": top(per[c]), "weight_block_size": None}, source).format \
+                if c in per else "bf16"
+    if len(counts) > 1 and not comp_formats and unread is None:
+        unread = "no listed module maps to a component"
+    return base.model_copy(update={"mixed": dict(sorted(counts.items())), "component_formats": comp_formats,
+                                   "component_unread": unread if len(counts) > 1 else None})
+
+
+def module_component(name: str) -> str | None:
+    """The component of one module name (``model.layers.3.mlp.experts.7.up_proj`` -> routed_experts): its part
+    after the layer index, expert indices as 0, looked up in :data:`_NAMES`; "" for the parts recipes leave in
+    16 bits (routers, lm_head, embeddings, vision); None when not recognized."""
+    import re
+    if name in _TOP or name.endswith(("lm_head", "embed_tokens")) or "visual" in name or "vision" in name:
+        return ""
+    m = re.search(r"layers\.\d+\.(.+)$", name)
+    if not m:
+        return None
+    tail = re.sub(r"experts\.\d+\.", "experts.0.", m.group(1))
+    return next((c for c, ns in _NAMES.items() if tail in ns), None)

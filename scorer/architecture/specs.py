@@ -502,6 +502,8 @@ class QuantSpec(BaseModel):
         default_factory=dict, description="mixed checkpoints (compressed-tensors config groups of several formats, "
         "ModelOpt MIXED_PRECISION): component (attention, mlp, routed_experts, shared_experts, recurrent) -> the "
         "normalized format of its weights, bf16 where no group quantizes it; empty: every quantized GEMM is at format")
+    component_unread: str | None = Field(None, description="why a checkpoint of several formats was not broken "
+                                                         "down per component (every quantized GEMM then at format)")
     source: str = "config.json quantization_config"
 
 
