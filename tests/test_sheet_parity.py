@@ -161,3 +161,13 @@ def test_no_frontier_point_is_dominated_by_a_regime_the_sheet_shows(name):
                       and (x.tokens_per_s_per_user, x.output_tokens_per_s_per_gpu)
                       != (f.tokens_per_s_per_user, f.output_tokens_per_s_per_gpu))
             assert not better, (x.layout, x.concurrency, f.layout, f.concurrency)
+
+
+def test_the_checkpoints_quantization_line_is_in_the_html(sheet):
+    md, html = render(sheet, "md"), _text(render(sheet, "html"))
+    line = next((ln for ln in md.splitlines() if ln.startswith("Checkpoint: ")), None)
+    if sheet.quantization.checkpoint is None:
+        assert line is None and "Checkpoint: " not in html
+        return
+    assert line and "Checkpoint: " + sheet.quantization.checkpoint["format"] in html  # gpt-oss-20b: mxfp4
+    assert "Runs as stored at TP" in line and "Runs as stored at TP" in html
