@@ -219,7 +219,7 @@ def _layer(layer: LayerSpec, h: int, prefix: str = "") -> list[Gemm]:
         out += _mlp(f"{prefix}mlp", f, h)
     elif isinstance(f, MoEMLP):
         i = f.expert_intermediate
-        e, k = f.num_experts, f.top_k
+        e, k = f.num_experts, f.expected_top_k  # zero-compute experts: the real experts a token uses on average
         up_n = (2 if f.gated else 1) * i
         w = f.latent_size or h  # a latent MoE's experts read and write the latent width
         if f.latent_size:

@@ -180,7 +180,7 @@ def moe_params(m: MoEMLP, hidden: int) -> dict[str, int]:
         latent = 2 * hidden * m.latent_size + ((m.latent_size + hidden) if m.latent_bias else 0)
     return {
         "routed_experts": m.num_experts * per_expert,
-        "routed_active": m.top_k * per_expert,
+        "routed_active": round(m.expected_top_k * per_expert),  # zero-compute experts: an average (MoEMLP)
         "shared_experts": mlp_params(m.shared, hidden) if m.shared else 0,
         "router": router,
         "mlp": latent,

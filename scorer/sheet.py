@@ -667,6 +667,12 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                            f"acceptance {spec.acceptance:g} -> {spec.acceptance_length:.2f} tokens per draft-and-verify "
                            f"step ({spec.source}); the verify pass runs {spec.tokens + 1} query tokens per sequence, each "
                            f"drafted token costs {spec.draft_layers} average target layer(s) plus the lm_head.")
+    zero = next((lay.ffn for lay in arch.layers if isinstance(lay.ffn, MoEMLP) and lay.ffn.zero_experts), None)
+    if zero is not None:
+        assumptions.append(f"Active parameters and per-token expert work are an average: the router picks top-"
+                           f"{zero.top_k} of {zero.num_experts} experts and {zero.zero_experts} zero-compute ones, "
+                           f"counted as {zero.expected_top_k:g} real experts a token (routing in proportion to the "
+                           "slots, an assumption); a token's own share varies.")
     assumptions.append("TTFT is the steady-state mean of a closed loop of the regime's concurrency: no opening wave. "
                        "Benchmarks that start every user at once and average over a few waves (InferenceMAX: "
                        "10 x concurrency requests) measure more; 'deploysheet validate' models their protocol "

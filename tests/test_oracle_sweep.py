@@ -66,7 +66,10 @@ def expected(v: dict) -> dict[str, int]:
     routed = c.get("routed_experts", 0) - over
     active = total
     if routed and c.get("num_experts") and c.get("top_k"):
-        active = total - round(routed * (1 - c["top_k"] / c["num_experts"]))
+        # LongCat's zero-compute experts: top_k x E / (E + Z) real experts a token on average (tests/test_zero_experts)
+        z = v["config"].get("zero_expert_num") or 0
+        top_k = c["top_k"] * c["num_experts"] / (c["num_experts"] + z)
+        active = total - round(routed * (1 - top_k / c["num_experts"]))
     return {"total": total, "vision": c.get("vision", 0), "active": active}
 
 

@@ -426,6 +426,16 @@ class MoEMLP(BaseModel):
     zero_experts: int = Field(0, description="identity (zero-compute) experts the router also scores (LongCat "
                                              "zero_expert_num): router columns, no weights")
 
+    @property
+    def expected_top_k(self) -> float:
+        """Weight-bearing experts a token uses on average: ``top_k``, or with zero-compute experts the share of the
+        ``top_k`` slots that fall on real ones under routing in proportion to the slots, top_k x E / (E + Z) (an
+        assumption; LongCat-Flash: 12 x 512 / 768 = 8, 27.9 B active of 560.7 B, against its model card's 18.6-31.3 B
+        per token, about 27 B on average)."""
+        if not self.zero_experts:
+            return float(self.top_k)
+        return self.top_k * self.num_experts / (self.num_experts + self.zero_experts)
+
 
 FFN = Annotated[Union[DenseMLP, MoEMLP], Field(discriminator="kind")]
 
