@@ -507,11 +507,11 @@ def cmd_leaderboard(args) -> int:
     if (args.db is None) == (not args.from_dirs):
         raise BadInputError("leaderboard: give a crawl database DB or --from DIR..., one of the two")
     tmp_db = None
-    if args.from_dirs:
-        from .leaderboard import local_database
-        tmp_db = tempfile.mkdtemp(prefix="deploysheet-local-")
-        args.db = local_database(args.from_dirs, os.path.join(tmp_db, "local.db"), args.gpu)
-    try:
+    try:  # the scratch database goes whatever happens, bad input in a --from folder included
+        if args.from_dirs:
+            from .leaderboard import local_database
+            tmp_db = tempfile.mkdtemp(prefix="deploysheet-local-")
+            args.db = local_database(args.from_dirs, os.path.join(tmp_db, "local.db"), args.gpu)
         return _leaderboard(args)
     finally:
         if tmp_db:

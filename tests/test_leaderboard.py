@@ -461,6 +461,15 @@ def test_leaderboard_straight_from_local_folders(tmp_path, capsys, monkeypatch):
         assert capsys.readouterr().err.count("\n") == 1
 
 
+def test_a_refused_local_leaderboard_leaves_no_scratch_folder(tmp_path, monkeypatch):
+    import tempfile
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # mkdtemp's default folder
+    assert main(["leaderboard", "--from", str(tmp_path / "nope")]) == 2
+    assert list(scratch.iterdir()) == []
+
+
 def test_the_leaderboard_keeps_the_sheets_estimated_and_provisional_labels(tmp_path, capsys, monkeypatch):
     """Newcomer trial: a made-up model_type (read by keys: provisional score) and a plausible unknown shape key
     (estimated counts) were labelled in their sheets but listed plainly in the leaderboard."""
