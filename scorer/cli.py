@@ -791,6 +791,7 @@ def cmd_predict(args) -> int:
     if cm.admission_cap() is None and p.max_concurrency >= 1:
         notes.append(f"{args.framework} sets no cap on running requests by default (data/engines.json): the running "
                      "batch is what its KV pool holds")
+    notes += raw.source_notes
     from .quant import checkpoint_blocker, engine_tp_size
     blk = checkpoint_blocker(arch, args.framework, engine_tp_size(args.framework, cm.layout.tp, cm.layout.dp))
     if blk:

@@ -678,6 +678,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                        "10 x concurrency requests) measure more; 'deploysheet validate' models their protocol "
                        "(data/harnesses.json).")
     assumptions.insert(1, _checkpoint_assumption(ck, raw.checkpoint_note, prec.id, stored))
+    assumptions[1:1] = [n[0].upper() + n[1:] + "." for n in raw.source_notes]
     sources = [Source(id=k, text=v, trusted=True) for k, v in gpu_sources().items()]
     sources += [Source(id="rules", text="data/rules.json (each rule cites the engine or kernel source it comes from)",
                        trusted=True),

@@ -107,6 +107,35 @@ class RawModel(BaseModel):
     checkpoint: CheckpointHeaders | None = Field(None, description="tensor inventory from the safetensors headers")
     checkpoint_note: str | None = Field(None, description="why the safetensors headers were not read, when there "
                                                           "are weights but they could not be read")
+    source_notes: list[str] = Field(default_factory=list, description="how the repository's other files changed the "
+                                                                      "reading of config.json (e.g. an embedding model)")
+
+
+#: sentence-transformers' module list (modules.json): a Pooling module means the model embeds (pools the last hidden
+#: states) and does not generate, whatever class config.json names (Qwen3-Embedding ships Qwen3ForCausalLM)
+ST_MODULES = "modules.json"
+MAX_ST_MODULES_BYTES = 1024 * 1024
+
+
+def _st_pooling(modules: Any) -> bool:
+    """Whether a parsed ``modules.json`` lists sentence-transformers' Pooling module."""
+    return isinstance(modules, list) and any(
+        isinstance(m, dict) and isinstance(m.get("type"), str) and m["type"].endswith("models.Pooling")
+        for m in modules)
+
+
+def as_embedding_model(config: dict[str, Any], modules: Any, where: str) -> tuple[dict[str, Any], str | None]:
+    """``config`` read as the bare model when ``modules`` (modules.json) pools it and config.json names a single
+    ``*ForCausalLM`` class: the class with ``Model`` in place of ``ForCausalLM`` (transformers' naming), so no
+    lm_head is counted or served; and the note saying so. Otherwise ``config`` unchanged and None."""
+    archs = config.get("architectures")
+    if not _st_pooling(modules) or not (isinstance(archs, list) and len(archs) == 1 and isinstance(archs[0], str)
+                                        and archs[0].endswith("ForCausalLM") and len(archs[0]) <= 200):
+        return config, None
+    bare = archs[0][: -len("ForCausalLM")] + "Model"
+    return {**config, "architectures": [bare]}, (
+        f"{where} lists a sentence-transformers Pooling module: an embedding model, read as {bare} (config.json "
+        f"names {archs[0]}); it does not generate, and no lm_head is counted or served")
 
 
 # --------------------------------------------------------------------------- local files
@@ -254,8 +283,19 @@ def _load_local_files(source: str, path: Path, kind: Literal["local", "example"]
     if qpath.is_file() and qpath != cfg_path:
         quant = _read_json_file(qpath, "hf_quant_config.json")
         files.append(qpath.name)
+    notes = []
+    mpath = folder / ST_MODULES
+    if kind == "local" and mpath.is_file():
+        try:
+            modules = json.loads(read_text_file(mpath, ST_MODULES, MAX_ST_MODULES_BYTES))
+        except (BadInputError, ValueError):
+            modules = None  # an unreadable module list: config.json alone decides, as without one
+        config, st_note = as_embedding_model(config, modules, "the folder's modules.json")
+        if st_note:
+            notes.append(st_note)
+            files.append(ST_MODULES)
     ckpt, note = read_local_checkpoint(folder) if kind == "local" else (None, None)
-    return RawModel(config=config, quant_config=quant, checkpoint=ckpt, checkpoint_note=note,
+    return RawModel(config=config, quant_config=quant, checkpoint=ckpt, checkpoint_note=note, source_notes=notes,
                     provenance=Provenance(kind=kind, source=source, path=str(cfg_path), files=files))
 
 
@@ -690,18 +730,27 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
         if names and "config.json" not in names:
             raise BadInputError(f"{repo_id} at commit {sha[:7]} has no config.json (files: {', '.join(sorted(names)[:8])})",
                                 "missing_config")
-        wanted = ["config.json"] + (["hf_quant_config.json"] if "hf_quant_config.json" in names else [])
+        wanted = ["config.json"] + (["hf_quant_config.json"] if "hf_quant_config.json" in names else []) + (
+            [ST_MODULES] if ST_MODULES in names else [])
         configs: dict[str, dict[str, Any]] = {}
         for fname in wanted:
             url = hf_hub_url(repo_id, fname, revision=sha, endpoint=endpoint)
             meta = with_backoff(attempts=attempts, call=lambda url=url: get_hf_file_metadata(url, token=token, endpoint=endpoint,
                                                                      timeout=HUB_TIMEOUT_S))
+            if fname == ST_MODULES and meta.size is not None and meta.size > MAX_ST_MODULES_BYTES:
+                continue  # not a sentence-transformers module list: config.json alone decides
             if meta.size is not None and meta.size > MAX_CONFIG_BYTES:
                 raise BadInputError(f"{repo_id}: {fname} is {meta.size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap",
                                     "invalid_json")
             local = with_backoff(attempts=attempts, call=lambda fname=fname: hf_hub_download(
                 repo_id, fname, revision=sha, token=token, endpoint=endpoint, cache_dir=cache_dir))
             with open(local, "rb") as fh:
+                if fname == ST_MODULES:
+                    try:
+                        configs[fname] = json.loads(fh.read(MAX_ST_MODULES_BYTES + 1))
+                    except ValueError:
+                        pass  # not JSON: config.json alone decides
+                    continue
                 configs[fname] = parse_json_bytes(fh.read(MAX_CONFIG_BYTES + 1), f"{repo_id}/{fname}")
     except (HubError, BadInputError):
         raise
@@ -834,7 +883,13 @@ def _hub_raw(source, repo_id, revision, endpoint, info, sha, names, configs, der
         license=str(license_) if license_ else None, tags=list(info.tags or []),
         quantized_derivatives=derivatives,
     )
-    return RawModel(config=configs["config.json"], quant_config=configs.get("hf_quant_config.json"), provenance=prov)
+    config, st_note = as_embedding_model(configs["config.json"], configs.get(ST_MODULES), "the repository's modules.json")
+    if st_note:
+        prov.files = [f for f in configs]
+    else:
+        prov.files = [f for f in configs if f != ST_MODULES]
+    return RawModel(config=config, quant_config=configs.get("hf_quant_config.json"), provenance=prov,
+                    source_notes=[st_note] if st_note else [])
 
 
 def expand_user(text: str) -> Path:
