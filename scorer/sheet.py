@@ -612,6 +612,9 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         fnd.insert(0, _finding("Q9", f"the checkpoint mixes weight formats ({q.method}) in a way deploysheet does not break down per component ({q.component_unread}): "
                                      f"every quantized GEMM is sized at {q.format}, so weights and fit are estimated",
                                severity="FALLBACK"))
+    if arch.layout_guessed:  # a finding read off a guessed layout is an estimate, not a fact of the model
+        fnd = [f.model_copy(update={"message": "estimated, from a guessed layout: " + f.message})
+               if f.category != "source" and f.rule not in ("Q9", "Q10") else f for f in fnd]
     from .hardware import compute_dtype
     score = compute_score(arch, params, fit, quant, kv, prim, gpus[0].peak_flops(compute_dtype(prec, gpus[0])))
 
