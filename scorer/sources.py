@@ -288,7 +288,7 @@ def _load_local_files(source: str, path: Path, kind: Literal["local", "example"]
     if kind == "local" and mpath.is_file():
         try:
             modules = json.loads(read_text_file(mpath, ST_MODULES, MAX_ST_MODULES_BYTES))
-        except (BadInputError, ValueError):
+        except (BadInputError, ValueError, RecursionError):
             modules = None  # an unreadable module list: config.json alone decides, as without one
         config, st_note = as_embedding_model(config, modules, "the folder's modules.json")
         if st_note:
@@ -748,8 +748,8 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
                 if fname == ST_MODULES:
                     try:
                         configs[fname] = json.loads(fh.read(MAX_ST_MODULES_BYTES + 1))
-                    except ValueError:
-                        pass  # not JSON: config.json alone decides
+                    except (ValueError, RecursionError):
+                        pass  # not JSON (or nested past the parser): config.json alone decides
                     continue
                 configs[fname] = parse_json_bytes(fh.read(MAX_CONFIG_BYTES + 1), f"{repo_id}/{fname}")
     except (HubError, BadInputError):

@@ -45,7 +45,8 @@ def test_a_local_embedding_model_is_read_as_its_bare_stack(tmp_path, capsys):
 
 def test_a_module_list_without_pooling_or_unreadable_changes_nothing(tmp_path, capsys):
     (tmp_path / "config.json").write_text(json.dumps(CFG))
-    for body in (json.dumps(MODULES[:1]), "not json", json.dumps({"type": "sentence_transformers.models.Pooling"})):
+    for body in (json.dumps(MODULES[:1]), "not json", json.dumps({"type": "sentence_transformers.models.Pooling"}),
+                 "[" * 100_000):  # nested past json's recursion limit
         (tmp_path / "modules.json").write_text(body)
         doc = _score(capsys, str(tmp_path))
         assert doc["params"]["total"] == STACK + LM_HEAD and doc["model"]["generates"] is True, body
