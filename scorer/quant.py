@@ -200,10 +200,7 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
                                 and checkpoint_blocker(arch, engine, e.tp) is None]
     elif q is not None:  # a format the matrix has no kernels for: where the engine's loader rules name its method
         for engine in ENGINES:
-            rules = checkpoint_method_rules(engine)
-            m = q.method.strip().lower()
-            if m in {*rules.get("refuses", []), *(rules.get("max_tp") or {}), *rules.get("deprecated", [])} or (
-                    rules.get("loads") is not None and m != "unknown" and m not in rules["loads"]):
+            if _rules_name(q.method.strip().lower(), checkpoint_method_rules(engine)):
                 ckpt_tps[engine] = [tp for tp in tps if (valid_tp is None or tp in valid_tp)
                                     and checkpoint_blocker(arch, engine, tp) is None]
     refused_by = {e: r for e in ENGINES if (r := checkpoint_blocker(arch, e, 1))}
@@ -222,6 +219,24 @@ def checkpoint_method_rules(engine: str) -> dict:
     return (load_json("engines.json")["engines"].get(engine) or {}).get("checkpoint_methods") or {}
 
 
+def engine_name(engine: str) -> str:
+    """``engine`` with the version whose source its rules come from (data/engines.json), e.g. "vllm 0.33.0"."""
+    from .resources import load_json
+    ver = (load_json("engines.json")["engines"].get(engine) or {}).get("version")
+    return f"{engine} {ver}" if ver else engine
+
+
+def _refused(method: str, rules: dict) -> bool:
+    """The engine's rules refuse ``method`` outright: listed in ``refuses``, or outside its ``loads`` list."""
+    loads = rules.get("loads")
+    return method in rules.get("refuses", []) or (loads is not None and method != "unknown" and method not in loads)
+
+
+def _rules_name(method: str, rules: dict) -> bool:
+    """The engine's rules say something of ``method``: refused, capped at a TP (``max_tp``) or ``deprecated``."""
+    return _refused(method, rules) or method in (rules.get("max_tp") or {}) or method in rules.get("deprecated", [])
+
+
 def checkpoint_blocker(arch: ModelArch, engine: str, tp: int = 1) -> str | None:
     """Why ``engine`` does not load ``arch``'s checkpoint as stored at TP ``tp``: its ``quant_method`` is one the
     engine's version has no loader for, or loads only at lower TP (rule Q10, data/engines.json). None when it
@@ -232,16 +247,12 @@ def checkpoint_blocker(arch: ModelArch, engine: str, tp: int = 1) -> str | None:
     rules = checkpoint_method_rules(engine)
     if not rules:
         return None
-    from .resources import load_json
-    ver = (load_json("engines.json")["engines"].get(engine) or {}).get("version")
-    name = f"{engine} {ver}" if ver else engine
     method = q.method.strip().lower()
-    loads = rules.get("loads")
-    if method in rules.get("refuses", []) or (loads is not None and method != "unknown" and method not in loads):
-        return f"{name} has no loader for quant_method {_short(method)!r} checkpoints (rule Q10)"
+    if _refused(method, rules):
+        return f"{engine_name(engine)} has no loader for quant_method {_short(method)!r} checkpoints (rule Q10)"
     cap = (rules.get("max_tp") or {}).get(method)
     if cap is not None and tp > cap:
-        return f"{name} loads a pre-quantized {method} checkpoint at TP {cap} only, not TP {tp} (rule Q10)"
+        return f"{engine_name(engine)} loads a pre-quantized {method} checkpoint at TP {cap} only, not TP {tp} (rule Q10)"
     return None
 
 

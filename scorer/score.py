@@ -81,7 +81,7 @@ def _fmt_tps(tps: list[int]) -> str:
 def checkpoint_method_findings(arch: ModelArch) -> list[Finding]:
     """Rule Q10: engines whose version does not load the checkpoint's ``quant_method`` as stored (HARD: where it has
     no loader for it, or loads it at TP 1 only), or loads it only behind a flag (INFO); from data/engines.json."""
-    from .quant import ENGINES, _short, checkpoint_blocker, checkpoint_method_rules
+    from .quant import ENGINES, _short, checkpoint_blocker, checkpoint_method_rules, engine_name as named
     q = arch.quantization
     if q is None or not q.method:
         return []
@@ -96,11 +96,6 @@ def checkpoint_method_findings(arch: ModelArch) -> list[Finding]:
         if method in rules.get("deprecated", []):
             flagged.append(engine)
     out = []
-    from .resources import load_json
-    eng = load_json("engines.json")["engines"]
-
-    def named(e: str) -> str:
-        return f"{e} {eng[e]['version']}" if eng.get(e, {}).get("version") else e
     if refused or capped:
         parts = [f"{', '.join(named(e) for e in refused)} ha{'ve' if len(refused) > 1 else 's'} no loader for it"
                  ] if refused else []
