@@ -337,6 +337,16 @@ def block_extra_params(r: Reader, flags: dict[str, Any], hidden: int, mixer: Any
     return out
 
 
+#: the MoE keys a dense model's config may carry as its class's defaults (NemotronHConfig, Doge's is_moe false)
+_MOE_KEYS = ("top_k", "expert_intermediate", "shared_intermediate", "num_shared_experts")
+
+
+def _mark_unused_moe_keys(r: Reader) -> None:
+    """Record the MoE dimension keys (every alias of :data:`_MOE_KEYS`) as read where the model has no MoE layer
+    by its own switch or layer pattern: they size nothing, so they must not label the counts estimated."""
+    r.mark(*(name for key in _MOE_KEYS for name in ALIASES.get(key, [key])))
+
+
 def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: str,
                    guesses: list[str]) -> list[LayerSpec]:
     """The decoder layers: each layer's kind, its mixer from the registry, its FFN."""
@@ -358,10 +368,14 @@ def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: 
     if r.cfg is not None and getattr(r.cfg, "moe_layers", None) is not None:
         r.mark("interleave_moe_layer_step")  # the config class derived moe_layers from it
     if family == "nemotron_h" and "moe" not in kinds:
-        num_experts = None  # NemotronHConfig carries MoE defaults even for dense hybrids
+        # NemotronHConfig carries MoE defaults even for dense hybrids (its save_pretrained writes them): with no
+        # "E" in the layer pattern they shape nothing (transformers 5.24.0 modeling_nemotron_h.py builds an MoE
+        # block only for "moe" layers)
+        num_experts = None
+        _mark_unused_moe_keys(r)
     if flags["moe_switch"] and not r.get(flags["moe_switch"]):
         num_experts = None  # a dense model whose config carries MoE defaults (Doge: is_moe false)
-        r.get("top_k")  # read: it routes nothing
+        _mark_unused_moe_keys(r)  # read: they route and size nothing
     if flags.get("moe_by_hook"):
         num_experts = None  # the family's FamilyHook.finish builds the MoE block (Gemma 4: beside the dense MLP)
     dense_key = flags["dense_intermediate_key"]

@@ -462,6 +462,11 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "diffllama": {"block_extra_params": (("attention", 4, "head_dim"),)},
     # Ernie4_5: use_bias on q/k/v/o and the MLP (lm_head none)
     "ernie4_5": {"qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias"},
+    # PaddleOCR-VL's language model (ERNIE-4.5-0.3B's layout): PaddleOCRAttention and PaddleOCRMLP take bias=config.use_bias
+    # (transformers 5.24.0 modeling_paddleocr_vl.py)
+    "paddleocr_vl_text": {"qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias"},
+    # DeepseekOcr2TextMoe's shared experts are a DeepseekOcr2TextMLP (bias=config.mlp_bias; modeling_deepseek_ocr2.py)
+    "deepseek_ocr2_text": {"shared_expert_bias": "mlp_bias"},
     # MiniCPM3: scale_emb / scale_depth / dim_model_base are scalar multipliers of activations
     "minicpm3": {"neutral_keys": ("dim_model_base", "scale_depth", "scale_emb")},
     # Qwen3.5 (Qwen3-Next layout): gated attention (q_proj doubled), q/k RMSNorm(head_dim), gated delta-net layers

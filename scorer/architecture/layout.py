@@ -152,6 +152,10 @@ def falcon_kv(r: Reader, heads: int) -> int:
             r.mark("n_head_kv")
             return check_int(r.raw["n_head_kv"], "n_head_kv", r.where, limit=LIMITS.get("num_kv_heads"))
         return r.int("num_kv_heads", default=heads)
+    # the original layout's fused query_key_value is hidden + 2 x head_dim (multi_query) or 3 x hidden wide: its KV
+    # heads are 1 or all heads, whatever num_kv_heads says (FalconConfig writes it on save_pretrained; transformers
+    # 5.24.0 modeling_falcon.py FalconAttention reads it only for new_decoder_architecture or not multi_query)
+    r.mark("num_kv_heads", "n_head_kv")
     return 1 if r.get("multi_query", True) else heads
 
 
