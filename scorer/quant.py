@@ -67,6 +67,9 @@ class QuantReadiness(BaseModel):
     checkpoint_tp_caps: dict[str, int] = Field(
         default_factory=dict, description="engine -> the largest TP it loads the checkpoint at as stored, where its "
                                           "version caps it (rule Q10)")
+    checkpoint_row: str | None = Field(None, description="the matrix format whose rows are the checkpoint as stored "
+                                       "(each GEMM at its component's stored format, what it leaves 16-bit "
+                                       "unchecked); None: no checkpoint quantization with kernels in the matrix")
     checkpoint_refused_by: dict[str, str] = Field(
         default_factory=dict, description="engine -> why it has no loader for the checkpoint's quant_method at any TP "
                                           "(rule Q10)")
@@ -160,6 +163,12 @@ def _worst(results: list[tuple[str, str | None]]) -> tuple[str, str | None]:
     return status, reason
 
 
+def _tagged(result: tuple[str, str | None], gf: str, fmt: str) -> tuple[str, str | None]:
+    """A check's result, its reason naming the stored format ``gf`` where it is not the row's ``fmt``."""
+    status, why = result
+    return (status, f"{why} ({gf} weights)") if why and gf != fmt else result
+
+
 def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: list[int] | None = None
               ) -> QuantReadiness:
     """The format x TP x engine matrix (see module docstring)."""
@@ -170,9 +179,14 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
     # MXFP4 checkpoints and vLLM's Mxfp4MoEMethod quantize the experts; other layers stay BF16. A dense
     # model is checked on all its layers, and every one reports the MoE-only limitation.
     mx_set = [g for g in quantizable if g.expert] if has_experts else quantizable
+    q = arch.quantization
+    kernels = PRECISION_FORMAT.get(q.format, q.format) if q is not None else None  # fp8_channel: the fp8 kernels
     rows = []
     for fmt in FORMATS:
-        sel = mx_set if fmt == "mxfp4" else quantizable
+        # the checkpoint's own format is the checkpoint as stored: each GEMM at its component's format, what it
+        # leaves 16-bit unchecked (served_formats); other formats quantize every GEMM (rule Q7's set)
+        pairs = served_formats(arch, gemms, q.format) if fmt == kernels else \
+            [(g, fmt) for g in (mx_set if fmt == "mxfp4" else quantizable)]
         for tp in tps:
             for engine in ENGINES:
                 basis = "checked" if (engine, fmt) in CHECKED else "assumed"
@@ -181,18 +195,16 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
                                            reason=f"TP {tp} invalid for the attention heads (T1/T2)", rule="T1",
                                            min_gpu=MIN_GPU[fmt], basis="checked"))
                     continue
-                status, reason = _worst([check(fmt, engine, g, tp) for g in sel])
+                status, reason = _worst([_tagged(check(gf, engine, g, tp), gf, fmt) for g, gf in pairs])
                 ep_status = None
                 if has_experts and tp <= experts:
-                    ep_status = _worst([check(fmt, engine, g, tp, ep=True) for g in sel])[0]
+                    ep_status = _worst([check(gf, engine, g, tp, ep=True) for g, gf in pairs])[0]
                 rows.append(QuantEntry(format=fmt, tp=tp, engine=engine, status=status, reason=reason,
                                        rule=RULE[fmt], min_gpu=MIN_GPU[fmt], basis=basis, ep_status=ep_status))
     total = sum(g.params for g in gemms) or 1
     unq = [g for g in gemms if not g.quantizable]
     ckpt = arch.quantization.model_dump() if arch.quantization else None
     ckpt_tps: dict[str, list[int]] = {}
-    q = arch.quantization
-    kernels = PRECISION_FORMAT.get(q.format, q.format) if q is not None else None  # fp8_channel: the fp8 kernels
     if q is not None and kernels in FORMATS:
         for engine in ENGINES:
             ckpt_tps[engine] = [e.tp for e in rows if e.format == kernels and e.engine == engine
@@ -206,6 +218,7 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
     refused_by = {e: r for e in ENGINES if (r := checkpoint_blocker(arch, e, 1))}
     caps = {e: c for e in ENGINES if e not in refused_by and (c := checkpoint_tp_cap(arch, e)) is not None}
     return QuantReadiness(checkpoint=ckpt, checkpoint_tps=ckpt_tps, matrix=rows, checkpoint_refused_by=refused_by,
+                          checkpoint_row=kernels if kernels in FORMATS else None,
                           checkpoint_tp_caps=caps,
                           unquantized_share=round(sum(g.params for g in unq) / total, 4),
                           unquantized=sorted({g.name for g in unq}))
@@ -279,6 +292,44 @@ def checkpoint_tp_cap(arch: ModelArch, engine: str) -> int | None:
 PRECISION_FORMAT = {"fp8": "fp8", "fp8_channel": "fp8", "fp8_block": "fp8_block", "int8": "int8", "nvfp4": "nvfp4",
                     "mxfp4": "mxfp4", "int4": "int4"}
 
+
+
+def served_formats(arch: ModelArch, gemms: list[Gemm], precision: str) -> list[tuple[Gemm, str]]:
+    """(GEMM, readiness format) for every GEMM whose quantized kernel serving ``arch`` at weight ``precision`` runs.
+
+    Quantizing online (``precision`` is not the checkpoint's format): every conventionally quantized GEMM (rule Q7;
+    not the lm_head) at ``precision``'s format. Serving the checkpoint as stored (``precision`` is its format): each
+    GEMM at its own component's format (a mixed checkpoint's ``component_formats``); a component the checkpoint
+    leaves 16-bit (no group quantizes it, or its ``ignore`` / ``exclude_modules`` / ``modules_to_not_convert``
+    names it) runs no quantized kernel, so no kernel check applies to it. MXFP4 quantizes a MoE model's experts
+    only (vLLM 0.33.0 Mxfp4MoEMethod; other layers stay BF16). Empty for bf16/fp16 and unknown precisions."""
+    fmt = PRECISION_FORMAT.get(precision)
+    if fmt is None:
+        return []
+    quantizable = [g for g in gemms if g.quantizable and g.component != "lm_head"]
+    has_experts = any(g.expert for g in quantizable)
+    q = arch.quantization
+    as_stored = q is not None and PRECISION_FORMAT.get(q.format, q.format) == fmt  # fp8_channel: the fp8 kernels
+    if as_stored:
+        from .costmodel import excluded_components
+        excluded = excluded_components(q.excluded)
+    out = []
+    for g in quantizable:
+        gf = fmt
+        if as_stored:
+            if g.component in excluded:
+                continue
+            own = q.component_formats.get(g.component)
+            if own in ("bf16", "fp16"):
+                continue
+            if own is not None:
+                gf = PRECISION_FORMAT.get(own, fmt)  # a format without kernels here is checked as the main one
+        if gf == "mxfp4" and has_experts and not g.expert:
+            continue
+        out.append((g, gf))
+    return out
+
+
 _MISS = object()  # a memo miss (the memoized value may be None)
 _BLOCKERS = ByteLRU("quant.engine_blocker", 2 * MIB)
 
@@ -300,18 +351,16 @@ def engine_blocker(arch: ModelArch, gemms: list[Gemm], precision: str, tp: int, 
     hit = _BLOCKERS.get_for(arch, key, _MISS)
     if hit is not _MISS:  # None is a memoized "runs"
         return hit
-    quantizable = [g for g in gemms if g.quantizable and g.component != "lm_head"]
-    has_experts = any(g.expert for g in quantizable)
-    sel = [g for g in quantizable if g.expert] if (fmt == "mxfp4" and has_experts) else quantizable
     results = []
-    for g in sel:
+    for g, gf in served_formats(arch, gemms, precision):
         if g.expert and ep > 1 and moe_tp == 1:
-            results.append(check(fmt, engine, g, tp, ep=True))
+            results.append((check(gf, engine, g, tp, ep=True), gf))
         else:
-            results.append(check(fmt, engine, g, moe_tp if g.expert else tp))
-    status, reason = _worst(results)
+            results.append((check(gf, engine, g, moe_tp if g.expert else tp), gf))
+    worst = max(results, key=lambda r: ORDER[r[0][0]], default=(("ready", None), fmt))
+    (status, reason), gf = worst
     out = None if status != "not_ready" else (
         f"{engine} refuses {precision} at TP{tp}{f' EP{ep}' if ep > 1 else ''}"
         f"{f' (experts split {moe_tp} ways over the DP ranks)' if moe_tp != tp and not (ep > 1 and moe_tp == 1) else ''}"
-        f": {reason} (rule {RULE[fmt]})")
+        f": {_tagged((status, reason), gf, fmt)[1]} (rule {RULE[gf]})")
     return _BLOCKERS.put_for(arch, key, out)

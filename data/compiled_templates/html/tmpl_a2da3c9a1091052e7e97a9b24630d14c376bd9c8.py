@@ -119,6 +119,11 @@ def root(context, missing=missing):
             l_1_loop = l_1_eng = l_1_tps = missing
             yield '.'
         yield '</p>\n'
+    if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_row'):
+        pass
+        yield '<p>The '
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_row')))
+        yield ' rows are this checkpoint as stored (each layer at its stored format; what it leaves 16-bit is not checked); the others quantize every GEMM of rule Q7.</p>\n'
     yield '<table><tr><th>format</th><th>engine</th>'
     for l_1_tp in environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps'):
         _loop_vars = {}
@@ -168,4 +173,4 @@ def root(context, missing=missing):
     yield '</table>\n\n'
 
 blocks = {}
-debug_info = '4=50&5=123&6=131&7=134&8=138&9=141'
+debug_info = '4=50&5=122&6=128&7=136&8=139&9=143&10=146'

@@ -149,6 +149,11 @@ def root(context, missing=missing):
     if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'model'), 'moe'):
         pass
         yield '; "EP" = experts whole on each rank (expert parallelism)'
+    if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_row'):
+        pass
+        yield '; the '
+        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint_row')))
+        yield ' row is this checkpoint as stored (each layer at its stored format; what it leaves 16-bit is not checked), the others quantize every GEMM of rule Q7'
     yield ':\n\n| format | '
     for l_1_tp in environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps'):
         _loop_vars = {}
@@ -271,4 +276,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '3=76&4=79&7=149&9=153&10=161&11=167&12=171&13=173&14=176&17=197&18=200&19=207&20=215&23=219&25=222&26=226&32=243&33=246&36=262'
+debug_info = '3=76&4=79&7=149&9=158&10=166&11=172&12=176&13=178&14=181&17=202&18=205&19=212&20=220&23=224&25=227&26=231&32=248&33=251&36=267'
