@@ -195,6 +195,7 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
                           f"{_short(arch_list)}")
     archs = list(arch_list or [])
     guesses: list[str] = []
+    default_layout = False  # the keys are read as deploysheet's llama-like default layout (no family reader)
 
     # Multimodal wrappers: score the language model found in text_config (or top-level keys).
     text_raw = raw
@@ -235,11 +236,14 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
             encoder = model_type in mapped_types("MODEL_FOR_MASKED_LM_MAPPING_NAMES") and \
                 model_type not in mapped_types("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES")
             layout = ("a BERT-like encoder (post-norm LayerNorm blocks with biases, learned positions and token "
-                      "types)" if encoder else "a llama-like decoder (pre-norm RMSNorm, SwiGLU MLP, no biases)")
+                      "types)" if encoder else f"a llama-like decoder (pre-norm RMSNorm, {_guessed_mlp(text_raw)}, no "
+                      "biases)")
             guesses.append(f"{LAYOUT_NOT_MODELLED}transformers' model_type {model_type!r} ({type(top).__name__}): "
                            f"deploysheet has no reader for its layout; its keys are read as {layout}")
             if encoder:
                 family = BERT_LIKE_FAMILY
+            else:
+                default_layout = True
     else:
         family = (text_raw.get("model_type") if isinstance(text_raw.get("model_type"), str) else None) or model_type
         hinted = next((ARCHITECTURE_HINTS[a] for a in archs if a in ARCHITECTURE_HINTS), None)
@@ -250,13 +254,31 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
                 family = hinted
             else:
                 guesses.append(f"model_type {model_type!r} is unknown to transformers and to deploysheet; read the raw "
-                               "keys as a llama-like decoder (pre-norm RMSNorm, SwiGLU MLP, no biases)")
+                               f"keys as a llama-like decoder (pre-norm RMSNorm, {_guessed_mlp(text_raw)}, no biases)")
                 family = family or "unknown"
+                default_layout = True
         else:
             guesses.append(f"model_type {model_type!r} is unknown to this transformers version; read the raw keys "
                            f"with deploysheet's {family} layout")
     return {"model_type": model_type, "archs": archs, "guesses": guesses, "text_raw": text_raw, "where": where,
-            "cfg": cfg, "config_class": config_class, "family": family, "text_key": text_key, "top": top}
+            "cfg": cfg, "config_class": config_class, "family": family, "text_key": text_key, "top": top,
+            "default_layout": default_layout}
+
+
+#: boolean keys that switch a config's MoE block on or off, read for a layout guessed from keys
+MOE_SWITCHES = ("is_moe", "use_moe", "moe_enabled", "enable_moe")
+
+
+def _guessed_mlp(text_raw: dict[str, Any]) -> str:
+    """How a guessed llama-like layout reads the MLP (kinds.ffn.mlp_gated's ``by_activation``), for its guess."""
+    from .kinds.ffn import NON_GATED_ACTIVATIONS, activation
+    act = activation(Reader(text_raw, None, "config"))
+    proj = text_raw.get("feed_forward_proj")
+    if isinstance(proj, str):
+        return f"{'gated' if proj.startswith('gated') else 'up/down'} MLP (feed_forward_proj {_short(proj)})"
+    if act.strip().lower() in NON_GATED_ACTIVATIONS:
+        return f"up/down MLP without a gate ({_short(act)} activation)"
+    return "gated (SwiGLU-style) MLP"
 
 
 #: the family a transformers text encoder without a reader is read as (families.FAMILIES: BERT's flags)
@@ -545,6 +567,10 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     r = Reader(text_raw, cfg, where)
     r.sub_config_defaults = cfg is not None and src["text_key"] is not None and cfg is not src["top"]
     flags = family_flags(family)
+    if src["default_layout"]:  # no reader knows the family's MLP: its activation says whether it is gated
+        flags["mlp_gated"] = "by_activation"
+        # a switch that turns the MoE off (Doge's is_moe false) leaves the experts its other keys describe unbuilt
+        flags["moe_switch"] = next((k for k in MOE_SWITCHES if isinstance(text_raw.get(k), bool)), None)
     r.nested = tuple(flags["nested_configs"])
     r.key_aliases = {k: list(v) for k, v in flags["key_aliases"].items()}
     r.mark(*flags["neutral_keys"])

@@ -39,11 +39,31 @@ def mlp_width(r: Reader, flags: dict[str, Any], intermediate: int) -> int:
     return intermediate
 
 
-def dense_mlp(r: Reader, flags: dict[str, Any], intermediate: int) -> DenseMLP:
+#: activations whose MLPs are up / down without a gate in every transformers family that names them under
+#: hidden_act / activation_function (GPT-2, GPT-J, GPT-NeoX, Falcon, OPT, BLOOM, MPT, BERT, Phi: gelu, gelu_new, relu;
+#: Nemotron, Persimmon, Arcee: relu2; Apertus: xielu; CLIP-style: quick_gelu); SiLU / SwiGLU / GeGLU MLPs are gated
+NON_GATED_ACTIVATIONS = frozenset({"gelu", "gelu_new", "gelu_fast", "gelu_python", "gelu_accurate", "quick_gelu",
+                                   "relu", "relu2", "relu_squared", "squared_relu", "xielu", "leaky_relu"})
+
+
+def mlp_gated(r: Reader, flags: dict[str, Any]) -> bool:
+    """Whether the family's MLP has a gate projection. Family flag ``mlp_gated``: True / False; ``"t5"`` reads
+    ``feed_forward_proj`` ("gated-gelu"); ``"by_activation"`` (a layout guessed from keys: a model type without a
+    reader) reads ``feed_forward_proj`` where the config has one, else is gated unless the activation is one of
+    :data:`NON_GATED_ACTIVATIONS`."""
     gated = flags["mlp_gated"]
     if gated == "t5":
-        proj = str(r.get("feed_forward_proj") or "relu")
-        gated = proj.startswith("gated")
+        return str(r.get("feed_forward_proj") or "relu").startswith("gated")
+    if gated == "by_activation":
+        proj = r.get("feed_forward_proj")  # T5-style configs name the gating themselves ("gated-gelu")
+        if isinstance(proj, str):
+            return proj.startswith("gated")
+        return activation(r).strip().lower() not in NON_GATED_ACTIVATIONS
+    return gated is True
+
+
+def dense_mlp(r: Reader, flags: dict[str, Any], intermediate: int) -> DenseMLP:
+    gated = mlp_gated(r, flags)
     return DenseMLP(intermediate=mlp_width(r, flags, intermediate), gated=bool(gated), bias=r.flag(flags["mlp_bias"]),
                     activation=activation(r))
 
@@ -82,7 +102,7 @@ def moe_mlp(r: Reader, flags: dict[str, Any], hidden: int, num_experts: int, den
     shared = None
     shared_i = r.int("shared_intermediate", required=False, minimum=0)
     n_shared = r.int("num_shared_experts", required=False, minimum=0)
-    gated = flags["mlp_gated"] is True
+    gated = mlp_gated(r, flags)
     act = activation(r)
     shared_bias = r.flag(flags.get("shared_expert_bias", False))
     if flags.get("shared_expert_rule") == "one_expert":
