@@ -53,7 +53,12 @@ def served_name(prov) -> str:
     (the one holding ``config.json`` when a file was given; relative, absolute or ``~/``), or ``MODEL_REPO_OR_FOLDER``
     for a bundled example (written from public facts: no weights to serve), for a config file under another name
     (no engine can load it) and for any name unsafe on a shell line or in Markdown."""
-    if prov.repo_id:
+    if getattr(prov, "adapter_base", None):  # a PEFT adapter: the engine serves its base model, the adapter on top
+        name = prov.adapter_base
+        if prov.kind == "local" and not Path(name).is_absolute() and not name.startswith((".", "~")) \
+                and not prov.repo_id and Path(name).exists():
+            name = "./" + name
+    elif prov.repo_id:
         name = prov.repo_id
     elif prov.kind == "example":
         return PLACEHOLDER
@@ -68,6 +73,41 @@ def served_name(prov) -> str:
     else:
         name = prov.source
     return name if SAFE_MODEL.fullmatch(name or "") else PLACEHOLDER
+
+
+#: flags of the engine's API server, outside its engine arguments (data/engine_flags.json reads those): vLLM 0.33.0
+#: --lora-modules name=path (vllm/entrypoints/common/cli_args.py FrontendArgs.lora_modules, LoRAParserAction)
+FRONTEND_FLAGS = {"vllm": ("--lora-modules",)}
+
+
+def _adapter_flags(fw: str, prov, table: dict, notes: list[str]) -> list[tuple[str, str | None]]:
+    """The flags that load a PEFT adapter source (``prov.adapter_base`` set) on top of its base model, or notes."""
+    if not getattr(prov, "adapter_base", None):
+        return []
+    adapter = prov.repo_id or (str(Path(prov.path).parent) if prov.path else prov.source)
+    if fw != "vllm":
+        notes.append(f"the source is a LoRA adapter of {prov.adapter_base}: load it with {fw}'s own LoRA flags "
+                     "(not modelled here), or serve it merged into the base weights")
+        return []
+    if prov.adapter_refused:
+        notes.append(f"vllm {table.get('version')} refuses the adapter ({prov.adapter_refused}): this command serves "
+                     "the base model alone; merge the adapter into the base weights to serve it")
+        return []
+    if not SAFE_MODEL.fullmatch(adapter or ""):
+        notes.append("the adapter's name is unsafe on a shell line: add --lora-modules adapter=<its path> yourself")
+        return [("--enable-lora", None)]
+    from .adapters import _rules
+    rules = _rules()
+    default = rules.get("max_lora_rank_default", 16)
+    need = next((r for r in rules.get("max_lora_ranks") or [] if prov.adapter_rank and r >= prov.adapter_rank),
+                default)
+    out: list[tuple[str, str | None]] = [("--enable-lora", None)]
+    if need > default:
+        out.append(("--max-lora-rank", str(need)))
+    out.append(("--lora-modules", f"adapter={adapter}"))
+    notes.append("requests name the adapter as model \"adapter\" (--lora-modules name=path); the base model serves "
+                 "under its own name")
+    return out
 
 
 def launch_command(cm, p, prov) -> LaunchCommand:
@@ -180,9 +220,11 @@ def launch_command(cm, p, prov) -> LaunchCommand:
             flags += [("--nnodes", str(p.nodes)), ("--node-rank", "0"), ("--dist-init-addr", "<node-0 address>:5000")]
             notes.append(f"the layout spans {p.nodes} nodes: run the same command on every node with --node-rank "
                          f"0..{p.nodes - 1}")
+    adapter = _adapter_flags(fw, prov, table, notes)
+    flags += adapter
     accepted = set(table["flags"])
     for name, value in flags:
-        if name not in accepted:  # never emit what the engine's CLI would reject
+        if name not in accepted and name not in FRONTEND_FLAGS.get(fw, ()):  # never emit what the CLI would reject
             notes.append(f"{name} is not a {fw} {table['version']} flag: left out")
             continue
         argv.append(name)

@@ -76,6 +76,10 @@ class Provenance(BaseModel):
     tags: list[str] = Field(default_factory=list)
     quantized_derivatives: list[str] | None = Field(
         None, description="Hub repos declaring base_model:quantized:<this repo> (first 20); None = not looked up")
+    adapter_base: str | None = Field(None, description="a PEFT adapter repo or folder: the base model it adapts (the "
+                                                       "Hub id or folder the engine serves); None: not an adapter")
+    adapter_rank: int | None = Field(None, description="the adapter's largest LoRA rank (r, rank_pattern)")
+    adapter_refused: str | None = Field(None, description="why vLLM refuses the adapter as a LoRA adapter, if it does")
 
 
 class StoredTensor(BaseModel):
@@ -114,6 +118,9 @@ class RawModel(BaseModel):
 #: sentence-transformers' module list (modules.json): a Pooling module means the model embeds (pools the last hidden
 #: states) and does not generate, whatever class config.json names (Qwen3-Embedding ships Qwen3ForCausalLM)
 ST_MODULES = "modules.json"
+from .adapters import ADAPTER_CONFIG  # noqa: E402  (a PEFT adapter repo's file)
+#: set while a local adapter folder's base is read: a base that is itself adapter-only is refused, not followed
+_ADAPTER_DEPTH = __import__("threading").local()
 MAX_ST_MODULES_BYTES = 1024 * 1024
 
 
@@ -269,9 +276,52 @@ def _load_local(source: str, path: Path, kind: Literal["local", "example"]) -> R
         raise BadInputError(f"{exc.filename or path}: permission denied") from None
 
 
+def _load_local_adapter(source: str, folder: Path) -> RawModel:
+    """A local PEFT adapter folder (``adapter_config.json``, no ``config.json``): its base model, a local folder
+    (resolved against the adapter folder when relative) or a Hub repo, under the adapter folder's provenance."""
+    from .adapters import adapter_note, base_model
+    apath = folder / ADAPTER_CONFIG
+    adapter = _read_json_file(apath, ADAPTER_CONFIG)
+    base = base_model(adapter, str(apath))
+    bpath = expand_user(base)
+    if not bpath.is_absolute():
+        bpath = folder / bpath if (folder / bpath).exists() else bpath
+    if bpath.is_dir() and (bpath / "config.json").is_file():
+        if bpath.resolve() == folder.resolve():
+            raise BadInputError(f"{apath}: names its own folder as the base model", "missing_config")
+        raw = _load_local_files(base, bpath, "local")
+        where = str(bpath)
+    else:
+        hub = parse_hub_source(base)
+        if hub is None or base.startswith((".", "/", "~")):
+            raise BadInputError(f"{apath}: base model {base[:120]!r} is neither a folder with a config.json nor a "
+                                "Hub repo id (org/name)", "missing_config")
+        try:
+            raw = load_hub(base, hub[0], hub[1], allow_adapter=False)
+        except (HubError, BadInputError) as exc:
+            raise type(exc)(f"{folder} is an adapter of {hub[0]}: {exc}", exc.reason) from None
+        sha = (raw.provenance.commit_sha or "")[:7]
+        where = f"{hub[0]}@{sha}" if sha else hub[0]
+    from .adapters import _rank, vllm_refusal
+    base_served = raw.provenance.repo_id or str(bpath)
+    raw.provenance = Provenance(kind="local", source=source, path=str(apath),
+                                files=[ADAPTER_CONFIG] + [f"{where}/{f}" for f in raw.provenance.files],
+                                adapter_base=base_served, adapter_rank=_rank(adapter),
+                                adapter_refused=vllm_refusal(adapter))
+    raw.source_notes.insert(0, adapter_note(adapter, str(folder), where))
+    return raw
+
+
 def _load_local_files(source: str, path: Path, kind: Literal["local", "example"]) -> RawModel:
     if path.is_dir():
         folder, cfg_path = path, path / "config.json"
+        if not cfg_path.exists() and kind == "local" and (path / ADAPTER_CONFIG).is_file() and source is not None \
+                and not getattr(_ADAPTER_DEPTH, "inside", False):
+            _ADAPTER_DEPTH.inside = True
+            try:
+                return _load_local_adapter(source, path)
+            finally:
+                _ADAPTER_DEPTH.inside = False
         if not cfg_path.exists():
             raise BadInputError(f"{path} is a folder without a config.json")
     else:
@@ -698,8 +748,12 @@ def hub_cache_dir() -> str | None:
 
 def load_hub(source: str, repo_id: str, revision: str | None = None, token: str | None = None, *,
              attempts: int = 3, derivatives: bool = True, endpoint: str | None = None,
-             checkpoint: bool = True) -> RawModel:
+             checkpoint: bool = True, allow_adapter: bool = True) -> RawModel:
     """Fetch ``config.json`` (and ``hf_quant_config.json``) of a Hub repo at a pinned commit.
+
+    A PEFT adapter repo (``adapter_config.json``, no ``config.json``; ``allow_adapter``) is read as its base model
+    (``base_model_name_or_path``, a Hub repo read at its main branch) under the adapter repo's own provenance, with
+    a note (:mod:`scorer.adapters`).
 
     ``attempts`` bounds the tries of each Hub read on 429/5xx (:func:`with_backoff`); ``derivatives=False``
     skips the lookup of quantized derivatives (one listing call) as the batch crawl does; ``checkpoint=False``
@@ -727,6 +781,9 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
         names = [s.rfilename for s in (info.siblings or [])]
         if not all(isinstance(n, str) for n in names):
             raise HubError(f"{repo_id}: the Hub's file list is malformed")
+        if names and "config.json" not in names and ADAPTER_CONFIG in names and allow_adapter:
+            return _load_hub_adapter(source, repo_id, revision, token, attempts, derivatives, endpoint, checkpoint,
+                                     info, sha, names)
         if names and "config.json" not in names:
             raise BadInputError(f"{repo_id} at commit {sha[:7]} has no config.json (files: {', '.join(sorted(names)[:8])})",
                                 "missing_config")
@@ -769,6 +826,46 @@ def load_hub(source: str, repo_id: str, revision: str | None = None, token: str 
     if checkpoint:
         raw.checkpoint, raw.checkpoint_note = read_hub_checkpoint(api, repo_id, sha, names, token, endpoint,
                                                                   attempts=attempts)
+    return raw
+
+
+def _load_hub_adapter(source, repo_id, revision, token, attempts, derivatives, endpoint, checkpoint, info, sha,
+                      names) -> RawModel:
+    """A Hub PEFT adapter repo: its base model's config under the adapter repo's provenance (see :func:`load_hub`)."""
+    from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url
+
+    from .adapters import ADAPTER_CONFIG as name, adapter_note, base_model
+    url = hf_hub_url(repo_id, name, revision=sha, endpoint=endpoint)
+    meta = with_backoff(attempts=attempts, call=lambda: get_hf_file_metadata(url, token=token, endpoint=endpoint,
+                                                                             timeout=HUB_TIMEOUT_S))
+    if meta.size is not None and meta.size > MAX_CONFIG_BYTES:
+        raise BadInputError(f"{repo_id}: {name} is {meta.size:,} bytes, over the {MAX_CONFIG_BYTES:,}-byte cap",
+                            "invalid_json")
+    local = with_backoff(attempts=attempts, call=lambda: hf_hub_download(
+        repo_id, name, revision=sha, token=token, endpoint=endpoint, cache_dir=hub_cache_dir()))
+    with open(local, "rb") as fh:
+        adapter = parse_json_bytes(fh.read(MAX_CONFIG_BYTES + 1), f"{repo_id}/{name}")
+    base = base_model(adapter, repo_id)
+    hub = parse_hub_source(base)
+    if hub is None or base.startswith((".", "/", "~")):
+        raise BadInputError(f"{repo_id}: {name} names base model {base[:120]!r}, which is not a Hub repo id "
+                            "(org/name): score the base model's folder instead", "missing_config")
+    if hub[0] == repo_id:
+        raise BadInputError(f"{repo_id}: {name} names the repo itself as its base model", "missing_config")
+    try:
+        raw = load_hub(base, hub[0], hub[1], token, attempts=attempts, derivatives=derivatives, endpoint=endpoint,
+                       checkpoint=checkpoint, allow_adapter=False)
+    except (HubError, BadInputError) as exc:
+        raise type(exc)(f"{repo_id} is an adapter of {hub[0]}: {exc}", exc.reason) from None
+    base_sha = (raw.provenance.commit_sha or "")[:7]
+    gated = info.gated if isinstance(info.gated, str) else ("yes" if info.gated else None)
+    from .adapters import _rank, vllm_refusal
+    raw.provenance = Provenance(
+        kind="hub", source=source, repo_id=repo_id, revision=revision, commit_sha=sha, endpoint=endpoint,
+        files=[name] + [f"{hub[0]}/{f}" for f in raw.provenance.files], weight_formats=_weight_formats(names),
+        gated=gated, private=info.private, license=license_from_tags(info.tags), tags=list(info.tags or []),
+        adapter_base=hub[0], adapter_rank=_rank(adapter), adapter_refused=vllm_refusal(adapter))
+    raw.source_notes.insert(0, adapter_note(adapter, repo_id, f"{hub[0]}@{base_sha}" if base_sha else hub[0]))
     return raw
 
 

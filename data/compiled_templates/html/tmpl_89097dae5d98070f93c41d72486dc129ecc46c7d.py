@@ -132,6 +132,21 @@ def root(context, missing=missing):
         yield '<tr><th>stored in the checkpoint</th><td>not read: '
         yield escape(environment.finalize(environment.getattr(t_1(environment, t_7(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'sources'), 'id', 'equalto', 'checkpoint')), 'text')))
         yield '</td></tr>'
+    if environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_base'):
+        pass
+        yield '<tr><th>adapter</th><td>PEFT adapter'
+        if environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_rank'):
+            pass
+            yield ' of rank '
+            yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_rank')))
+        yield ' on base '
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_base')))
+        yield ": the counts, fit and predictions are the base model's"
+        if environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_refused'):
+            pass
+            yield '; vLLM refuses it: '
+            yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_refused')))
+        yield '</td></tr>\n'
     yield '<tr><th>weights</th><td>'
     l_1_loop = missing
     for l_1_w, l_1_loop in LoopContext(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'weights'), undefined):
@@ -252,4 +267,4 @@ def root(context, missing=missing):
     yield '</td></tr>\n</table>\n\n'
 
 blocks = {}
-debug_info = '4=70&5=74&6=79&7=90&8=130&9=137&10=156&11=158&12=169&13=171&14=185&15=192&16=207&17=220&18=244'
+debug_info = '4=70&5=74&6=79&7=90&8=130&9=135&10=152&11=171&12=173&13=184&14=186&15=200&16=207&17=222&18=235&19=259'

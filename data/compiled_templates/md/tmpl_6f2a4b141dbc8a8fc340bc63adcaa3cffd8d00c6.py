@@ -247,7 +247,23 @@ def root(context, missing=missing):
         yield ' ('
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'quantization'), 'method')))
         yield ')'
-    yield ' | config.json |\n\n'
+    yield ' | config.json |\n'
+    if environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_base'):
+        pass
+        yield '| adapter | PEFT adapter'
+        if environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_rank'):
+            pass
+            yield ' of rank '
+            yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_rank')))
+        yield ' on base '
+        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_base')))
+        yield ": the counts, fit and predictions are the base model's"
+        if environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_refused'):
+            pass
+            yield '; vLLM refuses it: '
+            yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'adapter_refused')))
+        yield ' | adapter_config.json |\n'
+    yield '\n'
 
 blocks = {}
-debug_info = '4=77&5=99&6=102&8=104&9=107&11=118&12=121&13=162&14=165&16=167&17=170&19=194&20=217&21=219&22=223&24=234&25=236&26=239&28=242'
+debug_info = '4=77&5=99&6=102&8=104&9=107&11=118&12=121&13=162&14=165&16=167&17=170&19=194&20=217&21=219&22=223&24=234&25=236&26=239&28=242&29=251&30=254'

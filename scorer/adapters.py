@@ -1,0 +1,104 @@
+"""PEFT adapter repos (``adapter_config.json`` and no ``config.json``): which base model they adapt, and whether
+vLLM serves them as LoRA adapters. Pure: :mod:`scorer.sources` reads the files and loads the base model.
+
+A LoRA adapter does not change the base model's architecture: the sheet of an adapter repo is its base model's
+sheet, with a note naming the adapter and the flags vLLM needs to serve it (``--enable-lora`` and a
+``--max-lora-rank`` of at least the adapter's rank), or why vLLM refuses it (data/engines.json ``lora``, read from
+vLLM 0.33.0's ``vllm/lora/peft_helper.py`` ``PEFTHelper.validate_legal``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import BadInputError
+
+#: the file of a PEFT adapter repo
+ADAPTER_CONFIG = "adapter_config.json"
+
+
+def _rules() -> dict:
+    from .resources import load_json
+    return load_json("engines.json")["engines"]["vllm"].get("lora") or {}
+
+
+def _short(text: Any, limit: int = 60) -> str:
+    s = str(text)
+    return s if len(s) <= limit else s[:limit] + "…"
+
+
+def base_model(adapter: Any, where: str) -> str:
+    """The base model an adapter config names (``base_model_name_or_path``), stripped.
+
+    Raises:
+        BadInputError: the file is not a JSON object, or names no base model as a non-empty string.
+    """
+    if not isinstance(adapter, dict):
+        raise BadInputError(f"{where}: {ADAPTER_CONFIG} is not a JSON object", "invalid_json")
+    base = adapter.get("base_model_name_or_path")
+    if not isinstance(base, str) or not base.strip():
+        raise BadInputError(f"{where}: {ADAPTER_CONFIG} names no base model (base_model_name_or_path), so there is "
+                            "no architecture to read", "missing_config")
+    if len(base) > 300 or any(ord(c) < 32 for c in base):
+        raise BadInputError(f"{where}: {ADAPTER_CONFIG} base_model_name_or_path {_short(base)!r} is not a model id "
+                            "or path", "missing_config")
+    return base.strip()
+
+
+def _rank(adapter: dict) -> int | None:
+    ranks = [adapter.get("r")] + list((adapter.get("rank_pattern") or {}).values()
+                                      if isinstance(adapter.get("rank_pattern"), dict) else [])
+    ok = [r for r in ranks if isinstance(r, int) and not isinstance(r, bool) and r > 0]
+    return max(ok) if ok else None
+
+
+def vllm_refusal(adapter: dict) -> str | None:
+    """Why vLLM 0.33.0 refuses to load the adapter at any ``--max-lora-rank`` (PEFTHelper.validate_legal /
+    _validate_features), or None."""
+    rules = _rules()
+    why = []
+    peft_type = str(adapter.get("peft_type") or "LORA").upper()
+    if peft_type != "LORA":
+        why.append(f"peft_type {_short(peft_type, 30)!r} (vLLM serves LoRA adapters only)")
+    saved = adapter.get("modules_to_save") or []
+    if isinstance(saved, list) and [m for m in saved if m not in rules.get("modules_to_save", [])]:
+        why.append(f"modules_to_save {_short(saved)} (only {', '.join(rules.get('modules_to_save', []))})")
+    if adapter.get("use_dora"):
+        why.append("DoRA (use_dora)")
+    if adapter.get("lora_bias"):
+        why.append("lora_bias")
+    if adapter.get("bias") not in (None, "none"):
+        why.append(f"bias {_short(adapter.get('bias'), 20)!r}")
+    if adapter.get("layer_replication"):
+        why.append("layer_replication")
+    init = adapter.get("init_lora_weights")
+    if isinstance(init, str) and init.lower().startswith(("pissa", "olora", "corda", "loftq")):
+        why.append(f"init_lora_weights {_short(init, 20)!r}")
+    rank = _rank(adapter)
+    ranks = rules.get("max_lora_ranks") or []
+    if rank is not None and ranks and rank > max(ranks):
+        why.append(f"rank {rank} above the largest --max-lora-rank {max(ranks)}")
+    return "; ".join(why) or None
+
+
+def adapter_note(adapter: dict, repo: str, base: str) -> str:
+    """The sheet's note on an adapter repo: what it adapts, its rank and targets, and how vLLM serves it."""
+    rank = _rank(adapter)
+    targets = adapter.get("target_modules")
+    tgt = (", ".join(_short(t, 30) for t in targets[:8]) + (", …" if len(targets) > 8 else "")) \
+        if isinstance(targets, list) and targets else (_short(targets, 60) if isinstance(targets, str) else None)
+    peft_type = _short(str(adapter.get("peft_type") or "LORA").upper(), 30)
+    desc = f"{peft_type} adapter" + (f" of rank {rank}" if rank else "") + (f" on {tgt}" if tgt else "")
+    head = (f"{_short(repo, 120)} holds a PEFT {desc} (adapter_config.json, no config.json) for base model "
+            f"{_short(base, 120)}: the architecture, parameter counts, fit and predictions here are the base model's "
+            "(the adapter's low-rank weights are not counted)")
+    rules = _rules()
+    refused = vllm_refusal(adapter)
+    if refused:
+        return head + f"; vllm 0.33.0 refuses it as a LoRA adapter: {refused} ({_short(rules.get('src', ''), 80)})"
+    ranks = rules.get("max_lora_ranks") or []
+    default = rules.get("max_lora_rank_default", 16)
+    need = next((r for r in ranks if rank is not None and r >= rank), default)
+    flag = "--enable-lora" + (f" --max-lora-rank {need}" if need > default else "")
+    return head + (f"; vllm 0.33.0 serves it with `{flag}` (default --max-lora-rank {default}; vllm/config/lora.py), or "
+                   "merged into the base weights")
