@@ -740,10 +740,12 @@ class CostModel:
         """Per inventory entry, the constants of its time formulas (computed once per cost model)."""
         ep = self.layout.ep
         plan = []
+        own = self._gemm_peaks()
         for (g, s), wb, mis in zip(self._shards, self._wb, self._mis):
             layers = max(1, len(g.layers))
             kn = s.k * s.n
-            c_scale = 1.0 / (self.peak * mis)
+            peak, eff_ratio = own.get(self._gemm_dtype(g, wb), (self.peak, 1.0))
+            c_scale = eff_ratio / (peak * mis)
             m_scale = 1.0 / self.bw_peak
             if g.expert:
                 per_layer = g.count // layers
@@ -759,6 +761,37 @@ class CostModel:
                              wb * kn * g.count, ACT_BYTES * (s.k + s.n) * g.count, 0.0, 0.0))
         self._gemm_ops = sum(max(1, len(g.layers)) for g, _ in self._shards)
         return plan
+
+    def _gemm_dtype(self, g: Gemm, wb: float) -> str | None:
+        """The compute dtype of a GEMM that does not run at the precision's own (None: it does): a 16-bit weight
+        (router, lm_head, what the checkpoint leaves unquantized) runs BF16 GEMMs; a mixed checkpoint's component
+        at another format (FP8 attention beside NVFP4 experts) runs that format's."""
+        if wb >= 2.0:
+            return "bf16" if self.dtype != "bf16" else None
+        q = self.arch.quantization
+        fmt = q.component_formats.get(g.component) if (q is not None and q.format == self.precision.id) else None
+        if fmt and fmt != self.precision.id:
+            from .hardware import precisions
+            cat = precisions()
+            if fmt in cat:
+                d = compute_dtype(cat[fmt], self.gpu)
+                return d if d != self.dtype else None
+        return None
+
+    def _gemm_peaks(self) -> dict[str, tuple[float, float]]:
+        """dtype -> (its peak FLOP/s on this GPU, its GEMM efficiency / the precision's) for :meth:`_gemm_dtype`'s
+        dtypes: a GEMM's compute seconds are flops x eff_ratio / (peak x misalignment) / eff_c."""
+        gpu, p = self.gpu, self.p
+
+        def eff(d: str) -> float:
+            mamf = gpu.mamf_tflops.get(d) or gpu.mamf_tflops.get("bf16")
+            base = gpu.tflops.get(d) if d in gpu.mamf_tflops else gpu.tflops.get("bf16")
+            e = (mamf / base) if (mamf and base) else p["gemm_compute_eff"]
+            return min(1.0, e * p.get("gemm_eff_scale", 1.0))
+
+        main = eff(self.dtype)
+        return {d: (gpu.peak_flops(d), main / eff(d)) for d in ("bf16", "fp8", "fp4", "int8") if d != self.dtype
+                and gpu.tflops.get(d)}
 
     def _gemm_features(self, m_tokens: float, seqs: float) -> tuple[list[float], list[float], int]:
         """Per inventory entry: compute seconds at 100% of peak (tile/wave and misalignment included) and memory

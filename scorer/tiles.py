@@ -54,8 +54,11 @@ def gemm_efficiency(m: int, n: int, k: int, sms: int) -> float:
 
 
 def element_alignment(dtype_bytes: float) -> int:
-    """Elements per 16 bytes (rule G1): 8 for 16-bit, 16 for 8-bit, 32 for 4-bit types."""
-    return max(1, int(round(16 / max(dtype_bytes, 0.5))))
+    """Elements per 16 bytes (rule G1): 8 for 16-bit, 16 for 8-bit, 32 for 4-bit types. ``dtype_bytes`` may include
+    a format's scales (NVFP4 0.5625, INT4 group 128 0.52, FP8 block 1.008 bytes per weight): the element itself
+    is the nearest storage width below it (4, 8, 16 or 32 bits)."""
+    element = 0.5 if dtype_bytes < 0.75 else 1.0 if dtype_bytes < 1.5 else 2.0 if dtype_bytes < 3.0 else 4.0
+    return int(16 / element)
 
 
 #: (n, k, dtype bytes) -> factor: every cost model asks it for each inventory entry; ~300 bytes an entry
