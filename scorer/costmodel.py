@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -223,10 +224,75 @@ class Layout(BaseModel):
         return "·".join(parts)
 
 
-_EXCLUDE_MAP = (("lm_head", "lm_head"), ("embed", "embedding"), ("router", "router"), ("mlp.gate", "router"),
-                ("shared_expert_gate", "router"), ("self_attn", "attention"), ("attn", "attention"),
-                ("shared_expert", "shared_experts"), ("experts", "routed_experts"), ("mamba", "recurrent"), ("mixer", "recurrent"),
-                ("linear_attn", "recurrent"), ("vision", "vision"), ("visual", "vision"))
+#: (pattern, component) tried in order on a lower-cased exclusion pattern: the first that matches names the
+#: component the pattern leaves unquantized. Recurrent mixers before attention ("linear_attn" holds "attn"); a
+#: mixer's attention projections (Nemotron-H "mixer.q_proj") are attention; "mlp.gate" is a router only when no
+#: "_proj" follows it (mlp.gate_proj is the MLP's)
+_EXCLUDE_MAP = ((r"lm_head", "lm_head"), (r"embed", "embedding"), (r"router", "router"),
+                (r"mlp\.gate($|[^_a-z])", "router"), (r"shared_expert_gate", "router"),
+                (r"linear_attn|mamba|ssm|conv1d", "recurrent"),
+                (r"self_attn|attn|attention|mixer\.(q|k|v|o|qkv)_proj", "attention"),
+                (r"shared_expert", "shared_experts"), (r"experts", "routed_experts"), (r"mixer", "recurrent"),
+                (r"vision|visual", "vision"), (r"(^|[.*])mlp(\.?\*)*$", "mlp"))
+#: a pattern that excludes everything ("*", ".*", "re:.*")
+_EXCLUDE_ALL = re.compile(r"^(re:)?\.?\*$")
+#: the layer index part of a pattern: excluded in every layer only when it is a wildcard
+_LAYER_INDEX = re.compile(r"(layers|\.h|blocks)(\\?\.|_)(?P<index>[^.\\]*)")
+#: components every recipe leaves 16-bit anyway, and those an exclusion of everything adds
+_ALL_QUANTIZED = frozenset({"attention", "mlp", "routed_experts", "shared_experts", "recurrent"})
+#: single projections an exclusion may name in every layer (GEMM names end in them)
+_PROJECTIONS = ("down_proj", "up_proj", "gate_proj", "gate_up_proj", "o_proj", "q_proj", "k_proj", "v_proj",
+                "qkv_proj", "out_proj", "in_proj")
+
+
+def _every_layer(pattern: str) -> bool:
+    """Whether an exclusion pattern covers its modules in every layer: no layer index, or a wildcard one
+    ("layers.*.self_attn", "re:.*layers\\.\\d+\\.mlp"); "model.layers.0.self_attn*" covers layer 0 only."""
+    m = _LAYER_INDEX.search(pattern)
+    if m is None:
+        return True
+    idx = m.group("index")
+    return idx in ("*", ".*", "") or idx.startswith(("*", ".*", r"\d+", r"\d*", "[0-9]+", "[0-9]*"))
+
+
+def excluded_components(patterns: list[str]) -> set[str]:
+    """Components a checkpoint leaves unquantized in every layer, from its ignore / exclude_modules /
+    modules_to_not_convert patterns (:data:`_EXCLUDE_MAP`). A pattern that pins some layers (``layers.0.``) leaves
+    the component quantized elsewhere, so the component counts as quantized (sized and kernel-checked at its format:
+    one layer's weights are then over-counted by the difference of bytes); "*" excludes every component."""
+    out: set[str] = set()
+    for p in patterns:
+        if not isinstance(p, str):
+            continue
+        low = p.lower().strip()
+        if _EXCLUDE_ALL.fullmatch(low):
+            out |= _ALL_QUANTIZED
+            continue
+        if not _every_layer(low):
+            continue
+        for needle, comp in _EXCLUDE_MAP:
+            if re.search(needle, low):
+                # a whole MLP block ("layers.*.mlp.*") holds a MoE layer's experts too
+                out |= {"mlp", "routed_experts", "shared_experts"} if comp == "mlp" else {comp}
+                break
+    return out
+
+
+def excluded_projections(patterns: list[str]) -> set[str]:
+    """Single projections a checkpoint leaves unquantized in every layer ("*down_proj*"): patterns that name one of
+    :data:`_PROJECTIONS` and no component of :data:`_EXCLUDE_MAP` (those are whole components)."""
+    out: set[str] = set()
+    for p in patterns:
+        if not isinstance(p, str):
+            continue
+        low = p.lower().strip()
+        if not _every_layer(low) or any(re.search(n, low) for n, _ in _EXCLUDE_MAP):
+            continue
+        for proj in sorted(_PROJECTIONS, key=len, reverse=True):
+            if re.search(rf"(^|[^a-z_]){proj}($|[^a-z_])", low):
+                out.add(proj)
+                break
+    return out
 
 
 def int_weight_bytes(prec, quant) -> float:
@@ -245,17 +311,6 @@ def int_weight_bytes(prec, quant) -> float:
     zero = 0.0 if quant.zero_points is False else bits / 8
     return bits / 8 + (2.0 + zero) / g
 
-
-def excluded_components(patterns: list[str]) -> set[str]:
-    """Components a checkpoint leaves unquantized, from its ignore / modules_to_not_convert patterns."""
-    out = set()
-    for p in patterns:
-        low = p.lower()
-        for needle, comp in _EXCLUDE_MAP:
-            if needle in low:
-                out.add(comp)
-                break
-    return out
 
 
 #: (id(gemms), tp, moe_tp) -> (gemms, per-GPU shards); the entry holds the inventory so its id is not reused while
@@ -454,6 +509,9 @@ class CostModel:
         lay = self.layout
         if not adp_wait_applies(lay.dp):
             self.p[ADP_WAIT] = 0.0
+        q = self.arch.quantization
+        self._unq_proj = excluded_projections(q.excluded) if (q is not None and q.format == self.precision.id) \
+            else set()  # single projections the checkpoint leaves 16-bit ("*down_proj*")
         self._qb = int_weight_bytes(self.precision, self.arch.quantization)  # bytes per quantized weight
         self._comp_qb = component_weight_bytes(self.arch, self.precision)  # a mixed checkpoint's, per component
         tp = lay.tp
@@ -524,7 +582,8 @@ class CostModel:
 
     # ---------------------------------------------------------------- memory
     def weight_bytes(self, g: Gemm) -> float:
-        if not g.quantizable or g.component in self.unquantized:
+        if not g.quantizable or g.component in self.unquantized or (
+                self._unq_proj and g.name.rsplit(".", 1)[-1] in self._unq_proj):
             return 2.0
         # a mixed checkpoint's component at its own format; else the checkpoint's group size and zero points at its
         # own format (int_weight_bytes)

@@ -311,13 +311,14 @@ def served_formats(arch: ModelArch, gemms: list[Gemm], precision: str) -> list[t
     q = arch.quantization
     as_stored = q is not None and PRECISION_FORMAT.get(q.format, q.format) == fmt  # fp8_channel: the fp8 kernels
     if as_stored:
-        from .costmodel import excluded_components
+        from .costmodel import excluded_components, excluded_projections
         excluded = excluded_components(q.excluded)
+        projections = excluded_projections(q.excluded)
     out = []
     for g in quantizable:
         gf = fmt
         if as_stored:
-            if g.component in excluded:
+            if g.component in excluded or g.name.rsplit(".", 1)[-1] in projections:
                 continue
             own = q.component_formats.get(g.component)
             if own in ("bf16", "fp16"):

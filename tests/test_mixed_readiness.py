@@ -98,3 +98,38 @@ def test_fp8_block_attention_beside_nvfp4_experts_is_checked_at_fp8_block(tmp_pa
 
     doc = _sheet(tmp_path, capsys, _ct(NVFP4), name="nvfp4")  # the same checkpoint with NVFP4 attention runs at TP 4
     assert 4 in doc["quantization"]["checkpoint_tps"]["vllm"]
+
+
+# Exclusion patterns name modules, not components: one that pins layers leaves the others quantized (and checked); one
+# that names a projection in every layer leaves that projection 16-bit; "*" leaves everything 16-bit. A breaker trial
+# found each read as something else (substring matching: "linear_attn" as attention, "mlp.gate_proj" as the router).
+
+def test_exclusions_that_pin_a_layer_or_name_a_projection(tmp_path, capsys):
+    def run(name, exclude):
+        _sheet(tmp_path, capsys, LLAMA, _modelopt_nvfp4(exclude), name)
+        return _predict(tmp_path / name, capsys, "--tp", "8")[0]
+    assert run("layer0", ["lm_head", "model.layers.0.self_attn*"]) == 2  # layer 1's o_proj: K/TP 136, 136 % 16 = 8
+    assert run("oproj", ["lm_head", "*o_proj*"]) == 0  # the blocker itself left 16-bit in every layer
+    assert run("regex", ["lm_head", r"re:.*layers\.\d+\.self_attn.*"]) == 0  # a wildcard layer index: every layer
+
+
+def test_exclude_everything_is_sized_at_16_bits(tmp_path, capsys):
+    doc = _sheet(tmp_path, capsys, LLAMA, _modelopt_nvfp4(["*"]), "star")
+    w = {x["precision"]: x["bytes"] for x in doc["weights"]}
+    assert w["nvfp4"] == w["bf16"]
+    o = _sheet(tmp_path, capsys, LLAMA, _modelopt_nvfp4(["lm_head", "*down_proj*"]), "down")
+    w2 = {x["precision"]: x["bytes"] for x in o["weights"]}
+    base = _sheet(tmp_path, capsys, LLAMA, _modelopt_nvfp4(["lm_head"]), "base")
+    w3 = {x["precision"]: x["bytes"] for x in base["weights"]}
+    down = 2 * 4096 * 1088  # two layers' down_proj weights, at 2 bytes instead of 0.5625 (data/precisions.json)
+    assert abs(w2["nvfp4"] - w3["nvfp4"] - down * (2 - 0.5625)) <= 2
+
+
+def test_exclusion_patterns_map_to_the_right_component():
+    from scorer.costmodel import excluded_components as comps, excluded_projections as projs
+    assert comps(["*linear_attn*"]) == {"recurrent"}
+    assert comps(["backbone.layers.*.mixer.q_proj"]) == {"attention"}  # Nemotron-H's attention is a "mixer"
+    assert comps(["model.layers.*.mlp.gate"]) == {"router"} and comps(["re:.*mlp.gate$"]) == {"router"}
+    assert comps(["*mlp.gate_proj*"]) == set() and projs(["*mlp.gate_proj*"]) == {"gate_proj"}
+    assert comps(["model.layers.*.mlp.*"]) == {"mlp", "routed_experts", "shared_experts"}
+    assert comps(["model.layers.0.self_attn*"]) == set() and projs(["model.layers.0.mlp.down_proj"]) == set()

@@ -236,8 +236,8 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
             encoder = model_type in mapped_types("MODEL_FOR_MASKED_LM_MAPPING_NAMES") and \
                 model_type not in mapped_types("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES")
             layout = ("a BERT-like encoder (post-norm LayerNorm blocks with biases, learned positions and token "
-                      "types)" if encoder else f"a llama-like decoder (pre-norm RMSNorm, {_guessed_mlp(text_raw)}, no "
-                      "biases)")
+                      "types)" if encoder else f"a llama-like decoder (pre-norm RMSNorm, {_guessed_mlp(text_raw, cfg)}, "
+                      "biases where attention_bias / mlp_bias say)")
             guesses.append(f"{LAYOUT_NOT_MODELLED}transformers' model_type {model_type!r} ({type(top).__name__}): "
                            f"deploysheet has no reader for its layout; its keys are read as {layout}")
             if encoder:
@@ -254,7 +254,8 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
                 family = hinted
             else:
                 guesses.append(f"model_type {model_type!r} is unknown to transformers and to deploysheet; read the raw "
-                               f"keys as a llama-like decoder (pre-norm RMSNorm, {_guessed_mlp(text_raw)}, no biases)")
+                               f"keys as a llama-like decoder (pre-norm RMSNorm, {_guessed_mlp(text_raw)}, biases where "
+                               "attention_bias / mlp_bias say)")
                 family = family or "unknown"
                 default_layout = True
         else:
@@ -269,11 +270,13 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
 MOE_SWITCHES = ("is_moe", "use_moe", "moe_enabled", "enable_moe")
 
 
-def _guessed_mlp(text_raw: dict[str, Any]) -> str:
-    """How a guessed llama-like layout reads the MLP (kinds.ffn.mlp_gated's ``by_activation``), for its guess."""
+def _guessed_mlp(text_raw: dict[str, Any], cfg: Any = None) -> str:
+    """How a guessed llama-like layout reads the MLP (kinds.ffn.mlp_gated's ``by_activation``), for its guess:
+    through the config class where transformers has one (its defaults: CLIPTextConfig's quick_gelu)."""
     from .kinds.ffn import NON_GATED_ACTIVATIONS, activation
-    act = activation(Reader(text_raw, None, "config"))
-    proj = text_raw.get("feed_forward_proj")
+    r = Reader(text_raw, cfg, "config")
+    act = activation(r)
+    proj = r.get("feed_forward_proj")
     if isinstance(proj, str):
         return f"{'gated' if proj.startswith('gated') else 'up/down'} MLP (feed_forward_proj {_short(proj)})"
     if act.strip().lower() in NON_GATED_ACTIVATIONS:
@@ -571,6 +574,8 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         flags["mlp_gated"] = "by_activation"
         # a switch that turns the MoE off (Doge's is_moe false) leaves the experts its other keys describe unbuilt
         flags["moe_switch"] = next((k for k in MOE_SWITCHES if isinstance(text_raw.get(k), bool)), None)
+        if flags["moe_switch"] and text_raw.get(flags["moe_switch"]) is False:
+            guesses.append(f"{flags['moe_switch']} is false: the experts its other keys describe are not built")
     r.nested = tuple(flags["nested_configs"])
     r.key_aliases = {k: list(v) for k, v in flags["key_aliases"].items()}
     r.mark(*flags["neutral_keys"])
