@@ -632,7 +632,10 @@ def _runs_instead(cm, framework: str, context: int = 1) -> str:
     if same:
         parts.append(f"{cm.precision.id} runs at {', '.join(same)}")
     if others:
-        parts.append(f"TP{lay.tp} runs {', '.join(others)}")
+        q = arch.quantization
+        stored = q is not None and q.format == cm.precision.id
+        parts.append(f"TP{lay.tp} runs {', '.join(others)}" + (
+            " (from the 16-bit weights: this checkpoint is stored at " + cm.precision.id + ")" if stored else ""))
     if not parts:  # nothing of one stage holds it: the same TP (experts whole where split is refused) in PP stages
         eps = [None] + ([whole] if arch.is_moe and lay.ep == 1 and whole > 1 else [])
         staged = next(((pp, ep) for pp in load_json("regimes.json")["pp_degrees_multinode"]

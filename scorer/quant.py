@@ -166,7 +166,7 @@ def _worst(results: list[tuple[str, str | None]]) -> tuple[str, str | None]:
 def _tagged(result: tuple[str, str | None], gf: str, fmt: str) -> tuple[str, str | None]:
     """A check's result, its reason naming the stored format ``gf`` where it is not the row's ``fmt``."""
     status, why = result
-    return (status, f"{why} ({gf} weights)") if why and gf != fmt else result
+    return (status, f"{why} ({gf} weights, rule {RULE[gf]})") if why and gf != fmt else result
 
 
 def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: list[int] | None = None
@@ -363,5 +363,5 @@ def engine_blocker(arch: ModelArch, gemms: list[Gemm], precision: str, tp: int, 
     out = None if status != "not_ready" else (
         f"{engine} refuses {precision} at TP{tp}{f' EP{ep}' if ep > 1 else ''}"
         f"{f' (experts split {moe_tp} ways over the DP ranks)' if moe_tp != tp and not (ep > 1 and moe_tp == 1) else ''}"
-        f": {_tagged((status, reason), gf, fmt)[1]} (rule {RULE[gf]})")
+        f": {_tagged((status, reason), gf, fmt)[1]}{f' (rule {RULE[fmt]})' if gf == fmt else ''}")
     return _BLOCKERS.put_for(arch, key, out)

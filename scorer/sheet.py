@@ -800,12 +800,13 @@ def _memory_assumption(arch: ModelArch, opts: Options, cal, gpus) -> str:
 def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, unq: set[str], gpus) -> list[str]:
     from .kvcache import served_dtype
     half, why = served_dtype(opts.framework, arch.dtype, arch.model_type)
+    also = set(unq) - {"lm_head", "router", "embedding"}  # those are 16-bit under every recipe (said first)
     out = [
         (f"Weights at {prec} ({precisions()[prec].label}): {why}." if prec in ("bf16", "fp16") and opts.precision_source
          else f"Weights at {prec} ({precisions()[prec].label})"
               + (f", {opts.precision_source}" if opts.precision_source else "")
-              + f"; routers, lm_head and embeddings kept in {half.upper()} (rule Q7)"
-              + (f"; the checkpoint also leaves {', '.join(sorted(unq))} unquantized" if unq else "") + "."),
+              + f"; {'routers, ' if arch.is_moe else ''}lm_head and embeddings kept in {half.upper()} (rule Q7)"
+              + (f"; the checkpoint also leaves {', '.join(sorted(also))} unquantized" if also else "") + "."),
         f"KV cache {opts.kv_dtype}" + (f" ({opts.kv_dtype_source})" if opts.kv_dtype_source else "") +
         f", policy '{kv.policy}': {kv.policy_description}",
         f"Serving framework profile: {opts.framework}. " + _memory_assumption(arch, opts, cal, gpus),

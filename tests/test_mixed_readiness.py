@@ -88,7 +88,7 @@ def test_fp8_block_attention_beside_nvfp4_experts_is_checked_at_fp8_block(tmp_pa
     doc = _sheet(tmp_path, capsys, _ct(FP8_BLOCK), name="mixed")
     row = next(e for e in doc["quantization"]["matrix"] if e["format"] == "nvfp4" and e["tp"] == 4
                and e["engine"] == "vllm")
-    assert row["status"] == "not_ready" and row["reason"].endswith("(fp8_block weights)")
+    assert row["status"] == "not_ready" and row["reason"].endswith("(fp8_block weights, rule Q2)")
     ck = doc["quantization"]["checkpoint"]
     assert ck["format"] == "nvfp4" and ck["component_formats"]["attention"] == "fp8_block"
     tps = doc["quantization"]["checkpoint_tps"]["vllm"]

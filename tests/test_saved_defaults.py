@@ -129,3 +129,29 @@ def test_falcon_original_layout_ignores_written_num_kv_heads(tmp_path, multi_que
     qkv = h * (h + 2 * hd if multi_query else 3 * h)  # bias False (FalconConfig default)
     layer = qkv + h * h + 2 * h * 4 * h + 2 * h  # dense; MLP 4h up and down; input_layernorm (weight + bias)
     assert _text_total(raw) == 2 * layer + 100 * h + 2 * h == expected  # tied embedding, ln_f
+
+
+def test_moe_classes_configured_dense_count_exactly(tmp_path):
+    """Qwen3MoeConfig with every layer in mlp_only_layers builds Qwen3MoeMLP everywhere: its MoE defaults
+    (moe_intermediate_size, num_experts_per_tok) size nothing. Hand count: per layer q, o 64x64; k, v 64x32; q/k
+    norms 16 each; gate, up, down 64x128; two norms. Oracle (meta device, as above) on the breaker trial's
+    Qwen3MoeConfig / DeepseekV3Config / Llama4TextConfig dense variants: equal to the sheet's counts."""
+    raw = _save(tmp_path, "Qwen3MoeConfig", hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                num_key_value_heads=2, head_dim=16, intermediate_size=128, vocab_size=100, num_experts=8,
+                mlp_only_layers=[0, 1], tie_word_embeddings=False)
+    layer = 2 * 64 * 64 + 2 * 64 * 32 + 2 * 16 + 3 * 64 * 128 + 2 * 64
+    assert _text_total(raw) == 2 * layer + 64 + 2 * 100 * 64
+
+
+def test_qwen3_5_moe_builds_experts_in_every_layer(tmp_path):
+    """Qwen3_5MoeDecoderLayer has no mlp_only_layers: the key (not a Qwen3_5MoeTextConfig field) is left unread and
+    the count estimated, with experts in every layer (the meta device builds them: 839,564,864 on the breaker's
+    config, as the sheet counts)."""
+    kw = dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+              moe_intermediate_size=32, shared_expert_intermediate_size=32, num_experts=4, num_experts_per_tok=2,
+              vocab_size=100, layer_types=["linear_attention", "full_attention"])
+    plain = normalize(_save(tmp_path / "a", "Qwen3_5MoeTextConfig", **kw))
+    extra = normalize(_save(tmp_path / "b", "Qwen3_5MoeTextConfig", mlp_only_layers=[0, 1], **kw))
+    assert count_params(extra).total == count_params(plain).total
+    assert all(lay.ffn.kind == "moe" for lay in extra.layers)
+    assert "mlp_only_layers" in extra.unmodelled_keys and not extra.exact

@@ -420,7 +420,14 @@ def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: 
     if dense_i is None and per_layer_i is None:
         # GPT2MLP (n_inner=None) and FalconMLP (ffn_hidden_size=None) use 4*hidden (flag intermediate_default)
         dense_i = classic.default_mlp_width(r, flags, hidden)
-    moe_set = moe_layers(r, n, num_experts, kinds)
+    moe_set = set(range(n)) if (flags["moe_every_layer"] and num_experts) else moe_layers(r, n, num_experts, kinds)
+    if (not moe_set or not num_experts) and not flags.get("guessed_layout") and r.cfg is not None:
+        # the family's own rules build no MoE layer here (mlp_only_layers = every layer, first_k_dense_replace =
+        # the depth, num_experts 0, moe_layers []): the MoE dimensions its config class writes size nothing. Not for
+        # a layout guessed from keys, whose expert count may sit under a name the reader does not know
+        _mark_unused_moe_keys(r)
+        r.mark("first_k_dense_replace", "mlp_only_layers", "decoder_sparse_step", "moe_layer_start_index",
+               "num_dense_layers")
     if moe_set and num_experts and r.get("top_k") is None:
         guesses.append("num_experts_per_tok absent: every routed expert counted as active (active = total)")
     block_per_layer = any(k in FFN_ONLY_KINDS for k in kinds)
@@ -571,6 +578,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     r.sub_config_defaults = cfg is not None and src["text_key"] is not None and cfg is not src["top"]
     flags = family_flags(family)
     if src["default_layout"]:  # no reader knows the family's MLP: its activation says whether it is gated
+        flags["guessed_layout"] = True
         flags["mlp_gated"] = "by_activation"
         # a switch that turns the MoE off (Doge's is_moe false) leaves the experts its other keys describe unbuilt
         flags["moe_switch"] = next((k for k in MOE_SWITCHES if isinstance(text_raw.get(k), bool)), None)

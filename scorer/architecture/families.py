@@ -69,6 +69,7 @@ ALIASES: dict[str, list[str]] = {
 
 #: Structure flags. A ``str`` value names a config key whose value is used; a bool is a constant.
 DEFAULT_FAMILY: dict[str, Any] = {
+    "moe_every_layer": False,      # the MoE block in every layer whatever mlp_only_layers / decoder_sparse_step say
     "norm": "rms",                 # "rms" (weight only) or "layernorm" (weight + bias)
     "norms_per_layer": 2,          # pre-attention and pre-MLP
     "qkv_bias": "attention_bias",
@@ -472,8 +473,11 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # Qwen3.5 (Qwen3-Next layout): gated attention (q_proj doubled), q/k RMSNorm(head_dim), gated delta-net layers
     "qwen3_5_text": {"qk_norm": "head", "attn_output_gate": True, "linear_attention": "gated_deltanet",
                      "agreeing_keys": _QWEN3_NEXT_AGREEING},
+    # Qwen3_5MoeDecoderLayer builds Qwen3_5MoeSparseMoeBlock in every layer (transformers 5.24.0
+    # modeling_qwen3_5_moe.py): no mlp_only_layers / decoder_sparse_step, unlike Qwen3-Next
     "qwen3_5_moe_text": {"qk_norm": "head", "attn_output_gate": True, "shared_expert_gate": True,
-                         "linear_attention": "gated_deltanet", "agreeing_keys": _QWEN3_NEXT_AGREEING},
+                         "linear_attention": "gated_deltanet", "agreeing_keys": _QWEN3_NEXT_AGREEING,
+                         "moe_every_layer": True},
     "lara_mini": {"qk_norm": "head", "linear_attention": "gated_deltanet"},
     # Lfm3: LFM2's conv / attention layers with q/k RMSNorm(head_dim); use_attention_gate adds g_proj (hidden ->
     # heads) on attention layers; use_sandwich_norm adds post_operator_norm / post_ffn_norm
