@@ -155,3 +155,13 @@ def test_qwen3_5_moe_builds_experts_in_every_layer(tmp_path):
     assert count_params(extra).total == count_params(plain).total
     assert all(lay.ffn.kind == "moe" for lay in extra.layers)
     assert "mlp_only_layers" in extra.unmodelled_keys and not extra.exact
+
+
+def test_moe_keys_on_a_dense_family_stay_unmodelled():
+    """A dense family (no expert count) with MoE keys is not a class default: a custom MoE under a borrowed
+    model_type. The keys stay listed and the count estimated."""
+    arch = normalize({"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 64,
+                      "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 4,
+                      "intermediate_size": 128, "vocab_size": 100, "moe_intermediate_size": 32,
+                      "num_experts_per_tok": 2})
+    assert {"moe_intermediate_size", "num_experts_per_tok"} <= set(arch.unmodelled_keys) and not arch.exact

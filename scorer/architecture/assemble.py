@@ -421,10 +421,11 @@ def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: 
         # GPT2MLP (n_inner=None) and FalconMLP (ffn_hidden_size=None) use 4*hidden (flag intermediate_default)
         dense_i = classic.default_mlp_width(r, flags, hidden)
     moe_set = set(range(n)) if (flags["moe_every_layer"] and num_experts) else moe_layers(r, n, num_experts, kinds)
-    if (not moe_set or not num_experts) and not flags.get("guessed_layout") and r.cfg is not None:
-        # the family's own rules build no MoE layer here (mlp_only_layers = every layer, first_k_dense_replace =
+    if num_experts is not None and not moe_set and not flags.get("guessed_layout") and r.cfg is not None:
+        # a MoE family's own rules build no MoE layer here (mlp_only_layers = every layer, first_k_dense_replace =
         # the depth, num_experts 0, moe_layers []): the MoE dimensions its config class writes size nothing. Not for
-        # a layout guessed from keys, whose expert count may sit under a name the reader does not know
+        # a dense family (no expert count read: MoE keys there may be a custom model's, left unmodelled) nor for a
+        # layout guessed from keys, whose expert count may sit under a name the reader does not know
         _mark_unused_moe_keys(r)
         r.mark("first_k_dense_replace", "mlp_only_layers", "decoder_sparse_step", "moe_layer_start_index",
                "num_dense_layers")
