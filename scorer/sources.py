@@ -29,6 +29,7 @@ import re
 import stat
 import struct
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Literal, TypeVar
@@ -36,6 +37,7 @@ from typing import Any, Callable, Literal, TypeVar
 from pydantic import BaseModel, Field
 
 from . import __version__
+from .adapters import ADAPTER_CONFIG
 from .errors import BadInputError, HubError
 from .resources import data_dir
 
@@ -118,9 +120,8 @@ class RawModel(BaseModel):
 #: sentence-transformers' module list (modules.json): a Pooling module means the model embeds (pools the last hidden
 #: states) and does not generate, whatever class config.json names (Qwen3-Embedding ships Qwen3ForCausalLM)
 ST_MODULES = "modules.json"
-from .adapters import ADAPTER_CONFIG  # noqa: E402  (a PEFT adapter repo's file)
 #: set while a local adapter folder's base is read: a base that is itself adapter-only is refused, not followed
-_ADAPTER_DEPTH = __import__("threading").local()
+_ADAPTER_DEPTH = threading.local()
 MAX_ST_MODULES_BYTES = 1024 * 1024
 
 
