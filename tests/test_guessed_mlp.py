@@ -64,3 +64,13 @@ def test_moe_switched_off_counts_the_dense_mlp():
     moe = count_params(normalize(dict(MOE, is_moe=True))).total
     # 8 experts of gate, up, down at width 32 and a router, in place of the dense MLP
     assert moe - dense == 2 * (8 * 3 * 64 * 32 + 64 * 8 - 3 * 64 * 128)
+
+
+def test_the_score_section_of_a_guessed_layout_says_provisional(tmp_path, capsys):
+    from scorer.cli import main
+    import json
+    (tmp_path / "config.json").write_text(json.dumps(dict(BASE, hidden_act="gelu")))
+    for fmt, head in (("md", "## Score "), ("html", "<h2>Score ")):
+        assert main(["score", str(tmp_path), "--format", fmt]) == 0
+        line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(head))
+        assert "provisional)" in line, line

@@ -25,6 +25,9 @@ def root(context, missing=missing):
     yield escape(environment.finalize(t_1('%.1f', environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'total'))))
     yield '/100 ('
     yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'grade')))
+    if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'provisional'):
+        pass
+        yield ', provisional'
     yield ')</h2>\n<table><tr><th>component</th><th>weight</th><th>sub-score</th><th>points</th><th>inputs and deductions</th></tr>\n'
     for l_1_c in environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'components'):
         _loop_vars = {}
@@ -44,4 +47,4 @@ def root(context, missing=missing):
     yield '</table>\n\n'
 
 blocks = {}
-debug_info = '3=25&5=29'
+debug_info = '3=25&5=32'

@@ -25,6 +25,9 @@ def root(context, missing=missing):
     yield str(environment.finalize(t_1(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'total'), 1)))
     yield '/100 ('
     yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'grade')))
+    if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'provisional'):
+        pass
+        yield ', provisional'
     yield ')\n\nFor '
     yield str(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'primary_gpu')))
     yield ' at '
@@ -48,4 +51,4 @@ def root(context, missing=missing):
     yield '\nWeights and credits: data/scoring.json.\n\n'
 
 blocks = {}
-debug_info = '2=25&4=29&8=33&9=37'
+debug_info = '2=25&4=32&8=36&9=40'
