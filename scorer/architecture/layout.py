@@ -148,6 +148,8 @@ def norms_per_layer(r: Reader, flags: dict[str, Any]) -> int:
 
 def falcon_kv(r: Reader, heads: int) -> int:
     if _falcon_new(r):
+        # FalconConfig (transformers 5.25.0) derives num_key_value_heads = num_kv_heads here and writes it
+        r.mark("num_key_value_heads")
         if r.cfg is None and r.raw.get("n_head_kv") is not None and r.get("num_kv_heads") is None:
             r.mark("n_head_kv")
             return check_int(r.raw["n_head_kv"], "n_head_kv", r.where, limit=LIMITS.get("num_kv_heads"))
@@ -155,7 +157,7 @@ def falcon_kv(r: Reader, heads: int) -> int:
     # the original layout's fused query_key_value is hidden + 2 x head_dim (multi_query) or 3 x hidden wide: its KV
     # heads are 1 or all heads, whatever num_kv_heads says (FalconConfig writes it on save_pretrained; transformers
     # 5.24.0 modeling_falcon.py FalconAttention reads it only for new_decoder_architecture or not multi_query)
-    r.mark("num_kv_heads", "n_head_kv")
+    r.mark("num_kv_heads", "n_head_kv", "num_key_value_heads")  # transformers 5.25 derives and writes the last
     return 1 if r.get("multi_query", True) else heads
 
 
