@@ -288,6 +288,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # head_dim = getattr(config, "head_dim", hidden // heads) (floor division)
     "glm4_moe": {"o_bias": False, "qk_norm": "head", "qk_norm_switch": "use_qk_norm", "head_dim_rule": "floor",
                  "mtp_copies": True},
+    # Param2 (bharatgenai): Param2MoeConfig subclasses Glm4MoeConfig and transformers 5.25.0 builds it with
+    # Glm4MoeForCausalLM (models/auto/modeling_auto.py: ("param2moe", "Glm4MoeForCausalLM")): GLM-4-MoE's layout
+    "param2moe": {"o_bias": False, "qk_norm": "head", "qk_norm_switch": "use_qk_norm", "head_dim_rule": "floor",
+                  "mtp_copies": True},
     # DeepSeek-V4 (kinds/deepseek.py): sliding_attention is its own shared-KV window attention; one shared
     # expert of moe_intermediate_size with mlp_bias; no attention biases (attention_bias is not read)
     "deepseek_v4": {"layer_kind_aliases": {"sliding_attention": "deepseek_v4_sliding_attention"},
@@ -940,7 +944,7 @@ VERIFIED: frozenset[str] = frozenset({
     "bert", "deepseek_v3", "falcon", "gpt2", "gpt_oss", "llama", "llama4", "mixtral", "nemotron_h", "phi", "qwen2",
     "qwen2_5_vl", "qwen3", "qwen3_moe", "qwen3_next", "t5", "mt5", "umt5", "m2m_100", "longt5",
     # DeepSeek / GLM MoE families (also tests/data/deepseek_oracle.json, tests/test_deepseek_family.py)
-    "deepseek_v2", "deepseek_v32", "deepseek_v4", "glm4_moe", "glm4_moe_lite", "glm_moe_dsa", "mistral4",
+    "deepseek_v2", "deepseek_v32", "deepseek_v4", "glm4_moe", "glm4_moe_lite", "glm_moe_dsa", "mistral4", "param2moe",
     "mistral_large4",
     # Gemma text families (also tests/data/gemma_oracle.json, tests/test_gemma_family.py)
     "gemma", "gemma2", "gemma3", "gemma3_text", "gemma3n_text", "gemma4_text", "gemma4_unified_text", "vaultgemma",
