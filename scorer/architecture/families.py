@@ -288,6 +288,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # head_dim = getattr(config, "head_dim", hidden // heads) (floor division)
     "glm4_moe": {"o_bias": False, "qk_norm": "head", "qk_norm_switch": "use_qk_norm", "head_dim_rule": "floor",
                  "mtp_copies": True},
+    # MiniCPM-5-MoE (transformers 5.25.0 modular_minicpm5_moe.py): Glm4MoeConfig; LlamaAttention whose q_gate_proj
+    # emits queries and a per-channel sigmoid output gate (2 x heads x head_dim), no q/k norms; DeepSeek-V3 experts,
+    # shared experts and router; Glm4MoeLiteDecoderLayer (dense below first_k_dense_replace)
+    "minicpm5_moe": {"attn_output_gate": True, "neutral_keys": ("use_qk_norm",)},  # LlamaAttention: no q/k norms
     # Param2 (bharatgenai): Param2MoeConfig subclasses Glm4MoeConfig and transformers 5.25.0 builds it with
     # Glm4MoeForCausalLM (models/auto/modeling_auto.py: ("param2moe", "Glm4MoeForCausalLM")): GLM-4-MoE's layout
     "param2moe": {"o_bias": False, "qk_norm": "head", "qk_norm_switch": "use_qk_norm", "head_dim_rule": "floor",
@@ -945,6 +949,7 @@ VERIFIED: frozenset[str] = frozenset({
     "qwen2_5_vl", "qwen3", "qwen3_moe", "qwen3_next", "t5", "mt5", "umt5", "m2m_100", "longt5",
     # DeepSeek / GLM MoE families (also tests/data/deepseek_oracle.json, tests/test_deepseek_family.py)
     "deepseek_v2", "deepseek_v32", "deepseek_v4", "glm4_moe", "glm4_moe_lite", "glm_moe_dsa", "mistral4", "param2moe",
+    "minicpm5_moe",
     "mistral_large4",
     # Gemma text families (also tests/data/gemma_oracle.json, tests/test_gemma_family.py)
     "gemma", "gemma2", "gemma3", "gemma3_text", "gemma3n_text", "gemma4_text", "gemma4_unified_text", "vaultgemma",
