@@ -1,0 +1,69 @@
+"""Meta-device counts of the swept configs with the branches of family knowledge the sweep's variants leave untouched.
+
+tests/data/meta_oracle_sweep.json builds every model type at its defaults and two resized shapes, but those shapes
+keep the defaults of switches such as PaddleOCR-VL's use_bias or Qwen3-MoE's mlp_only_layers. This script takes each
+swept variant (default, resize_a, resize_b) of the types whose readers depend on such a switch, sets it, and counts
+the model on the meta device; plus the sweep of model types newer than the sweep's transformers
+(``scripts/meta_oracle.py --sweep --only param2moe minicpm5_moe -o SWEEP_NEW``, transformers 5.25.0). It writes
+the configs as the config class saves them, with their totals, for tests/test_branch_oracle.py:
+
+    python scripts/meta_oracle.py --sweep --only param2moe minicpm5_moe -o /tmp/sweep_new.json
+    python scripts/branch_oracle.py /tmp/sweep_new.json tests/data/meta_oracle_branches.json
+
+Needs torch and transformers (the versions are written into the output).
+"""
+import json, sys, os, copy, warnings
+warnings.filterwarnings('ignore')
+from pathlib import Path
+S = json.load(open(Path(__file__).resolve().parent.parent / 'tests' / 'data' / 'meta_oracle_sweep.json'))
+out = []
+def add(name, cfg):
+    out.append({"name": name, "config": cfg})
+for v in S['variants']:
+    mt = v['config'].get('model_type') or v['model_type']; var = v['variant']
+    c = copy.deepcopy(v['config'])
+    if mt == 'paddleocr_vl':
+        c['text_config']['use_bias'] = True; add(f'paddle_bias_{var}', c)
+    elif mt == 'deepseek_ocr2':
+        c['text_config']['mlp_bias'] = True; add(f'ocr2_mlpbias_{var}', c)
+    elif mt == 'qwen3_5_moe_text':
+        c['mlp_only_layers'] = list(range(c.get('num_hidden_layers', 40))); add(f'q35moe_mlponly_{var}', c)
+    elif mt == 'nemotron_h':
+        n = c.get('num_hidden_layers', 52); pat = ''.join('M*-'[i % 3] for i in range(n))
+        c['hybrid_override_pattern'] = pat; c.pop('layers_block_type', None); add(f'nemh_dense_{var}', c)
+    elif mt == 'falcon':
+        for mq in (True, False):
+            d = copy.deepcopy(c); d['new_decoder_architecture'] = False; d['multi_query'] = mq
+            d['num_kv_heads'] = d['num_attention_heads']; add(f'falcon_old_mq{int(mq)}_{var}', d)
+    elif mt in ('qwen3_moe', 'qwen2_moe'):
+        c['mlp_only_layers'] = list(range(c.get('num_hidden_layers', 48))); add(f'{mt}_dense_{var}', c)
+    elif mt in ('deepseek_v3', 'glm4_moe'):
+        c['first_k_dense_replace'] = c.get('num_hidden_layers', 61); c.pop('mlp_layer_types', None); add(f'{mt}_dense_{var}', c)
+for v in json.load(open(sys.argv[1]))['variants']:
+    add(f"{v['model_type']}_{v['variant']}", v['config'])
+import torch, tempfile
+from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText, AutoModel
+res = []
+for e in out:
+    d = tempfile.mkdtemp(); json.dump(e['config'], open(d + '/config.json', 'w'))
+    try:
+        c = AutoConfig.from_pretrained(d)
+        m = None
+        with torch.device('meta'):
+            for cls in (AutoModelForCausalLM, AutoModelForImageTextToText, AutoModel):
+                try:
+                    m = cls.from_config(c); break
+                except Exception as ex:
+                    err = ex
+        if m is None: raise err
+        saved = tempfile.mkdtemp(); c.save_pretrained(saved)
+        cfg_saved = json.load(open(saved + '/config.json'))
+        vis = sum(p.numel() for n, p in m.named_parameters() if any(t in n for t in ('visual', 'vision', 'sam_model', 'projector', 'view_seperator', 'image_newline', 'qwen2_model', 'mlp_AR')))
+        res.append({"name": e['name'], "config": cfg_saved, "total": sum(p.numel() for p in m.parameters()), "nontext": vis})
+    except Exception as ex:
+        res.append({"name": e['name'], "error": str(ex)[:120]})
+import transformers
+json.dump({'command': 'python scripts/branch_oracle.py SWEEP_NEW tests/data/meta_oracle_branches.json',
+           'versions': {'transformers': transformers.__version__, 'torch': torch.__version__}, 'variants': res},
+          open(sys.argv[2], 'w'), indent=0)
+print(len(res), 'built')
