@@ -17,7 +17,8 @@ from .errors import BadInputError
 ADAPTER_CONFIG = "adapter_config.json"
 
 
-def _rules() -> dict:
+def lora_rules() -> dict:
+    """vLLM's LoRA rules (data/engines.json ``vllm.lora``: allowed --max-lora-rank values, its default, sources)."""
     from .resources import load_json
     return load_json("engines.json")["engines"]["vllm"].get("lora") or {}
 
@@ -45,7 +46,8 @@ def base_model(adapter: Any, where: str) -> str:
     return base.strip()
 
 
-def _rank(adapter: dict) -> int | None:
+def adapter_rank(adapter: dict) -> int | None:
+    """The adapter's largest LoRA rank (``r`` and every ``rank_pattern`` value), or None where it states none."""
     ranks = [adapter.get("r")] + list((adapter.get("rank_pattern") or {}).values()
                                       if isinstance(adapter.get("rank_pattern"), dict) else [])
     ok = [r for r in ranks if isinstance(r, int) and not isinstance(r, bool) and r > 0]
@@ -55,7 +57,7 @@ def _rank(adapter: dict) -> int | None:
 def vllm_refusal(adapter: dict) -> str | None:
     """Why vLLM 0.33.0 refuses to load the adapter at any ``--max-lora-rank`` (PEFTHelper.validate_legal /
     _validate_features), or None."""
-    rules = _rules()
+    rules = lora_rules()
     why = []
     peft_type = str(adapter.get("peft_type") or "LORA").upper()
     if peft_type != "LORA":
@@ -74,7 +76,7 @@ def vllm_refusal(adapter: dict) -> str | None:
     init = adapter.get("init_lora_weights")
     if isinstance(init, str) and init.lower().startswith(("pissa", "olora", "corda", "loftq")):
         why.append(f"init_lora_weights {_short(init, 20)!r}")
-    rank = _rank(adapter)
+    rank = adapter_rank(adapter)
     ranks = rules.get("max_lora_ranks") or []
     if rank is not None and ranks and rank > max(ranks):
         why.append(f"rank {rank} above the largest --max-lora-rank {max(ranks)}")
@@ -83,7 +85,7 @@ def vllm_refusal(adapter: dict) -> str | None:
 
 def adapter_note(adapter: dict, repo: str, base: str) -> str:
     """The sheet's note on an adapter repo: what it adapts, its rank and targets, and how vLLM serves it."""
-    rank = _rank(adapter)
+    rank = adapter_rank(adapter)
     targets = adapter.get("target_modules")
     tgt = (", ".join(_short(t, 30) for t in targets[:8]) + (", …" if len(targets) > 8 else "")) \
         if isinstance(targets, list) and targets else (_short(targets, 60) if isinstance(targets, str) else None)
@@ -92,13 +94,21 @@ def adapter_note(adapter: dict, repo: str, base: str) -> str:
     head = (f"{_short(repo, 120)} holds a PEFT {desc} (adapter_config.json, no config.json) for base model "
             f"{_short(base, 120)}: the architecture, parameter counts, fit and predictions here are the base model's "
             "(the adapter's low-rank weights are not counted)")
-    rules = _rules()
+    rules = lora_rules()
     refused = vllm_refusal(adapter)
     if refused:
         return head + f"; vllm 0.33.0 refuses it as a LoRA adapter: {refused} ({_short(rules.get('src', ''), 80)})"
-    ranks = rules.get("max_lora_ranks") or []
+    need = max_lora_rank(rank)
     default = rules.get("max_lora_rank_default", 16)
-    need = next((r for r in ranks if rank is not None and r >= rank), default)
-    flag = "--enable-lora" + (f" --max-lora-rank {need}" if need > default else "")
+    flag = "--enable-lora" + (f" --max-lora-rank {need}" if need is not None else "")
     return head + (f"; vllm 0.33.0 serves it with `{flag}` (default --max-lora-rank {default}; vllm/config/lora.py), or "
                    "merged into the base weights")
+
+
+def max_lora_rank(rank: int | None) -> int | None:
+    """The ``--max-lora-rank`` vLLM needs for an adapter of LoRA rank ``rank``: the smallest allowed value at or above
+    it, or None where the default (16) covers it or the rank is unknown."""
+    rules = lora_rules()
+    default = rules.get("max_lora_rank_default", 16)
+    need = next((r for r in rules.get("max_lora_ranks") or [] if rank is not None and r >= rank), default)
+    return need if need > default else None

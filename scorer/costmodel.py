@@ -348,6 +348,23 @@ def component_weight_bytes(arch, prec) -> dict[str, float]:
     return out
 
 
+def gemm_eff(gpu: GPU, dtype: str, p: dict[str, float]) -> float:
+    """Achieved share of ``gpu``'s dense ``dtype`` peak for large GEMMs (a ratio ≤ 1): the measured MAMF / peak
+    (gpu-specs.md section 3; the BF16 ratio where the dtype has no MAMF figure), else the calibration's
+    ``gemm_compute_eff``, times its fitted ``gemm_eff_scale``."""
+    mamf = gpu.mamf_tflops.get(dtype) or gpu.mamf_tflops.get("bf16")
+    base = gpu.tflops.get(dtype) if dtype in gpu.mamf_tflops else gpu.tflops.get("bf16")
+    e = (mamf / base) if (mamf and base) else p["gemm_compute_eff"]
+    return min(1.0, e * p.get("gemm_eff_scale", 1.0))
+
+
+def unquantized_projections(arch, prec_id: str) -> set[str]:
+    """Projection names ("down_proj") the checkpoint leaves unquantized in every layer, when serving at its own
+    quantization format (:func:`excluded_projections`); a GEMM's projection is the last part of its name."""
+    q = arch.quantization
+    return excluded_projections(q.excluded) if (q is not None and q.format == prec_id) else set()
+
+
 def unquantized_components(arch, prec_id: str) -> set[str]:
     """Components the checkpoint itself leaves unquantized, when serving at its own quantization format."""
     q = arch.quantization
@@ -509,9 +526,7 @@ class CostModel:
         lay = self.layout
         if not adp_wait_applies(lay.dp):
             self.p[ADP_WAIT] = 0.0
-        q = self.arch.quantization
-        self._unq_proj = excluded_projections(q.excluded) if (q is not None and q.format == self.precision.id) \
-            else set()  # single projections the checkpoint leaves 16-bit ("*down_proj*")
+        self._unq_proj = unquantized_projections(self.arch, self.precision.id)  # "*down_proj*" left 16-bit
         self._qb = int_weight_bytes(self.precision, self.arch.quantization)  # bytes per quantized weight
         self._comp_qb = component_weight_bytes(self.arch, self.precision)  # a mixed checkpoint's, per component
         tp = lay.tp
@@ -551,11 +566,7 @@ class CostModel:
         dtype = compute_dtype(prec, gpu)
         peak = gpu.peak_flops(dtype)
         peak_bf16 = gpu.peak_flops("bf16")
-        mamf = gpu.mamf_tflops.get(dtype) or gpu.mamf_tflops.get("bf16")
-        base = gpu.tflops.get(dtype) if dtype in gpu.mamf_tflops else gpu.tflops.get("bf16")
-        eff_c = (mamf / base) if (mamf and base) else p["gemm_compute_eff"]
-        eff_c = min(1.0, eff_c * p.get("gemm_eff_scale", 1.0))
-        out = (p, dtype, peak, peak_bf16, eff_c, gpu.bw_bytes_per_s, gpu.topology())
+        out = (p, dtype, peak, peak_bf16, gemm_eff(gpu, dtype, p), gpu.bw_bytes_per_s, gpu.topology())
         _DEVICE.put(key, (identity_ref(cal), identity_ref(gpu), identity_ref(prec), out))
         return out
 
@@ -841,16 +852,9 @@ class CostModel:
         """dtype -> (its peak FLOP/s on this GPU, its GEMM efficiency / the precision's) for :meth:`_gemm_dtype`'s
         dtypes: a GEMM's compute seconds are flops x eff_ratio / (peak x misalignment) / eff_c."""
         gpu, p = self.gpu, self.p
-
-        def eff(d: str) -> float:
-            mamf = gpu.mamf_tflops.get(d) or gpu.mamf_tflops.get("bf16")
-            base = gpu.tflops.get(d) if d in gpu.mamf_tflops else gpu.tflops.get("bf16")
-            e = (mamf / base) if (mamf and base) else p["gemm_compute_eff"]
-            return min(1.0, e * p.get("gemm_eff_scale", 1.0))
-
-        main = eff(self.dtype)
-        return {d: (gpu.peak_flops(d), main / eff(d)) for d in ("bf16", "fp8", "fp4", "int8") if d != self.dtype
-                and gpu.tflops.get(d)}
+        main = gemm_eff(gpu, self.dtype, p)
+        return {d: (gpu.peak_flops(d), main / gemm_eff(gpu, d, p)) for d in ("bf16", "fp8", "fp4", "int8")
+                if d != self.dtype and gpu.tflops.get(d)}
 
     def _gemm_features(self, m_tokens: float, seqs: float) -> tuple[list[float], list[float], int]:
         """Per inventory entry: compute seconds at 100% of peak (tile/wave and misalignment included) and memory

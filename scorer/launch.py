@@ -96,13 +96,10 @@ def _adapter_flags(fw: str, prov, table: dict, notes: list[str]) -> list[tuple[s
     if not SAFE_MODEL.fullmatch(adapter or ""):
         notes.append("the adapter's name is unsafe on a shell line: add --lora-modules adapter=<its path> yourself")
         return [("--enable-lora", None)]
-    from .adapters import _rules
-    rules = _rules()
-    default = rules.get("max_lora_rank_default", 16)
-    need = next((r for r in rules.get("max_lora_ranks") or [] if prov.adapter_rank and r >= prov.adapter_rank),
-                default)
+    from .adapters import max_lora_rank
+    need = max_lora_rank(prov.adapter_rank)
     out: list[tuple[str, str | None]] = [("--enable-lora", None)]
-    if need > default:
+    if need is not None:
         out.append(("--max-lora-rank", str(need)))
     out.append(("--lora-modules", f"adapter={adapter}"))
     notes.append("requests name the adapter as model \"adapter\" (--lora-modules name=path); the base model serves "

@@ -177,16 +177,14 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
     #: EP spreads whole experts over the ranks: at most one rank per expert (regimes.layout_problem)
     experts = max((lay.ffn.num_experts for lay in arch.layers if getattr(lay.ffn, "kind", "") == "moe"), default=0)
     # MXFP4 checkpoints and vLLM's Mxfp4MoEMethod quantize the experts; other layers stay BF16. A dense
-    # model is checked on all its layers, and every one reports the MoE-only limitation.
-    mx_set = [g for g in quantizable if g.expert] if has_experts else quantizable
+    # model is checked on all its layers, and every one reports the MoE-only limitation (_kernel_formats).
     q = arch.quantization
     kernels = PRECISION_FORMAT.get(q.format, q.format) if q is not None else None  # fp8_channel: the fp8 kernels
     rows = []
     for fmt in FORMATS:
         # the checkpoint's own format is the checkpoint as stored: each GEMM at its component's format, what it
         # leaves 16-bit unchecked (served_formats); other formats quantize every GEMM (rule Q7's set)
-        pairs = served_formats(arch, gemms, q.format) if fmt == kernels else \
-            [(g, fmt) for g in (mx_set if fmt == "mxfp4" else quantizable)]
+        pairs = _kernel_formats(arch, gemms, fmt, fmt == kernels)
         for tp in tps:
             for engine in ENGINES:
                 basis = "checked" if (engine, fmt) in CHECKED else "assumed"
@@ -306,10 +304,16 @@ def served_formats(arch: ModelArch, gemms: list[Gemm], precision: str) -> list[t
     fmt = PRECISION_FORMAT.get(precision)
     if fmt is None:
         return []
+    q = arch.quantization
+    return _kernel_formats(arch, gemms, fmt, q is not None and PRECISION_FORMAT.get(q.format, q.format) == fmt)
+
+
+def _kernel_formats(arch: ModelArch, gemms: list[Gemm], fmt: str, as_stored: bool) -> list[tuple[Gemm, str]]:
+    """:func:`served_formats` for readiness format ``fmt``, as the checkpoint stores it (``as_stored``: fp8_channel
+    counts as the fp8 kernels) or quantized online."""
     quantizable = [g for g in gemms if g.quantizable and g.component != "lm_head"]
     has_experts = any(g.expert for g in quantizable)
     q = arch.quantization
-    as_stored = q is not None and PRECISION_FORMAT.get(q.format, q.format) == fmt  # fp8_channel: the fp8 kernels
     if as_stored:
         from .costmodel import excluded_components, excluded_projections
         excluded = excluded_components(q.excluded)

@@ -275,7 +275,7 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
     """Weight memory per precision from the config; the checkpoint's stored bytes at the precision it is stored at.
     The usual precisions, and the ``serving`` one (e.g. an FP8-block checkpoint's fp8_block) where it is another."""
     out = []
-    from .costmodel import excluded_projections, unquantized_components
+    from .costmodel import unquantized_components, unquantized_projections
     from .gemms import shared_weight_factor
     factor = shared_weight_factor(arch, params.total, params.by_component["embedding"], gemms)
     shown = ["bf16", "fp8", "nvfp4", "mxfp4", "int4"]
@@ -286,8 +286,7 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
         p = precisions()[pid]
         # the components the checkpoint leaves unquantized at its own format stay 16-bit (as the memory fit has them)
         unq = unquantized_components(arch, pid)
-        q = arch.quantization
-        projs = excluded_projections(q.excluded) if (q is not None and q.format == pid) else set()
+        projs = unquantized_projections(arch, pid)
         per = component_weight_bytes(arch, p)  # a mixed checkpoint at its own format: each component at its own
         qb = int_weight_bytes(p, arch.quantization)
         quantized = [g for g in gemms if g.quantizable and g.component not in unq

@@ -303,11 +303,11 @@ def _load_local_adapter(source: str, folder: Path) -> RawModel:
             raise type(exc)(f"{folder} is an adapter of {hub[0]}: {exc}", exc.reason) from None
         sha = (raw.provenance.commit_sha or "")[:7]
         where = f"{hub[0]}@{sha}" if sha else hub[0]
-    from .adapters import _rank, vllm_refusal
+    from .adapters import adapter_rank, vllm_refusal
     base_served = raw.provenance.repo_id or str(bpath)
     raw.provenance = Provenance(kind="local", source=source, path=str(apath),
                                 files=[ADAPTER_CONFIG] + [f"{where}/{f}" for f in raw.provenance.files],
-                                adapter_base=base_served, adapter_rank=_rank(adapter),
+                                adapter_base=base_served, adapter_rank=adapter_rank(adapter),
                                 adapter_refused=vllm_refusal(adapter))
     raw.source_notes.insert(0, adapter_note(adapter, str(folder), where))
     return raw
@@ -860,12 +860,12 @@ def _load_hub_adapter(source, repo_id, revision, token, attempts, derivatives, e
         raise type(exc)(f"{repo_id} is an adapter of {hub[0]}: {exc}", exc.reason) from None
     base_sha = (raw.provenance.commit_sha or "")[:7]
     gated = info.gated if isinstance(info.gated, str) else ("yes" if info.gated else None)
-    from .adapters import _rank, vllm_refusal
+    from .adapters import adapter_rank, vllm_refusal
     raw.provenance = Provenance(
         kind="hub", source=source, repo_id=repo_id, revision=revision, commit_sha=sha, endpoint=endpoint,
         files=[name] + [f"{hub[0]}/{f}" for f in raw.provenance.files], weight_formats=_weight_formats(names),
         gated=gated, private=info.private, license=license_from_tags(info.tags), tags=list(info.tags or []),
-        adapter_base=hub[0], adapter_rank=_rank(adapter), adapter_refused=vllm_refusal(adapter))
+        adapter_base=hub[0], adapter_rank=adapter_rank(adapter), adapter_refused=vllm_refusal(adapter))
     raw.source_notes.insert(0, adapter_note(adapter, repo_id, f"{hub[0]}@{base_sha}" if base_sha else hub[0]))
     return raw
 

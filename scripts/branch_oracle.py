@@ -12,7 +12,7 @@ the configs as the config class saves them, with their totals, for tests/test_br
 
 Needs torch and transformers (the versions are written into the output).
 """
-import json, sys, os, copy, warnings
+import json, sys, copy, warnings
 warnings.filterwarnings('ignore')
 from pathlib import Path
 S = json.load(open(Path(__file__).resolve().parent.parent / 'tests' / 'data' / 'meta_oracle_sweep.json'))
