@@ -1,7 +1,9 @@
 """On-disk caches that keep a cold ``deploysheet score`` fast.
 
 * normalized architectures, keyed by the SHA-256 of the config (and sidecar) and of the
-  normalizer's own source, so a change to either misses: normalizing a known model type imports
+  normalizer's own source, so a change to either misses; the user cache's entries also carry the installed
+  transformers version, whose config classes (their defaults, the model types they know) decide the
+  architecture, so an upgraded transformers misses too. Normalizing a known model type imports
   transformers (about 0.5 s with the light import of architecture._stub_packages); a cache hit does not. The bundled examples ship their entries in
   ``data/arch_cache/`` (written by ``scripts/make_examples.py``, checked by the tests);
 * compiled jinja2 templates: the sheet, report and diff templates ship precompiled in ``data/compiled_templates/`` (scorer.render; used while their sources and jinja2 match), the others in a bytecode cache.
@@ -60,14 +62,33 @@ def arch_key(config: dict[str, Any], sidecar: dict[str, Any] | None) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32] + "-" + code_hash()
 
 
+@lru_cache(maxsize=1)
+def transformers_version() -> str:
+    """The installed transformers distribution's version (read from its metadata, no import), or ``none``."""
+    from importlib import metadata
+    try:
+        return metadata.version("transformers")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a dependency of the package
+        return "none"
+
+
+def _user_entry(key: str) -> str:
+    """The user cache's file name of ``key``: the same architecture under another transformers version is another
+    entry (a model type that version knows is read through its config class, exactly; one it does not know, from
+    the raw keys). The packaged entries of the bundled examples are keyed without it: tests/test_examples.py checks
+    them against a live normalization under the transformers version each run installs."""
+    version = "".join(ch if ch.isalnum() or ch in ".+" else "_" for ch in transformers_version())
+    return f"{key}-tf{version}.json"
+
+
 def load_arch(key: str) -> str | None:
     """Cached ModelArch JSON for ``key`` (user cache, then the packaged example entries)."""
     if not enabled():
         return None
-    for folder in (cache_dir() / "arch" if cache_dir() else None, data_dir() / "arch_cache"):
-        if folder is None:
+    user = cache_dir()
+    for path in ((user / "arch" / _user_entry(key)) if user else None, data_dir() / "arch_cache" / f"{key}.json"):
+        if path is None:
             continue
-        path = folder / f"{key}.json"
         try:
             return path.read_text(encoding="utf-8")
         except OSError:
@@ -85,7 +106,7 @@ def store_arch(key: str, payload: str) -> None:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".arch.")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(payload)
-        os.replace(tmp, folder / f"{key}.json")
+        os.replace(tmp, folder / _user_entry(key))
     except OSError:
         pass
 

@@ -492,6 +492,38 @@ def sglang_default_fraction(calibration: Calibration, framework: str) -> bool:
     return framework == "sglang" and "gpu_mem_util" not in (calibration.frameworks.get("sglang") or {})
 
 
+def _causal_pairs(length: int, window: int) -> float:
+    """(query, key) pairs of a causal pass over ``length`` tokens in which a query sees at most ``window`` keys."""
+    if length <= window:
+        return length * (length + 1) / 2
+    return window * (window + 1) / 2 + (length - window) * window
+
+
+def _selection_decode_terms(sel, head_dim: int, n: int, kv_b: float) -> list[tuple[int | None, float, float, float]]:
+    """Decode terms of a :class:`~scorer.architecture.specs.SparseSelection` (``_decode_attention_terms`` format:
+    window, bytes and FLOPs per context token, state bytes), as transformers 5.25.0's ``Kolibri1_1Indexer`` computes
+    it (no engine kernel is published): the ``scoring_heads`` query heads score KV head 0's key of every pool token
+    (at most ``pool_size``), and a pool source also averages KV head 0's key of every cached token into blocks of
+    ``compression`` and scores the block summaries. The selection must agree on every TP rank, so each rank scores
+    all of it (unsharded, as DeepSeek sparse attention's indexer here)."""
+    out = [(sel.pool_size, n * head_dim * kv_b, n * 2.0 * sel.scoring_heads * head_dim, 0.0)]
+    if sel.pool_source:
+        out.append((None, n * head_dim * kv_b, n * (head_dim + 2.0 * sel.scoring_heads * head_dim / sel.compression),
+                    0.0))
+    return out
+
+
+def selection_prefill_flops(sel, head_dim: int, local_seqs: float, length: int) -> float:
+    """Scoring FLOPs of a :class:`~scorer.architecture.specs.SparseSelection` prefilling ``local_seqs`` sequences of
+    ``length`` tokens (unsharded): every query scores its pool (at most ``pool_size`` keys) with ``scoring_heads``
+    heads; a pool source also scores the block summaries (one per ``compression`` keys)."""
+    per = 2.0 * local_seqs * sel.scoring_heads * head_dim
+    out = per * _causal_pairs(length, sel.pool_size)
+    if sel.pool_source:
+        out += per * length * (length + 1) / 2 / sel.compression
+    return out
+
+
 @dataclass
 class CostModel:
     """A model on a GPU at a precision and layout; answers prefill, decode-step and memory questions."""
@@ -1078,8 +1110,13 @@ class CostModel:
             if isinstance(m, AttentionSpec):
                 window = m.window if (m.span != "full" and m.window) else None
                 d = m.head_dim + m.v_head_dim
+                sel = m.selection
+                if sel is not None:  # Kolibri 1.1: the query attends its selected keys only
+                    window = sel.attended
                 terms.append((window, n * kv_heads_per_gpu(m.num_kv_heads, tp) * d * self.kv_b,
                               n * 2.0 * (m.num_heads / tp) * d, 0.0))
+                if sel is not None:
+                    terms += _selection_decode_terms(sel, m.head_dim, n, self.kv_b)
             elif isinstance(m, MLASpec):
                 lat_dim = m.kv_lora_rank + m.qk_rope_head_dim
                 # DeepSeek sparse attention: the latent attention reads only the index_topk selected tokens,
@@ -1183,6 +1220,10 @@ class CostModel:
                 ix = m.indexer
                 if not ix.shared:  # a GLM-5 "shared" layer reuses the previous layer's selection
                     extra = 2.0 * local_seqs * ix.num_heads * ix.head_dim * length * (length + 1) / 2
+            sel = m.selection if isinstance(m, AttentionSpec) else None
+            if sel is not None:  # Kolibri 1.1: the selected keys, and the scoring (unsharded, as DSA's indexer)
+                w = sel.attended
+                extra = selection_prefill_flops(sel, m.head_dim, local_seqs, length)
             if m.span == "chunked" and w:
                 full, rem = divmod(length, w)
                 pairs = full * w * (w + 1) / 2 + rem * (rem + 1) / 2

@@ -483,7 +483,8 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
         state = _state_bytes(m, sb)
         label = (("dsa (shared top-k)" if m.indexer.shared else "dsa") if m.indexer is not None else "mla") \
             if isinstance(m, MLASpec) else (
-            (m.span + (" (kv-shared)" if m.kv_shared else "")) if isinstance(m, AttentionSpec) else m.kind)
+            (m.span + (f" (top-{m.selection.attended:,} indexed)" if m.selection is not None else "")
+             + (" (kv-shared)" if m.kv_shared else "")) if isinstance(m, AttentionSpec) else m.kind)
         window = getattr(m, "window", None) if label.split(" ")[0] in ("sliding", "chunked") else None
         if isinstance(m, CompressedAttentionSpec):  # window and compressor state: fixed under both policies
             label, state, window = m.label, int(compressed_state_elements(m) * b), m.window

@@ -4,10 +4,11 @@ tests/data/meta_oracle_sweep.json builds every model type at its defaults and tw
 keep the defaults of switches such as PaddleOCR-VL's use_bias or Qwen3-MoE's mlp_only_layers. This script takes each
 swept variant (default, resize_a, resize_b) of the types whose readers depend on such a switch, sets it, and counts
 the model on the meta device; plus the sweep of model types newer than the sweep's transformers
-(``scripts/meta_oracle.py --sweep --only param2moe minicpm5_moe -o SWEEP_NEW``, transformers 5.25.0). It writes
+(``scripts/meta_oracle.py --sweep --only param2moe minicpm5_moe ergo kolibri1_1 -o SWEEP_NEW``, transformers
+5.25.0) with Ergo's and Kolibri 1.1's own switches set. It writes
 the configs as the config class saves them, with their totals, for tests/test_branch_oracle.py:
 
-    python scripts/meta_oracle.py --sweep --only param2moe minicpm5_moe -o /tmp/sweep_new.json
+    python scripts/meta_oracle.py --sweep --only param2moe minicpm5_moe ergo kolibri1_1 -o /tmp/sweep_new.json
     python scripts/branch_oracle.py /tmp/sweep_new.json tests/data/meta_oracle_branches.json
 
 Needs torch and transformers (the versions are written into the output).
@@ -41,6 +42,18 @@ for v in S['variants']:
         c['first_k_dense_replace'] = c.get('num_hidden_layers', 61); c.pop('mlp_layer_types', None); add(f'{mt}_dense_{var}', c)
 for v in json.load(open(sys.argv[1]))['variants']:
     add(f"{v['model_type']}_{v['variant']}", v['config'])
+    c, var = v['config'], v['variant']
+    if v['model_type'] == 'ergo':  # the class's own layout rules, and the published configs' window key
+        d = copy.deepcopy(c); d.pop('layer_types'); d.pop('mlp_layer_types')
+        d['num_dense_blocks'] = 3; d['global_attention_every_n_layers'] = 2; add(f'ergo_dense3_every2_{var}', d)
+        d = copy.deepcopy(c); d.pop('layer_types'); d['local_attention_window'] = d.pop('sliding_window') * 2
+        add(f'ergo_local_window_{var}', d)
+    if v['model_type'] == 'kolibri1_1':  # no KV sharing; no dense layers; every indexed layer an indexer
+        idx = [i for i, t in enumerate(c['layer_types']) if t == 'indexed_attention']
+        d = copy.deepcopy(c); d['kv_source_layers'] = list(range(len(c['layer_types']))); add(f'kolibri_noshare_{var}', d)
+        d = copy.deepcopy(c); d['mlp_only_layers'] = []; add(f'kolibri_alldense0_{var}', d)
+        d = copy.deepcopy(c); d['index_layers'] = idx; d['mlp_only_layers'] = list(range(0, len(c['layer_types']), 3))
+        add(f'kolibri_allindex_{var}', d)
 import torch, tempfile
 from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText, AutoModel
 res = []
@@ -59,7 +72,10 @@ for e in out:
         saved = tempfile.mkdtemp(); c.save_pretrained(saved)
         cfg_saved = json.load(open(saved + '/config.json'))
         vis = sum(p.numel() for n, p in m.named_parameters() if any(t in n for t in ('visual', 'vision', 'sam_model', 'projector', 'view_seperator', 'image_newline', 'qwen2_model', 'mlp_AR')))
-        res.append({"name": e['name'], "config": cfg_saved, "total": sum(p.numel() for p in m.parameters()), "nontext": vis})
+        row = {"name": e['name'], "config": cfg_saved, "total": sum(p.numel() for p in m.parameters()), "nontext": vis}
+        if e['name'].startswith(('ergo_', 'kolibri_')):
+            row["input_config"] = e['config']  # as written, before the class derived its lists: the raw-key rules
+        res.append(row)
     except Exception as ex:
         res.append({"name": e['name'], "error": str(ex)[:120]})
 import transformers

@@ -3,8 +3,13 @@
 tests/data/meta_oracle_branches.json (``scripts/branch_oracle.py``, its command and versions inside): the sweep's
 default and resized variants of PaddleOCR-VL (use_bias), DeepSeek-OCR-2 (mlp_bias), Qwen3.5-MoE (an extra
 mlp_only_layers), Nemotron-H (a dense pattern), Falcon's original layout (multi_query on and off), Qwen2/3-MoE,
-DeepSeek-V3 and GLM-4-MoE configured dense, and the transformers 5.25.0 types Param2 and MiniCPM-5-MoE, each as
-its config class saves it, with the meta device's total. A type the installed transformers lacks is skipped.
+DeepSeek-V3 and GLM-4-MoE configured dense, and the transformers 5.25.0 types Param2, MiniCPM-5-MoE, Ergo and
+Kolibri 1.1 (with Ergo's dense-block / global-layer / window keys and Kolibri's KV sharing, dense layers and indexers
+set), each as its config class saves it, with the meta device's total; Ergo's and Kolibri's also as written before
+the class derived its per-layer lists (``input_config``: the raw-key rules a config without them takes).
+
+A type the installed transformers lacks is still counted (deploysheet's reader reads the raw keys) and must equal
+the meta device, labelled estimated; with the class it must be exact.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from scorer.architecture import normalize
+from scorer.architecture.families import FAMILIES
 from scorer.params import count_params
 
 DATA = json.loads((Path(__file__).parent / "data" / "meta_oracle_branches.json").read_text())
@@ -30,7 +36,14 @@ def _known(model_type: str) -> bool:
 
 @pytest.mark.parametrize("case", DATA["variants"], ids=[v["name"] for v in DATA["variants"]])
 def test_branch_variant_counts_as_the_meta_device(case):
-    if not _known(case["config"]["model_type"]):
-        pytest.skip(f"transformers here has no {case['config']['model_type']} class")
-    p = count_params(normalize(case["config"]))
-    assert p.total + (p.vision or 0) == case["total"]
+    mt = case["config"]["model_type"]
+    if not _known(mt) and mt not in FAMILIES:
+        pytest.skip(f"transformers here has no {mt} class")
+    for raw in (case["config"], case.get("input_config")):
+        if raw is None:
+            continue
+        arch = normalize(raw)
+        p = count_params(arch)
+        assert p.total + (p.vision or 0) == case["total"]
+        if mt in ("ergo", "kolibri1_1"):
+            assert arch.exact == _known(mt)

@@ -36,3 +36,23 @@ def test_cache_hit_skips_normalization(tmp_path, monkeypatch):
         raise RuntimeError("expected a recomputation")
     except AssertionError as exc:
         assert "not cached" in str(exc)
+
+
+def test_cache_misses_under_another_transformers_version(tmp_path, monkeypatch):
+    """An architecture cached under one transformers version is not served under another: the config classes
+    decide it (a model type a newer transformers adds is read through its class, exactly; an older one reads the
+    raw keys and labels the counts estimated). Before, an upgrade kept serving the older version's entry."""
+    from scorer.architecture import normalize
+    import scorer.architecture.assemble as a
+    monkeypatch.setenv("DEPLOYSHEET_CACHE_DIR", str(tmp_path))
+    cfg = {"model_type": "zzz", "architectures": ["X"], "hidden_size": 512, "intermediate_size": 1024,
+           "num_hidden_layers": 2, "num_attention_heads": 8, "vocab_size": 1000}
+    first = normalize(cfg)
+    calls = []
+    real = a._normalize
+    monkeypatch.setattr(a, "_normalize", lambda *x: calls.append(1) or real(*x))
+    assert normalize(cfg) == first and calls == []  # same version: a hit
+    monkeypatch.setattr(cache, "transformers_version", lambda: "99.0.0")
+    assert normalize(cfg) == first and calls == [1]  # another version: recomputed
+    assert normalize(cfg) == first and calls == [1]  # and cached under that version
+    assert len(list((tmp_path / "arch").glob("*.json"))) == 2

@@ -9,6 +9,10 @@ reads it with GLM-4-MoE's layout. Oracle (2026-12-03, transformers 5.25.0 and to
 MiniCPM-5-MoE (openbmb): transformers 5.25.0 adds MiniCPM5MoeConfig (a Glm4MoeConfig) with LlamaAttention whose
 q_gate_proj emits the queries and a per-channel output gate, DeepSeek-V3 experts and Glm4MoeLiteDecoderLayer. Oracle
 (same command): SMALL_M5 builds 996,224 parameters, the class defaults 15,002,552,320.
+
+Ergo (Amazon-FMR/Ergo, modeling_ergo.py) and Kolibri 1.1 (Aleph-Alpha/Kolibri-1.1, modeling_kolibri1_1.py) were
+refused before ("missing intermediate_size"). Oracle (same command): SMALL_ERGO builds 842,880 parameters, ErgoConfig()
+1,105,550,917,632; SMALL_KOLIBRI 712,560, Kolibri1_1Config() 75,112,646,912. The hand counts below agree.
 """
 
 from __future__ import annotations
@@ -81,3 +85,89 @@ def test_minicpm5_moe_counts_its_gated_queries():
     if "minicpm5_moe" in CONFIG_MAPPING:
         raw = json.loads(CONFIG_MAPPING["minicpm5_moe"]().to_json_string(use_diff=False))
         assert count_params(normalize(raw)).total == 15_002_552_320
+
+
+#: ErgoConfig(vocab_size=1000, hidden_size=96, num_hidden_layers=6, num_attention_heads=6, num_key_value_heads=2,
+#: first_dense_intermediate_size=320, moe_intermediate_size=48, shared_intermediate_size=64, num_experts=8,
+#: num_experts_per_tok=2): head_dim 96 // 6 = 16, layer 3 global (every 4th), layer 0 dense (num_dense_blocks 1)
+SMALL_ERGO = {"model_type": "ergo", "vocab_size": 1000, "hidden_size": 96, "num_hidden_layers": 6,
+              "num_attention_heads": 6, "num_key_value_heads": 2, "first_dense_intermediate_size": 320,
+              "moe_intermediate_size": 48, "shared_intermediate_size": 64, "num_experts": 8, "num_experts_per_tok": 2,
+              "num_dense_blocks": 1, "global_attention_every_n_layers": 4, "sliding_window": 512,
+              "layer_types": ["sliding_attention"] * 3 + ["full_attention"] + ["sliding_attention"] * 2,
+              "mlp_layer_types": ["dense"] + ["sparse"] * 5}
+
+
+def test_ergo_counts_its_ungated_moe_with_expert_norms():
+    from transformers import CONFIG_MAPPING
+    h, hd = 96, 16
+    attn = h * (6 + 2 * 2) * hd + 6 * hd * h + 2 * hd  # fused qkv, o, q_norm / k_norm of head_dim
+    block = 4 * h + 2 * h  # four RMSNorms and the two residual gates
+    dense = 2 * h * 320  # relu2 up / down, no gate
+    moe = 8 * 2 * h * 48 + 8 * h + h * 8 + 2 * h * 64 + h  # experts, post_expert_norm, router, shared expert + norm
+    expected = 6 * (attn + block) + dense + 5 * moe + 2 * 1000 * h + h  # lm_head never tied, final norm
+    arch = normalize(SMALL_ERGO)
+    assert count_params(arch).total == expected == 842_880
+    assert arch.exact == ("ergo" in CONFIG_MAPPING)
+    assert [lay.mixer.span for lay in arch.layers] == ["sliding"] * 3 + ["full"] + ["sliding"] * 2
+    assert arch.layers[0].mixer.window == 512 and not arch.layers[0].ffn.gated
+    if "ergo" in CONFIG_MAPPING:
+        raw = json.loads(CONFIG_MAPPING["ergo"]().to_json_string(use_diff=False))
+        assert count_params(normalize(raw)).total == 1_105_550_917_632
+
+
+#: Kolibri1_1Config with ten layers: 4 and 9 indexed (every 5th), layer 9 reads layer 4's keys and values
+SMALL_KOLIBRI = {"model_type": "kolibri1_1", "vocab_size": 500, "hidden_size": 64, "num_hidden_layers": 10,
+                 "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "num_local_experts": 8,
+                 "num_experts_per_tok": 2, "moe_intermediate_size": 32, "shared_expert_intermediate_size": 32,
+                 "mlp_only_layers": [0], "mlp_only_intermediate_size": 128, "sliding_window": 33,
+                 "layer_types": ["sliding_attention"] * 4 + ["indexed_attention"] + ["sliding_attention"] * 4
+                 + ["indexed_attention"], "index_layers": [4], "kv_source_layers": [0, 1, 2, 3, 4, 5, 6, 7, 8, 4],
+                 "index_topk": 16, "index_pool_size": 64, "index_compression": 8, "index_num_heads": 2,
+                 "index_num_local_tokens": 4, "index_num_sink_tokens": 2, "tie_word_embeddings": False}
+
+
+def test_kolibri_counts_kv_sharing_and_reads_its_selection():
+    from transformers import CONFIG_MAPPING
+    own = 64 * 64 + 2 * 64 * 32 + 64 * 64 + 2 * 16  # q, k, v, o, q_norm and k_norm
+    shared = 64 * 64 + 64 * 64 + 16  # a reuse layer: q, o and q_norm only
+    moe = 8 * 3 * 64 * 32 + 8 * 64 + 3 * 64 * 32  # gated experts, router, gated shared expert
+    expected = 9 * own + shared + 10 * 4 * 64 + 3 * 64 * 128 + 9 * moe + 2 * 500 * 64 + 64
+    arch = normalize(SMALL_KOLIBRI)
+    assert count_params(arch).total == expected == 712_560
+    assert arch.exact == ("kolibri1_1" in CONFIG_MAPPING)
+    m4, m9 = arch.layers[4].mixer, arch.layers[9].mixer
+    assert m4.span == m9.span == "full" and not m4.kv_shared and m9.kv_shared
+    assert m4.selection.attended == 16 + 2 + 4 and m4.selection.pool_source and not m9.selection.pool_source
+    assert arch.layers[0].mixer.selection is None and arch.layers[0].mixer.window == 33
+    if "kolibri1_1" in CONFIG_MAPPING:
+        raw = json.loads(CONFIG_MAPPING["kolibri1_1"]().to_json_string(use_diff=False))
+        assert count_params(normalize(raw)).total == 75_112_646_912
+
+
+def test_kolibri_selection_costs_what_the_indexer_reads():
+    """Decode at a context beyond the budget: the selected layers read their 22 selected keys' K and V (2 KV heads x
+    (16 + 16) values, 2 bytes), the scoring reads KV head 0's key of every pool token (64 x 16 x 2 bytes) with 2 heads,
+    the pool source also every cached token's (C x 16 x 2 bytes) for its block summaries; sliding layers their 33."""
+    from scorer.costmodel import CostModel, Layout
+    from scorer.gemms import inventory
+    from scorer.hardware import get_gpu, get_precision
+    arch = normalize(SMALL_KOLIBRI)
+    cm = CostModel(arch, count_params(arch), get_gpu("H100-SXM"), get_precision("bf16"), Layout(tp=1), "bf16", "vllm",
+                   None, set(), inventory(arch))
+    c, b = 10_000, 3
+    kv = 2 * (16 + 16) * 2  # bytes per token and layer, both KV heads
+    hand_bytes = 8 * 33 * kv + 2 * 22 * kv + 2 * 64 * 16 * 2 + c * 16 * 2
+    hand_flops = 8 * 33 * 2 * 4 * 32 + 2 * 22 * 2 * 4 * 32 + 2 * 64 * 2 * 2 * 16 + c * (16 + 2 * 2 * 16 / 8)
+    f = cm.decode_features(b, c)
+    assert f.attn_memory * cm.bw_peak == pytest.approx(b * hand_bytes, rel=1e-9)
+    assert f.attn_compute * cm.peak_bf16 == pytest.approx(b * hand_flops, rel=1e-9)
+    # prefill of one sequence of L tokens: pairs a query attends (at most 33 sliding, 22 selected), the scoring of at
+    # most 64 pool keys by 2 heads on both selected layers, the pool source's L(L+1)/2 / 8 block summaries
+    L = 1000
+
+    def pairs(w):
+        return w * (w + 1) / 2 + (L - w) * w
+    hand = (8 * pairs(33) + 2 * pairs(22)) * 2 * 4 * 32 + 2 * 2 * 2 * 16 * pairs(64) \
+        + 2 * 2 * 16 * L * (L + 1) / 2 / 8
+    assert cm.prefill_features(1, L).attn_compute * cm.peak_bf16 == pytest.approx(hand, rel=1e-9)

@@ -32,12 +32,11 @@ from .quantization import parse_quantization
 from .reader import DEFAULT_LIMIT, LIMITS, Reader, check_int
 from .specs import (FFN, AttentionSpec, CompressedAttentionSpec, DenseMLP, GatedDeltaNetSpec, IndexerSpec,
                     LayerSpec, LinearMixerSpec, Mamba1Spec, Mamba2Spec, Mixer, MLASpec, ModelArch, MoEMLP, MTPSpec,
-                    QuantSpec,
-                    ShortConvSpec, TaskHead, VisionTower)
+                    QuantSpec, ShortConvSpec, SparseSelection, TaskHead, VisionTower)
 
 __all__ = [
     "normalize", "_normalize", "parse_quantization", "check_int", "LIMITS", "DEFAULT_LIMIT", "Reader",
-    "AttentionSpec", "MLASpec", "CompressedAttentionSpec", "IndexerSpec", "Mamba2Spec", "GatedDeltaNetSpec",
-    "ShortConvSpec", "LinearMixerSpec", "Mamba1Spec",
+    "AttentionSpec", "MLASpec", "CompressedAttentionSpec", "IndexerSpec", "SparseSelection", "Mamba2Spec",
+    "GatedDeltaNetSpec", "ShortConvSpec", "LinearMixerSpec", "Mamba1Spec",
     "Mixer", "DenseMLP", "MoEMLP", "FFN", "LayerSpec", "VisionTower", "MTPSpec", "QuantSpec", "TaskHead", "ModelArch",
 ]

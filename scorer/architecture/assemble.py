@@ -26,6 +26,7 @@ from .kinds import looped  # group: g6
 from .kinds import inkling  # group: g2 (also registers the Inkling vision / audio towers)
 from .kinds import g4  # group: qwen4_exp, glm5_next, dots3_note, cosmos3_edge
 from .kinds import oddities  # group: blt, cpmant, prophetnet, reformer, rembert, t5gemma2
+from .kinds import kolibri  # Kolibri 1.1 (registers its indexed attention)
 from .kinds.ffn import dense_mlp, moe_mlp
 from .kinds.mtp import mtp_module
 from .kinds.nas import nas_layers
@@ -75,6 +76,7 @@ FAMILY_HOOKS: dict[str, FamilyHook] = {
     "longcat_flash": FamilyHook(finish=deepseek.longcat_finish),
     "mistral_large4_text": FamilyHook(finish=deepseek.mistral_large4_finish),
     "doge": FamilyHook(finish=hybrid.doge_finish),
+    "kolibri1_1": FamilyHook(per_layer=kolibri.kolibri_per_layer),
     # group: encoder-style causal LMs and seq2seq decoders
     "roformer": FamilyHook(finish=encoders.roformer_finish),
     "ernie": FamilyHook(finish=encoders.ernie_finish),
@@ -692,7 +694,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
             pobj = getattr(pobj, part, None)
         if isinstance(getattr(pobj, "tie_word_embeddings", None), bool):
             tie = pobj.tie_word_embeddings
-    if tie is None:
+    if tie is None and not flags["never_tied"]:  # a class that ties nothing needs no tie (below)
         tie = bool(flags["tied_default"])
         guesses.append(f"tie_word_embeddings absent: assumed {tie}")
     if flags["seq2seq"] and kind == "decoder" and not flags["causal_lm_tied"]:

@@ -294,6 +294,36 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "minicpm5_moe": {"attn_output_gate": True, "neutral_keys": ("use_qk_norm",)},  # LlamaAttention: no q/k norms
     # Param2 (bharatgenai): Param2MoeConfig subclasses Glm4MoeConfig and transformers 5.25.0 builds it with
     # Glm4MoeForCausalLM (models/auto/modeling_auto.py: ("param2moe", "Glm4MoeForCausalLM")): GLM-4-MoE's layout
+    # Ergo (Amazon, transformers 5.25.0 modeling_ergo.py): ErgoAttention's fused qkv_proj (hidden -> (heads + 2 kv)
+    # x head_dim, head_dim = hidden // heads, no biases) with per-head q_norm / k_norm; four RMSNorms a block
+    # (input, post-attention, pre- and post-feedforward) and two ErgoResidualGate vectors (hidden each); relu2
+    # up/down MLPs without a gate: first_dense_intermediate_size wide on mlp_layer_types "dense" layers (the first
+    # num_dense_blocks), else ErgoMoE: routed experts (up / down of moe_intermediate_size) renormalized by
+    # ErgoExpertNorm (num_experts x hidden), a router linear without bias (e_score_correction_bias is a buffer)
+    # and one ErgoSharedExpert of shared_intermediate_size with its own RMSNorm (hidden); ErgoForCausalLM's
+    # lm_head is never tied (the modular file deletes _tied_weights_keys). _keep_in_fp32_modules_strict keeps the
+    # embedding, norms, gates and router in float32 in the checkpoint; engines serve them at the model dtype, and
+    # the weights are sized so. Every global_attention_every_n_layers-th layer is full attention without RoPE, the
+    # others slide over sliding_window (local_attention_window in the published configs) tokens.
+    "ergo": {"norms_per_layer": 4, "qk_norm": "head", "head_dim_rule": "floor", "mlp_gated": False,
+             "dense_intermediate_key": "first_dense_intermediate_size", "never_tied": True,
+             "key_aliases": {"sliding_window": ["sliding_window", "local_attention_window"],
+                             "sliding_window_pattern": ["global_attention_every_n_layers"],
+                             "first_k_dense_replace": ["num_dense_blocks"]},
+             "block_extra_params": (("norms", 2, "hidden"), ("routed_experts", "moe", "key:num_experts", "hidden"),
+                                    ("shared_experts", "moe", "hidden")),
+             # the config class folds global_attention_every_n_layers and num_dense_blocks into layer_types and
+             # mlp_layer_types (read instead; the aliases above read them where a config lists neither)
+             "neutral_keys": ("moe_routed_scaling_factor", "global_attention_scale", "global_attention_every_n_layers",
+                              "num_dense_blocks")},
+    # Kolibri 1.1 (Aleph Alpha, transformers 5.25.0 modeling_kolibri1_1.py): Qwen3-MoE-style layers (q/k norms of
+    # head_dim, no biases, gated experts with a fused gate_up_proj, a router without bias; e_score_correction_bias is
+    # a buffer) with four RMSNorms a block (input, post-self-attention, post-attention, post-MLP), a gated shared
+    # expert of shared_expert_intermediate_size without a gate of its own, dense layers (mlp_only_layers) of
+    # mlp_only_intermediate_size; indexed_attention layers and kv_source_layers sharing: kinds/kolibri.py
+    "kolibri1_1": {"norms_per_layer": 4, "qk_norm": "head", "dense_intermediate_key": "mlp_only_intermediate_size",
+                   "layer_kind_aliases": {"indexed_attention": "kolibri_indexed_attention"},
+                   "neutral_keys": ("norm_topk_prob",)},
     "param2moe": {"o_bias": False, "qk_norm": "head", "qk_norm_switch": "use_qk_norm", "head_dim_rule": "floor",
                   "mtp_copies": True},
     # DeepSeek-V4 (kinds/deepseek.py): sliding_attention is its own shared-KV window attention; one shared
@@ -949,7 +979,7 @@ VERIFIED: frozenset[str] = frozenset({
     "qwen2_5_vl", "qwen3", "qwen3_moe", "qwen3_next", "t5", "mt5", "umt5", "m2m_100", "longt5",
     # DeepSeek / GLM MoE families (also tests/data/deepseek_oracle.json, tests/test_deepseek_family.py)
     "deepseek_v2", "deepseek_v32", "deepseek_v4", "glm4_moe", "glm4_moe_lite", "glm_moe_dsa", "mistral4", "param2moe",
-    "minicpm5_moe",
+    "minicpm5_moe", "ergo", "kolibri1_1",
     "mistral_large4",
     # Gemma text families (also tests/data/gemma_oracle.json, tests/test_gemma_family.py)
     "gemma", "gemma2", "gemma3", "gemma3_text", "gemma3n_text", "gemma4_text", "gemma4_unified_text", "vaultgemma",

@@ -10,6 +10,32 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+class SparseSelection(BaseModel):
+    """A weight-less top-k key selection in front of softmax attention (Kolibri 1.1's ``Kolibri1_1Indexer``).
+
+    Each query attends to the ``top_k`` keys of its pool that score highest, plus the first ``sink`` and the last
+    ``local`` tokens; a query that sees no more than ``top_k + sink + local`` keys attends to all of them. The
+    scores are the ReLU of ``scoring_heads`` query heads against KV head 0's keys. A ``pool_source`` layer picks
+    the pool: the ``pool_size // compression`` blocks of ``compression`` keys whose averaged key scores highest
+    (every key when the context is at most ``pool_size``); the other layers rescore the pool of the nearest
+    preceding pool source. The cache still holds every token's keys and values."""
+
+    model_config = ConfigDict(frozen=True)  # hashable: mixers are grouped by their field values
+
+    top_k: int
+    sink: int
+    local: int
+    pool_size: int
+    compression: int
+    scoring_heads: int
+    pool_source: bool
+
+    @property
+    def attended(self) -> int:
+        """Keys a query past the budget attends to (tokens)."""
+        return self.top_k + self.sink + self.local
+
+
 class AttentionSpec(BaseModel):
     """Softmax attention (MHA, GQA or MQA). Widths: q = num_heads*head_dim, k = num_kv_heads*head_dim,
     v = num_kv_heads*v_head_dim, o input = num_heads*v_head_dim."""
@@ -32,6 +58,8 @@ class AttentionSpec(BaseModel):
     k_eq_v: bool = Field(False, description="values come from the key projection (Gemma 4 attention_k_eq_v): no "
                                             "v_proj; the cache still holds K and V (V is normalized, K rotated)")
     relative_bias_buckets: int = Field(0, description="T5 relative-position bias table rows (first layer only)")
+    selection: SparseSelection | None = Field(None, description="a weight-less top-k key selection (Kolibri 1.1 "
+                                                                "indexed attention): the keys each query attends")
 
 
 class IndexerSpec(BaseModel):
@@ -455,12 +483,12 @@ class LayerSpec(BaseModel):
 
     @property
     def kind_label(self) -> str:
-        """Short label: full, sliding, chunked, mla, swa/csa/hca (DeepSeek-V4), mamba2, gated_deltanet, linear,
-        mlp."""
+        """Short label: full, sliding, chunked, indexed (a top-k selection), mla, swa/csa/hca (DeepSeek-V4), mamba2,
+        gated_deltanet, linear, mlp."""
         if self.mixer is None:
             return "mlp" if self.ffn is not None else "noop"
         if isinstance(self.mixer, AttentionSpec):
-            return self.mixer.span
+            return "indexed" if self.mixer.selection is not None else self.mixer.span
         if isinstance(self.mixer, CompressedAttentionSpec):
             return self.mixer.label
         return self.mixer.kind
