@@ -613,9 +613,15 @@ class CostModel:
         return [misalignment_factor(s.n, s.k, min(wb, 2.0)) for (g, s), wb in zip(self._shards, self._wb)]
 
     def engine_blocker(self) -> str | None:
-        """Why the framework refuses this (precision, layout) — the readiness matrix's ``not_ready``
+        """Why the framework refuses this (precision, layout) — an architecture the engine cannot load
+        (:data:`scorer.engine_models.REFUSED`, rule S6), or the readiness matrix's ``not_ready``
         (:func:`scorer.quant.engine_blocker`) — or None when it runs."""
         if "_blocker" in self.__dict__:  # memoized per cost model (regimes and sweeps ask each layout several times)
+            return self._blocker
+        from .engine_models import REFUSED, engine_support
+        impl = engine_support(self.arch, self.framework)
+        if impl is not None and impl.status in REFUSED:  # the engine cannot load the architecture at all (rule S6)
+            self._blocker = impl.detail
             return self._blocker
         from .quant import engine_blocker
         lay = self.layout

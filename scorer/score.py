@@ -268,6 +268,7 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
         out.append(finding("S1", "auto_map present (" + ", ".join(sorted(arch.auto_map)) + "): transformers needs the "
                                  "repository's code (trust_remote_code) to run it; deploysheet read it as data only"))
 
+    out += engine_findings(arch)
     if arch.guesses:
         out.append(finding("S2", "; ".join(arch.guesses)))
     if arch.unmodelled_keys:
@@ -277,6 +278,24 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
         out.append(finding("S3", f"{arch.kind} model: parameters, alignment and quantization are covered; decoder "
                                  "serving regimes are not"))
     out.sort(key=lambda f: SEVERITY_ORDER.get(f.severity, 9))
+    return out
+
+
+def engine_findings(arch: ModelArch) -> list[Finding]:
+    """Rule S6: the engines whose own implementation would not run the model (scorer.engine_models): HARD when the
+    engine cannot load it (no implementation and no compatible Transformers class, or removed), PERF when it falls
+    back to its Transformers backend (the cost model assumes the engine's kernels), INFO for a class the engine lists
+    on that backend itself or implements in a plugin."""
+    from .engine_models import engine_support
+    out = []
+    for engine in ("vllm", "sglang"):
+        s = engine_support(arch, engine)
+        if s is None or s.status in ("native", "unknown"):
+            continue
+        sev = {"unsupported": "HARD", "incompatible": "HARD", "removed": "HARD",
+               "transformers_fallback": "PERF"}.get(s.status, "INFO")
+        tail = {"HARD": ": its commands fail", "PERF": ": the predictions assume the engine's own kernels"}.get(sev, "")
+        out.append(finding("S6", s.detail + tail, severity=sev))
     return out
 
 

@@ -1,0 +1,157 @@
+"""Which implementation each serving engine runs an architecture with (data/engine_models.json).
+
+The engines choose by the config's ``architectures`` class name. vLLM 0.33.0 (vllm/model_executor/models/registry.py
+``_ModelRegistry.inspect_model_cls``) runs its own implementation of any listed name, the Transformers backend for
+the names of ``_TRANSFORMERS_SUPPORTED_MODELS``, and for a name it does not register falls back to the Transformers
+backend when transformers defines the class (or the repo's ``auto_map`` an ``AutoModel``) and the class is
+``is_backend_compatible()`` (``_supports_attention_backend``) or ``_can_set_attn_implementation()`` (its module has no
+``*Attention*(nn.Module)`` class, or calls ``ALL_ATTENTION_FUNCTIONS.get_interface(``); else it raises. SGLang 0.5.23
+(sglang/srt/model_loader/utils.py ``resolve_transformers_arch``) falls back the same way but accepts only
+``is_backend_compatible()``. Both engines try that fallback before they report a class they removed
+(``_PREVIOUSLY_SUPPORTED_MODELS``) or do not know. Both checks of transformers are read from the modeling source as
+text (transformers' modeling_utils.py evaluates the second on the source too), of the transformers installed here
+(the engine's environment may hold another version); a repository's own code is never read, so its compatibility
+is left open.
+
+The cost model assumes each engine's own kernels; a sheet whose engine would run the Transformers backend, a plugin,
+or nothing says so (rule S6).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from .architecture import ModelArch
+from .resources import load_json
+
+#: native: the engine's own implementation; transformers_backend: the engine lists the class on its Transformers
+#: backend; transformers_fallback: not registered, the backend takes transformers' compatible class (or, with
+#: --trust-remote-code, the repository's); plugin: an out-of-tree package; removed: an earlier version had it;
+#: incompatible: transformers defines the class, but not for the backend; unsupported: nothing defines it (a class
+#: name transformers does not know and no auto_map); unknown: the config names no class
+Status = Literal["native", "transformers_backend", "transformers_fallback", "plugin", "removed", "incompatible",
+                 "unsupported", "unknown"]
+#: the statuses under which the engine refuses to load the model whatever the layout (CostModel.engine_blocker)
+REFUSED = ("removed", "incompatible")
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang"}
+
+
+@dataclass(frozen=True)
+class EngineSupport:
+    """How ``engine`` (at ``version``) would load the model: ``status`` and a one-line ``detail`` citing the source.
+
+    ``architecture``: the class name it was decided by (None when the config names none)."""
+
+    engine: str
+    version: str
+    architecture: str | None
+    status: Status
+    detail: str
+
+    @property
+    def label(self) -> str:
+        return f"{ENGINE_NAMES.get(self.engine, self.engine)} {self.version}"
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict:
+    return load_json("engine_models.json")
+
+
+_ATTN_CLASS = re.compile(r"^class \w*Attention\w*\(nn\.Module\):", re.M)
+
+
+@lru_cache(maxsize=64)
+def _family_source(model_type: str) -> str:
+    """The text of transformers' modeling files for ``model_type`` ("" when it has none). Read from
+    ``models/<model_type>/modeling_*.py`` when that folder exists (no import: a sheet whose architecture is cached
+    imports no transformers module), else through transformers' own type-to-module mapping."""
+    from .architecture.kinds.heads import _modeling_sources, _transformers_root
+    root = _transformers_root()
+    folder = root / "models" / model_type.replace("-", "_") if root is not None and model_type else None
+    files = sorted(folder.glob("modeling_*.py")) if folder is not None and folder.is_dir() else None
+    if files is None:
+        from .architecture.loader import _quiet_transformers
+        _quiet_transformers()
+        files = _modeling_sources(model_type)
+    text = ""
+    for f in files:
+        try:
+            text += f.read_text(encoding="utf-8", errors="replace") + "\n"
+        except OSError:
+            continue
+    return text
+
+
+def _backend_compatible(text: str) -> tuple[bool, bool]:
+    """(``is_backend_compatible()``, ``_can_set_attn_implementation()``) of the modeling source ``text``:
+    ``_supports_attention_backend = True`` anywhere in the family's modeling files (the flag sits on its
+    PreTrainedModel class), and transformers modeling_utils.py's heuristic on the module source."""
+    if not text:
+        return False, False
+    flag = re.search(r"^\s+_supports_attention_backend\s*=\s*True\b", text, re.M) is not None
+    settable = ("ALL_ATTENTION_FUNCTIONS.get_interface(" in text) if _ATTN_CLASS.search(text) else True
+    return flag, settable
+
+
+def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
+    """The implementation ``engine`` ("vllm" or "sglang") loads ``arch`` with; None for an engine the table does not
+    hold (TensorRT-LLM is not read) or a model that is not a decoder (rule S3 covers those)."""
+    table = _table().get(engine)
+    if table is None or arch.kind != "decoder":
+        return None
+    version = table["version"]
+    name = ENGINE_NAMES[engine]
+    names = [a for a in arch.architectures if isinstance(a, str)]
+    if not names:
+        return EngineSupport(engine, version, None, "unknown",
+                             f"config.json names no architectures: {name} chooses its implementation by that class "
+                             "name")
+    native = set(table["native"])
+    hit = next((a for a in names if a in native), None)
+    if hit is not None:
+        return EngineSupport(engine, version, hit, "native", f"{name} {version} implements {hit} ({table['source']})")
+    first = names[0]
+    if first in table.get("transformers_backend", ()):
+        return EngineSupport(engine, version, first, "transformers_backend",
+                             f"{name} {version} runs {first} on its Transformers backend (listed in "
+                             f"_TRANSFORMERS_SUPPORTED_MODELS, {table['source']})")
+    src = table["fallback_src"].split(":")[0]
+    removed = table.get("removed", {}).get(first)
+    was = f" (it implemented it until {removed})" if removed else ""
+    text = _family_source(arch.model_type or "")
+    why = None
+    if re.fullmatch(r"\w{1,200}", first) and re.search(rf"^class {first}\(", text, re.M):
+        # the engine tries its Transformers backend before it reports the class removed or unknown
+        flag, settable = _backend_compatible(text)
+        if flag or (settable and engine == "vllm"):
+            how = "_supports_attention_backend" if flag else "its attention calls ALL_ATTENTION_FUNCTIONS"
+            return EngineSupport(engine, version, first, "transformers_fallback",
+                                 f"{name} {version} has no implementation of {first}{was} and falls back to its "
+                                 f"Transformers backend (transformers' class is compatible: {how}; {src})")
+        why = ("neither _supports_attention_backend nor an attention interface it can set" if engine == "vllm"
+               else "no _supports_attention_backend")
+    if removed:
+        return EngineSupport(engine, version, first, "removed",
+                             f"{name} {version} no longer implements {first} (last in {removed}, "
+                             f"_PREVIOUSLY_SUPPORTED_MODELS, {table['source']})"
+                             + (f", and transformers' class is not compatible with its Transformers backend ({why})"
+                                if why else ""))
+    if first in table.get("plugins", {}):
+        return EngineSupport(engine, version, first, "plugin",
+                             f"{name} {version} implements {first} only in a plugin ({table['plugins'][first]})")
+    if why is not None:
+        return EngineSupport(engine, version, first, "incompatible",
+                             f"{name} {version} has no implementation of {first}, and transformers' class is not "
+                             f"compatible with its Transformers backend ({why}; {src})")
+    if isinstance(arch.auto_map, dict) and any(str(k).startswith("AutoModel") for k in arch.auto_map):
+        return EngineSupport(engine, version, first, "transformers_fallback",
+                             f"{name} {version} has no implementation of {first}; with --trust-remote-code it tries "
+                             "its Transformers backend on the repository's auto_map AutoModel, whose compatibility "
+                             f"deploysheet does not read ({src})")
+    return EngineSupport(engine, version, first, "unsupported",
+                         f"{name} {version} has no implementation of {first}, and neither transformers nor an "
+                         f"auto_map defines the class for its Transformers backend ({table['source']})")

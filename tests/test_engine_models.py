@@ -1,0 +1,123 @@
+"""Which implementation vLLM 0.33.0 and SGLang 0.5.23 load an architecture with (rule S6, data/engine_models.json).
+
+Expected statuses are read from the engines' sources by hand (the line is quoted beside each case):
+vllm-0.33.0 vllm/model_executor/models/registry.py and sglang-0.5.23 sglang/srt/models/*.py; transformers' side from
+its modeling files (``_supports_attention_backend``). ``DEPLOYSHEET_VLLM_WHEEL`` / ``DEPLOYSHEET_SGLANG_WHEEL``
+re-derive the whole table from the wheels (``scripts/engine_registry.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorer.architecture import normalize
+from scorer.engine_models import engine_support
+from scorer.resources import data_dir
+from scorer.score import engine_findings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _cfg(config_class: str, arch: str, **kw) -> dict:
+    import transformers
+    d = getattr(transformers, config_class)(**kw).to_dict()
+    d["architectures"] = [arch]
+    return json.loads(json.dumps(d, default=str))
+
+
+def test_native_classes():
+    # registry.py _TEXT_GENERATION_MODELS: "LlamaForCausalLM": ("llama", "LlamaForCausalLM");
+    # sglang/srt/models/llama.py: EntryClass = [LlamaForCausalLM]
+    arch = normalize(json.loads((data_dir() / "examples" / "llama-2-7b" / "config.json").read_text()))
+    for engine in ("vllm", "sglang"):
+        s = engine_support(arch, engine)
+        assert s.status == "native" and s.architecture == "LlamaForCausalLM"
+    assert engine_findings(arch) == []
+
+
+def test_phi_runs_on_vllms_transformers_backend():
+    # registry.py _TRANSFORMERS_SUPPORTED_MODELS: "PhiForCausalLM": ("transformers", "TransformersForCausalLM")
+    arch = normalize(_cfg("PhiConfig", "PhiForCausalLM", hidden_size=256, intermediate_size=1024,
+                          num_hidden_layers=2, num_attention_heads=4, vocab_size=1000))
+    s = engine_support(arch, "vllm")
+    assert s.status == "transformers_backend" and "_TRANSFORMERS_SUPPORTED_MODELS" in s.detail
+    f = [x for x in engine_findings(arch) if x.rule == "S6"]
+    assert [x.severity for x in f] == ["INFO"] and "vLLM 0.33.0" in f[0].message
+
+
+def test_falcon_is_refused_by_sglang_and_predict_exits_2(tmp_path):
+    # sglang 0.5.23 ships falcon_h1.py and falcon_mamba.py, no FalconForCausalLM; transformers' FalconPreTrainedModel
+    # sets no _supports_attention_backend, so resolve_transformers_arch raises ("has no SGlang implementation and the
+    # Transformers implementation is not compatible"); vLLM implements it (registry.py "FalconForCausalLM")
+    cfg = _cfg("FalconConfig", "FalconForCausalLM", hidden_size=256, num_hidden_layers=2, num_attention_heads=4,
+               vocab_size=1000, new_decoder_architecture=True, num_kv_heads=2)
+    arch = normalize(cfg)
+    assert engine_support(arch, "vllm").status == "native"
+    s = engine_support(arch, "sglang")
+    assert s.status == "incompatible" and "no _supports_attention_backend" in s.detail
+    assert [(x.severity, x.message.split(" ")[0]) for x in engine_findings(arch)] == [("HARD", "SGLang")]
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(cfg))
+    args = [sys.executable, "-m", "scorer", "predict", str(path), "--gpu", "H100-SXM", "--isl", "512", "--osl", "64",
+            "--concurrency", "4"]
+    bad = subprocess.run([*args, "--framework", "sglang"], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.count("\n") == 1 and "FalconForCausalLM" in bad.stderr and "Traceback" not in bad.stderr
+    ok = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_removed_class_without_a_compatible_transformers_class():
+    # registry.py _PREVIOUSLY_SUPPORTED_MODELS: "MptForCausalLM": "0.28.0"; transformers' MptAttention(nn.Module)
+    # neither sets _supports_attention_backend nor calls ALL_ATTENTION_FUNCTIONS, so the fallback returns None and
+    # vLLM raises for the removed class
+    arch = normalize(_cfg("MptConfig", "MptForCausalLM", d_model=256, n_heads=4, n_layers=2, vocab_size=1000))
+    s = engine_support(arch, "vllm")
+    assert s.status == "removed" and "0.28.0" in s.detail
+    from scorer.costmodel import CostModel, Layout
+    from scorer.gemms import inventory
+    from scorer.hardware import get_gpu, get_precision
+    from scorer.params import count_params
+    cm = CostModel(arch, count_params(arch), get_gpu("H100-SXM"), get_precision("bf16"), Layout(tp=1), "bf16", "vllm",
+                   None, set(), inventory(arch))
+    assert cm.engine_blocker() == s.detail  # regimes, the frontier and predict skip it
+
+
+def test_new_architecture_falls_back_or_is_unknown():
+    # Ergo: no vLLM / SGLang implementation; transformers 5.25.0's ErgoPreTrainedModel sets
+    # _supports_attention_backend = True, so both fall back to their Transformers backend; a transformers without
+    # the class leaves the engines nothing to load
+    from transformers import CONFIG_MAPPING
+    raw = {"model_type": "ergo", "architectures": ["ErgoForCausalLM"], "vocab_size": 1000, "hidden_size": 96,
+           "num_hidden_layers": 2, "num_attention_heads": 6, "num_key_value_heads": 2,
+           "first_dense_intermediate_size": 320, "moe_intermediate_size": 48, "shared_intermediate_size": 64,
+           "num_experts": 8, "num_experts_per_tok": 2, "layer_types": ["sliding_attention", "full_attention"],
+           "mlp_layer_types": ["dense", "sparse"], "sliding_window": 64}
+    arch = normalize(raw)
+    known = "ergo" in CONFIG_MAPPING
+    for engine in ("vllm", "sglang"):
+        assert engine_support(arch, engine).status == ("transformers_fallback" if known else "unsupported")
+    assert {f.severity for f in engine_findings(arch)} == {"PERF" if known else "HARD"}
+
+
+def test_no_architectures_named():
+    raw = json.loads((data_dir() / "examples" / "llama-2-7b" / "config.json").read_text())
+    raw.pop("architectures")
+    s = engine_support(normalize(raw), "vllm")
+    assert s.status == "unknown" and s.architecture is None
+
+
+@pytest.mark.skipif(not (os.environ.get("DEPLOYSHEET_VLLM_WHEEL") and os.environ.get("DEPLOYSHEET_SGLANG_WHEEL")),
+                    reason="set DEPLOYSHEET_VLLM_WHEEL and DEPLOYSHEET_SGLANG_WHEEL to the engines' wheels "
+                           "(pip download ... --no-deps) to re-read them")
+def test_table_matches_the_wheels(tmp_path):
+    out = tmp_path / "engine_models.json"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "engine_registry.py"), os.environ["DEPLOYSHEET_VLLM_WHEEL"],
+                    os.environ["DEPLOYSHEET_SGLANG_WHEEL"], str(out)], check=True, capture_output=True)
+    assert json.loads(out.read_text()) == json.loads((data_dir() / "engine_models.json").read_text())
