@@ -140,9 +140,22 @@ def test_kolibri_counts_kv_sharing_and_reads_its_selection():
     assert m4.span == m9.span == "full" and not m4.kv_shared and m9.kv_shared
     assert m4.selection.attended == 16 + 2 + 4 and m4.selection.pool_source and not m9.selection.pool_source
     assert arch.layers[0].mixer.selection is None and arch.layers[0].mixer.window == 33
+    # without layer_types: Kolibri1_1Config.__post_init__'s rule, indexed_attention on every 5th layer
+    bare = {k: v for k, v in SMALL_KOLIBRI.items() if k != "layer_types"}
+    assert count_params(normalize(bare)).total == 712_560
     if "kolibri1_1" in CONFIG_MAPPING:
         raw = json.loads(CONFIG_MAPPING["kolibri1_1"]().to_json_string(use_diff=False))
         assert count_params(normalize(raw)).total == 75_112_646_912
+
+
+@pytest.mark.parametrize("sources", [[0, 1, 2, 3, 4, 5, 6, 7, 7, 4],   # a sliding layer reading another's K/V
+                                     [0, 1, 2, 3, 4, 5, 6, 7, 8, 10],  # a later layer
+                                     [0, 1, 2, 3, 2, 5, 6, 7, 8, 9],   # another kind
+                                     [0, 1, 2]])                       # another length
+def test_kolibri_refuses_kv_sources_its_config_class_refuses(sources):
+    from scorer.errors import ConfigError
+    with pytest.raises(ConfigError, match="kv_source_layers"):
+        normalize(dict(SMALL_KOLIBRI, kv_source_layers=sources))
 
 
 def test_kolibri_selection_costs_what_the_indexer_reads():

@@ -138,6 +138,8 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "v_head_dim_key": None,        # config key of the value head size when it differs from head_dim (MiMo v_head_dim)
     "sliding_kv_mult": None,       # sliding-attention layers have this many times the KV heads (MiMo-V2-Flash: 2)
     "kind_keys": {},               # layer kind -> keys only its layers read: shape nothing when no layer is of it
+    "default_layer_period": None,  # (n, kind, other): a config without layer_types has kind on every n-th layer,
+                                   # other elsewhere (Kolibri1_1Config.__post_init__: indexed_attention every 5th)
     "qk_norm_switch": None,        # config key that turns the qk_norm above on (None: always on; Cohere use_qk_norm)
     "post_norm_switch": None,      # config key whose truth adds post-attention and post-MLP norms (2 more a block)
     "block_extra_params": (),      # small per-block tensors outside the specs: (component, factor, ...) whose
@@ -323,6 +325,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # mlp_only_intermediate_size; indexed_attention layers and kv_source_layers sharing: kinds/kolibri.py
     "kolibri1_1": {"norms_per_layer": 4, "qk_norm": "head", "dense_intermediate_key": "mlp_only_intermediate_size",
                    "layer_kind_aliases": {"indexed_attention": "kolibri_indexed_attention"},
+                   "default_layer_period": (5, "indexed_attention", "sliding_attention"),
                    "neutral_keys": ("norm_topk_prob",)},
     "param2moe": {"o_bias": False, "qk_norm": "head", "qk_norm_switch": "use_qk_norm", "head_dim_rule": "floor",
                   "mtp_copies": True},

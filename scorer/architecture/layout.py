@@ -54,6 +54,10 @@ def layer_kinds(r: Reader, n: int, flags: dict[str, Any], sliding: int | None, c
     if isinstance(pattern, str):
         # an unknown character becomes an unknown layer type: read_mixer reads it as attention, with a guess
         return [PATTERN_KINDS.get(ch, f"pattern character {ch!r}") for ch in pattern[:n]]
+    period = flags.get("default_layer_period")
+    if period is not None:  # the family's config class rule: every period-th layer is of its own kind (Kolibri 1.1)
+        every_n, kind, other = period
+        return [kind if (i + 1) % every_n == 0 else other for i in range(n)]
     every = r.get("sliding_window_pattern")
     if sliding and isinstance(every, int) and not isinstance(every, bool) and every > 1:
         # Gemma-3 style alternation: every Nth layer is global, the others slide

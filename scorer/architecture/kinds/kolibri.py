@@ -36,8 +36,9 @@ def kolibri_per_layer(r: Reader, n: int, kinds: list[str]) -> dict[int, dict[str
     4th and 6th indexed-attention layer).
 
     Raises:
-        ConfigError: a list of another length than the depth, or a source that is not an earlier layer of the
-            same kind producing its own keys and values (what ``Kolibri1_1Config.validate_architecture`` refuses).
+        ConfigError: a list of another length than the depth, or a source that is not the layer itself or, for an
+            indexed-attention layer, an earlier one producing its own keys and values (what
+            ``Kolibri1_1Config.validate_architecture`` refuses).
     """
     out: dict[int, dict[str, Any]] = {}
     index_layers = _layer_list(r, "index_layers", n)
@@ -54,9 +55,10 @@ def kolibri_per_layer(r: Reader, n: int, kinds: list[str]) -> dict[int, dict[str
     if len(sources) != n:
         raise ConfigError(f"{r.where}: kv_source_layers lists {len(sources)} layers, the model has {n}")
     for i, src in enumerate(sources):
-        if not 0 <= src <= i or sources[src] != src or kinds[src] != kinds[i]:
-            raise ConfigError(f"{r.where}: kv_source_layers[{i}] = {src} must be an earlier layer of the same kind "
-                              "that keeps its own keys and values")
+        if not 0 <= src <= i or sources[src] != src or kinds[src] != kinds[i] or (
+                src != i and kinds[i] == "sliding_attention"):  # sliding layers keep their own (validate_architecture)
+            raise ConfigError(f"{r.where}: kv_source_layers[{i}] = {src} must be {i} or an earlier indexed-attention "
+                              "layer that keeps its own keys and values")
         if src != i:
             out.setdefault(i, {})["kv_shared"] = True
     return out
