@@ -230,25 +230,28 @@ def build_parser() -> argparse.ArgumentParser:
 
     pr = sub.add_parser("predict", help="predict TTFT, TPOT and throughput for one workload and layout",
                         epilog=EPILOG)
-    pr.add_argument("source", metavar="SOURCE")
-    pr.add_argument("--revision")
-    pr.add_argument("--gpu", default="H100-SXM", metavar="ID")
-    pr.add_argument("--tp", type=_positive_int, default=1)
-    pr.add_argument("--pp", type=_positive_int, default=1)
-    pr.add_argument("--ep", type=_positive_int, default=1)
+    pr.add_argument("source", metavar="SOURCE", help="a config.json, a folder holding one, example:NAME or a Hub "
+                                                     "repo id (as for score)")
+    pr.add_argument("--revision", help="Hub revision (branch, tag or commit) of a repo id")
+    pr.add_argument("--gpu", default="H100-SXM", metavar="ID", help="GPU id of the catalog (default H100-SXM; an "
+                                                                    "unknown id lists the known ones)")
+    pr.add_argument("--tp", type=_positive_int, default=1, help="tensor-parallel degree (default 1)")
+    pr.add_argument("--pp", type=_positive_int, default=1, help="pipeline stages (default 1)")
+    pr.add_argument("--ep", type=_positive_int, default=1, help="expert-parallel degree of a MoE model (default 1)")
     pr.add_argument("--dp", type=_positive_int, default=None, help="attention data-parallel ranks (default 1, or "
                                                                    "--num-gpus / (tp x pp))")
-    pr.add_argument("--num-gpus", type=_positive_int, default=None)
-    pr.add_argument("--precision", default=None)
+    pr.add_argument("--num-gpus", type=_positive_int, default=None, help="GPUs of the layout (default tp x pp x dp)")
+    pr.add_argument("--precision", default=None, help="weight format (bf16, fp16, fp8, fp8_block, int8, int4, nvfp4, "
+                                                      "mxfp4, ...; default: the checkpoint's)")
     pr.add_argument("--kv-dtype", default="auto", help="auto (the framework's default), bf16, fp16, fp8, fp32, nvfp4")
     pr.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
-    pr.add_argument("--isl", type=_positive_int, required=True)
-    pr.add_argument("--osl", type=_positive_int, required=True)
+    pr.add_argument("--isl", type=_positive_int, required=True, help="input tokens per request")
+    pr.add_argument("--osl", type=_positive_int, required=True, help="output tokens per request")
     pr.add_argument("--concurrency", required=True, help="concurrent requests, or 'max'")
-    pr.add_argument("--usd-per-gpu-hour", type=_PRICE)
+    pr.add_argument("--usd-per-gpu-hour", type=_PRICE, help="price of one GPU-hour in USD (default: the catalog's)")
     _speculative_args(pr)
-    pr.add_argument("--calibration")
-    pr.add_argument("--format", default="json", choices=["json", "md"])
+    pr.add_argument("--calibration", help="calibration file (default: the packaged data/calibration.json)")
+    pr.add_argument("--format", default="json", choices=["json", "md"], help="output format (default json)")
     pr.add_argument("-o", "--output")
 
     cm = sub.add_parser("compare", help="compare models for one workload: cheapest layout, GPUs, $/month, risks",
@@ -258,9 +261,11 @@ def build_parser() -> argparse.ArgumentParser:
                                     "--ttft-ms/--itl-ms at --isl/--osl with the lowest $ per month for --qps "
                                     "(the fewest GPUs when no price is known), $ per month "
                                     "(730 h) and per 1M output tokens, risks, and a recommendation.")
-    cm.add_argument("sources", nargs="+", metavar="SOURCE", help="two to 8 models")
+    cm.add_argument("sources", nargs="*", metavar="SOURCE", help="two to 8 models (a --label NAME=SOURCE whose "
+                                                                 "SOURCE is not listed adds it)")
     cm.add_argument("--label", action="append", dest="labels", metavar="NAME=SOURCE",
-                    help="show SOURCE as NAME (repeatable; default: the repo id, example name or folder name)")
+                    help="show SOURCE as NAME, adding SOURCE to the models when it is not listed (repeatable; "
+                         "default name: the repo id, example name or folder name)")
     cm.add_argument("--isl", type=_positive_int, required=True, help="input tokens per request")
     cm.add_argument("--osl", type=_positive_int, required=True, help="output tokens per request")
     cm.add_argument("--qps", type=_positive_float, required=True, help="requests per second to serve")
@@ -288,19 +293,19 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog=EPILOG)
     va.add_argument("measurements", metavar="MEASUREMENTS.csv")
     va.add_argument("--corpus", required=True, help="folder holding <config>/config.json for the CSV's config column")
-    va.add_argument("--calibration")
+    va.add_argument("--calibration", help="calibration file to predict with (default: the packaged one)")
     va.add_argument("--cross-validate", choices=["model", "gpu", "framework"],
                     help="refit the calibration with each group left out and predict that group")
     va.add_argument("--max-iterations", type=_positive_int, default=40, help="optimizer evaluations per refit")
-    va.add_argument("--format", default="md", choices=["md", "json"])
+    va.add_argument("--format", default="md", choices=["md", "json"], help="report format (default md)")
     va.add_argument("-o", "--out", "--output", dest="out", help="write the report here (atomically)")
 
     ca = sub.add_parser("calibrate", help="fit the cost model's efficiencies to a measurements CSV", epilog=EPILOG)
     ca.add_argument("measurements", metavar="MEASUREMENTS.csv")
-    ca.add_argument("--corpus", required=True)
+    ca.add_argument("--corpus", required=True, help="folder holding <config>/config.json for the CSV's config column")
     ca.add_argument("-o", "--output", required=True, help="calibration file to write (use with --calibration)")
     ca.add_argument("--calibration", help="start from this calibration (default: the packaged one)")
-    ca.add_argument("--max-iterations", type=_positive_int, default=60)
+    ca.add_argument("--max-iterations", type=_positive_int, default=60, help="optimizer evaluations per fit (default 60)")
     ca.add_argument("--no-cross-validate", action="store_true", help="skip the leave-one-model-out error report")
 
     hub = sub.add_parser("hub", help="Hub bot: post sheets as discussions or model-card pull requests",
@@ -778,7 +783,8 @@ def cmd_predict(args) -> int:
     elif not p.fits and p.max_concurrency < 1:
         notes.append("does not fit: the weights plus the KV cache of one sequence exceed this layout's memory"
                      + (f" (SGLang's default --mem-fraction-static for this GPU and layout is {cm.mem_fraction():g}: "
-                        "weights and KV pool share that fraction of the memory)" if cm.sglang_default_fraction() else ""))
+                        "weights and KV pool share that fraction of the memory)" if cm.sglang_default_fraction() else "")
+                     + "; " + _runs_instead(cm, args.framework, args.isl + args.osl))
     elif p.queued:
         cap = cm.admission_cap()
         running = p.concurrency - p.queued
@@ -887,9 +893,7 @@ def cmd_compare(args) -> int:
             raise BadInputError(f"compare: --label name {name[:100]!r} must be one short line without | < > `")
         labels[src.strip()] = name.strip()
     sources = [s.strip() for s in args.sources]
-    for src in labels:
-        if src not in sources:
-            raise BadInputError(f"compare: --label names {src[:100]!r}, which is not one of the SOURCEs")
+    sources += [src for src in labels if src not in sources]  # --label NAME=SOURCE alone names a model too
     refuse_overwrite(args.output, [*sources, args.calibration])
     if len(sources) < 2:
         raise BadInputError("compare: give at least two models to compare")

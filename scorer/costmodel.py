@@ -614,7 +614,8 @@ class CostModel:
 
     def engine_blocker(self) -> str | None:
         """Why the framework refuses this (precision, layout) — an architecture the engine cannot load
-        (:data:`scorer.engine_models.REFUSED`, rule S6), or the readiness matrix's ``not_ready``
+        (:data:`scorer.engine_models.REFUSED`, rule S6) or not at this TP / PP (a Transformers backend that requires
+        the config class's parallelism plans, :meth:`~scorer.engine_models.EngineSupport.layout_blocker`), or the readiness matrix's ``not_ready``
         (:func:`scorer.quant.engine_blocker`) — or None when it runs."""
         if "_blocker" in self.__dict__:  # memoized per cost model (regimes and sweeps ask each layout several times)
             return self._blocker
@@ -622,6 +623,9 @@ class CostModel:
         impl = engine_support(self.arch, self.framework)
         if impl is not None and impl.status in REFUSED:  # the engine cannot load the architecture at all (rule S6)
             self._blocker = impl.detail
+            return self._blocker
+        if impl is not None and (why := impl.layout_blocker(self.layout.tp, self.layout.pp)):  # a plan it requires
+            self._blocker = why
             return self._blocker
         from .quant import engine_blocker
         lay = self.layout

@@ -50,10 +50,61 @@ class EngineSupport:
     architecture: str | None
     status: Status
     detail: str
+    #: on the Transformers backend: the patterns of the config class's ``base_model_tp_plan`` (empty: none) and
+    #: whether it has a ``base_model_pp_plan``; None elsewhere
+    tp_plan: tuple[str, ...] | None = None
+    pp_plan: bool | None = None
+    #: the engine's data/engine_models.json ``backend_plans``: "required" or "inferred" per "tp" / "pp", what becomes
+    #: of the linears a plan omits ("unplanned": "replicated", or "fused" where graph fusion shards them), and "src"
+    plans: dict | None = None
 
     @property
     def label(self) -> str:
         return f"{ENGINE_NAMES.get(self.engine, self.engine)} {self.version}"
+
+    @property
+    def summary(self) -> str:
+        """One plain line for a launch command's notes (the finding holds :attr:`detail` with its sources)."""
+        name = self.architecture or "the model"
+        if self.status in ("transformers_backend", "transformers_fallback"):
+            return (f"{self.label} runs {name} on its Transformers backend, not its own kernels: expect slower "
+                    "steps than predicted (rule S6)")
+        if self.status == "plugin":
+            return f"{self.label} runs {name} only with its out-of-tree plugin installed (rule S6)"
+        if self.status in REFUSED or self.status == "unsupported":
+            return f"{self.label} cannot load {name}: this command fails as it stands (rule S6)"
+        return self.detail
+
+    def layout_blocker(self, tp: int, pp: int) -> str | None:
+        """Why the engine's Transformers backend refuses TP ``tp`` / PP ``pp`` (a plan it requires and the config
+        class lacks: SGLang 0.5.23), or None."""
+        if self.tp_plan is None or not self.plans:
+            return None
+        name = self.architecture or "the model"
+        if tp > 1 and not self.tp_plan and self.plans.get("tp") == "required":
+            return (f"{self.label}'s Transformers backend refuses TP {tp} for {name}: its config class defines no "
+                    f"base_model_tp_plan ({self.plans.get('src')})")
+        if pp > 1 and not self.pp_plan and self.plans.get("pp") == "required":
+            return (f"{self.label}'s Transformers backend refuses PP {pp} for {name}: its config class defines no "
+                    f"base_model_pp_plan ({self.plans.get('src')})")
+        return None
+
+    def plan_note(self) -> str | None:
+        """What the backend does with the config class's parallelism plans where it does not refuse, or None."""
+        if self.tp_plan is None or not self.plans:
+            return None
+        missing = ["TP > 1 (no base_model_tp_plan)" if not self.tp_plan and self.plans.get("tp") == "required" else "",
+                   "PP > 1 (no base_model_pp_plan)" if not self.pp_plan and self.plans.get("pp") == "required" else ""]
+        if any(missing):
+            return "the backend refuses " + " and ".join(m for m in missing if m) + " for this config class"
+        if not self.tp_plan and self.plans.get("tp") == "inferred":
+            return ("the config class defines no base_model_tp_plan: the backend shards what its graph fusion finds "
+                    "and replicates the rest, where the predictions shard every projection")
+        if self.tp_plan and self.plans.get("unplanned") == "replicated" and not any(
+                "attn" in p or "attention" in p for p in self.tp_plan):
+            return ("the config class's base_model_tp_plan shards no attention projection: the backend replicates "
+                    "attention on every TP rank, where the predictions shard it")
+        return None
 
 
 @lru_cache(maxsize=1)
@@ -62,6 +113,22 @@ def _table() -> dict:
 
 
 _ATTN_CLASS = re.compile(r"^class \w*Attention\w*\(nn\.Module\):", re.M)
+
+
+@lru_cache(maxsize=64)
+def _config_plans(model_type: str) -> tuple[tuple[str, ...], bool]:
+    """(the keys of ``base_model_tp_plan``, whether ``base_model_pp_plan`` is set) of transformers' config class for
+    ``model_type`` (class attributes, inherited ones included); ``((), False)`` for a type transformers does not
+    know."""
+    from .architecture.loader import _quiet_transformers
+    _quiet_transformers()
+    try:
+        from transformers import CONFIG_MAPPING
+        cls = CONFIG_MAPPING[model_type]
+    except Exception:  # noqa: BLE001 - an unknown type (KeyError) or a broken optional import: no plan read
+        return (), False
+    tp = getattr(cls, "base_model_tp_plan", None)
+    return (tuple(tp) if isinstance(tp, dict) else ()), bool(getattr(cls, "base_model_pp_plan", None))
 
 
 @lru_cache(maxsize=64)
@@ -116,9 +183,9 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
         return EngineSupport(engine, version, hit, "native", f"{name} {version} implements {hit} ({table['source']})")
     first = names[0]
     if first in table.get("transformers_backend", ()):
-        return EngineSupport(engine, version, first, "transformers_backend",
-                             f"{name} {version} runs {first} on its Transformers backend (listed in "
-                             f"_TRANSFORMERS_SUPPORTED_MODELS, {table['source']})")
+        return _with_plans(EngineSupport(engine, version, first, "transformers_backend",
+                                         f"{name} {version} runs {first} on its Transformers backend (listed in "
+                                         f"_TRANSFORMERS_SUPPORTED_MODELS, {table['source']})"), arch, table)
     src = table["fallback_src"].split(":")[0]
     removed = table.get("removed", {}).get(first)
     was = f" (it implemented it until {removed})" if removed else ""
@@ -129,9 +196,10 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
         flag, settable = _backend_compatible(text)
         if flag or (settable and engine == "vllm"):
             how = "_supports_attention_backend" if flag else "its attention calls ALL_ATTENTION_FUNCTIONS"
-            return EngineSupport(engine, version, first, "transformers_fallback",
-                                 f"{name} {version} has no implementation of {first}{was} and falls back to its "
-                                 f"Transformers backend (transformers' class is compatible: {how}; {src})")
+            return _with_plans(EngineSupport(engine, version, first, "transformers_fallback",
+                                             f"{name} {version} has no implementation of {first}{was} and falls back "
+                                             f"to its Transformers backend (transformers' class is compatible: {how}; "
+                                             f"{src})"), arch, table)
         why = ("neither _supports_attention_backend nor an attention interface it can set" if engine == "vllm"
                else "no _supports_attention_backend")
     if removed:
@@ -155,3 +223,12 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
     return EngineSupport(engine, version, first, "unsupported",
                          f"{name} {version} has no implementation of {first}, and neither transformers nor an "
                          f"auto_map defines the class for its Transformers backend ({table['source']})")
+
+
+def _with_plans(s: EngineSupport, arch: ModelArch, table: dict) -> EngineSupport:
+    """``s`` on the Transformers backend with the config class's parallelism plans and the engine's rule for them."""
+    from dataclasses import replace
+    tp, pp = _config_plans(arch.model_type or "")
+    s = replace(s, tp_plan=tp, pp_plan=pp, plans=table.get("backend_plans"))
+    note = s.plan_note()
+    return replace(s, detail=s.detail + "; " + note) if note else s

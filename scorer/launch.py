@@ -124,9 +124,7 @@ def launch_command(cm, p, prov) -> LaunchCommand:
     from .engine_models import engine_support
     impl = engine_support(cm.arch, fw)
     if impl is not None and impl.status not in ("native", "unknown"):
-        notes.append(impl.detail + ("; the timings assume the engine's own kernels (rule S6)"
-                                    if impl.status in ("transformers_backend", "transformers_fallback") else
-                                    "; this command fails as it stands (rule S6)"))
+        notes.append(impl.summary)
     if cm.arch.needs_remote_code:  # vLLM / SGLang refuse an unknown model_type's config without it
         flags.append(("--trust-remote-code", None))
         notes.append("--trust-remote-code runs the repository's own Python (its auto_map): review it first")

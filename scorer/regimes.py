@@ -102,6 +102,7 @@ class RegimeResult(BaseModel):
     note: str | None = None
     candidates: list[Prediction] = Field(default_factory=list, description="best prediction per TP degree tried")
     launch: Any = Field(None, description="scorer.launch.LaunchCommand that realizes the prediction, when made")
+    refused: bool = Field(False, description="the engine refuses every layout tried (note: the first refusal)")
 
 
 def regime_defs() -> list[dict]:
@@ -445,7 +446,7 @@ def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: fl
             note = max_note(best)
         out.append(RegimeResult(id=r["id"], title=r["title"], why=r["why"], isl=isl, osl=osl,
                                 concurrency=str(r["concurrency"]), gpu=gpu_id, precision=precision, prediction=best,
-                                note=note, candidates=cands))
+                                note=note, candidates=cands, refused=bool(refused)))
     return out
 
 

@@ -260,8 +260,8 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
         out.append(finding("R3", f"KV cache {kib_per_b:.0f} KiB/token per billion active parameters at BF16"))
     # memory / regimes
     fits8 = [r for r in regimes if r.prediction is not None and r.prediction.num_gpus <= 8]
-    refused = [r for r in regimes if r.prediction is None and r.note and " refuses " in r.note]
-    if regimes and not fits8 and not refused and arch.kind == "decoder":  # refusals have their Q finding
+    refused = [r for r in regimes if r.prediction is None and (r.refused or (r.note and " refuses " in r.note))]
+    if regimes and not fits8 and not refused and arch.kind == "decoder":  # refusals have their Q or S6 finding
         out.append(finding("M1", f"weights do not fit on one 8-GPU {gpu_id} node at this precision; the regimes use "
                                  "multi-node layouts or none"))
     if arch.needs_remote_code:
@@ -294,7 +294,8 @@ def engine_findings(arch: ModelArch) -> list[Finding]:
             continue
         sev = {"unsupported": "HARD", "incompatible": "HARD", "removed": "HARD",
                "transformers_fallback": "PERF"}.get(s.status, "INFO")
-        tail = {"HARD": ": its commands fail", "PERF": ": the predictions assume the engine's own kernels"}.get(sev, "")
+        tail = {"HARD": ": its commands fail",
+                "PERF": ": the predictions assume its own kernels, so expect slower steps"}.get(sev, "")
         out.append(finding("S6", s.detail + tail, severity=sev))
     return out
 

@@ -186,6 +186,8 @@ class Sheet(BaseModel):
     recommendations: list[Recommendation]
     hub_params: HubParamCheck | None = None
     capacity: list[Capacity] = Field(default_factory=list, description="per valid TP on the primary GPU")
+    engine_refusal: str | None = Field(None, description="options.framework cannot load the architecture at any "
+                                                         "layout (rule S6): one line saying so, else None")
     report_tps: list[int] = Field(default_factory=lambda: [1, 2, 4, 8],
                                   description="TP degrees the tables show (16 and 32 when one node is too small)")
     assumptions: list[str]
@@ -215,6 +217,15 @@ class Sheet(BaseModel):
         """The lowest TP degree whose weights fit with room for one sequence of the shortest reported context."""
         return next((c for c in self.capacity if c.engine_blocker is None and c.max_sequences
                      and min(c.max_sequences.items())[1] >= 1), None)
+
+
+def _engine_refusal(arch: ModelArch, framework: str) -> str | None:
+    """The one-line S6 refusal of ``framework`` for ``arch`` (scorer.engine_models), or None when it loads it."""
+    from .engine_models import REFUSED, engine_support
+    impl = engine_support(arch, framework)
+    if impl is None or impl.status not in REFUSED:
+        return None
+    return f"{impl.label} cannot load {impl.architecture or 'the model'} (rule S6)"
 
 
 def _model_name(prov: Provenance) -> str:
@@ -478,7 +489,7 @@ def validate_options(opts: Options) -> None:
     if opts.kv_dtype != "auto" and opts.kv_dtype not in KV_DTYPES:
         raise BadInputError(f"unknown KV dtype {opts.kv_dtype!r}; known: {', '.join(KV_DTYPES)}")
     if opts.kv_policy != "auto" and opts.kv_policy not in POLICIES:
-        raise BadInputError(f"unknown KV policy {opts.kv_policy!r}; known: {', '.join(POLICIES)}")
+        raise BadInputError(f"unknown KV policy {opts.kv_policy!r}; known: auto (the framework's), {', '.join(POLICIES)}")
     if opts.speculative in (None, "", "none") and (opts.spec_tokens is not None or opts.acceptance_rate is not None):
         raise BadInputError("--spec-tokens and --acceptance-rate need --speculative mtp or eagle3")
     if opts.tp is not None and not 1 <= opts.tp <= 1024:
@@ -701,7 +712,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                  vision_gemms=vision_inventory(arch), hardware_fit=fit, quantization=quant, regimes=regimes,
                  score=score, findings=fnd, recommendations=recs,
                  hub_params=None if ck is not None else hub_param_check(arch, params, raw.provenance),
-                 capacity=capacity, report_tps=report_tps,
+                 capacity=capacity, report_tps=report_tps, engine_refusal=_engine_refusal(arch, opts.framework),
                  frontier=frontier, sla=sla,
                  expected_error_pct=expected_errors(calibration, [g.id for g in gpus], opts.framework),
                  assumptions=assumptions, sources=sources)

@@ -47,9 +47,33 @@ def _entries(d: ast.Dict, dicts: dict[str, ast.Dict]) -> dict[str, object]:
     return out
 
 
+def _plans(wheel: str, path: str, needs: dict[str, str], infers: dict[str, str]) -> dict[str, str]:
+    """What the engine's Transformers backend does with a model whose config class has no tensor- / pipeline-parallel
+    plan (``base_model_tp_plan`` / ``base_model_pp_plan``): "required" where ``path`` raises the ``needs`` message,
+    "inferred" where it logs the ``infers`` warning and goes on (each read from the wheel's source)."""
+    with zipfile.ZipFile(wheel) as z:
+        src = z.read(path).decode()
+    out = {}
+    for kind in ("tp", "pp"):
+        if needs.get(kind) and needs[kind] in src:
+            out[kind] = "required"
+        elif infers.get(kind) and infers[kind] in src:
+            out[kind] = "inferred"
+        else:
+            raise SystemExit(f"{wheel}: {path} has neither message for the {kind} plan; read it again")
+    if 'get(pattern, "replicate")' not in src:
+        raise SystemExit(f"{wheel}: {path} no longer replicates the linears its plan omits; read it again")
+    # linears the plan omits: replicated, unless the backend first fuses them by tracing the module (vLLM's Fusers)
+    out["unplanned"] = "fused" if "Fusers(" in src else "replicated"
+    return out
+
+
 def vllm(wheel: str) -> dict:
     with zipfile.ZipFile(wheel) as z:
         src = z.read(VLLM_REGISTRY).decode()
+    base = "vllm/model_executor/models/transformers/base.py"
+    plans = _plans(wheel, base, {"tp": "does not support tensor parallel", "pp": "does not support pipeline parallel"},
+                   {"tp": "does not define a tensor parallel plan", "pp": "does not define a pipeline parallel plan"})
     dicts = _dicts(ast.parse(src))
     models = _entries(dicts["_VLLM_MODELS"], dicts)
     via_tf = _entries(dicts["_TRANSFORMERS_SUPPORTED_MODELS"], dicts)
@@ -60,6 +84,10 @@ def vllm(wheel: str) -> dict:
             "backend_classes": sorted(backend),
             "removed": dict(sorted(_entries(dicts["_PREVIOUSLY_SUPPORTED_MODELS"], dicts).items())),
             "plugins": dict(sorted(_entries(dicts["_OOT_SUPPORTED_MODELS"], dicts).items())),
+            "backend_plans": {**plans, "src": f"{base} tensor_parallel / pipeline_parallel (vllm=={_version(wheel)}): "
+                                               "without a plan it warns, shards what its graph fusion finds and "
+                                               "replicates the rest; a linear neither a plan nor a fusion covers is "
+                                               "replicated"},
             "fallback_src": f"{VLLM_REGISTRY} _ModelRegistry.inspect_model_cls / _try_resolve_transformers: an "
                             "architecture vLLM does not register runs on the Transformers backend when transformers "
                             "defines the class (or the repo's auto_map an AutoModel) and the class "
@@ -80,9 +108,15 @@ def sglang(wheel: str) -> dict:
                     vals = node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]
                     names.update(v.id for v in vals if isinstance(v, ast.Name))
     v = _version(wheel)
+    tf = "sglang/srt/models/transformers.py"
+    plans = _plans(wheel, tf, {"tp": "does not support tensor parallel yet", "pp": "does not support pipeline parallel yet"},
+                   {})
     return {"version": v, "source": f"sglang/srt/models/*.py EntryClass (sglang=={v}; registered by class name in "
                                     "sglang/srt/models/registry.py import_model_classes)",
             "native": sorted(names),
+            "backend_plans": {**plans, "src": f"{tf} recursive_replace / pipeline_parallel (sglang=={v}): raises "
+                                               "ValueError at TP > 1 without a tensor-parallel plan and at PP > 1 "
+                                               "without a pipeline plan; linears a plan omits are replicated"},
             "fallback_src": "sglang/srt/model_loader/utils.py resolve_transformers_arch: an architecture SGLang does "
                             "not implement falls back to its Transformers backend when transformers defines the class "
                             "(or the repo's auto_map an AutoModel) and the class is_backend_compatible(), else raises "

@@ -121,3 +121,67 @@ def test_table_matches_the_wheels(tmp_path):
     subprocess.run([sys.executable, str(ROOT / "scripts" / "engine_registry.py"), os.environ["DEPLOYSHEET_VLLM_WHEEL"],
                     os.environ["DEPLOYSHEET_SGLANG_WHEEL"], str(out)], check=True, capture_output=True)
     assert json.loads(out.read_text()) == json.loads((data_dir() / "engine_models.json").read_text())
+
+
+ERGO_SMALL = {"model_type": "ergo", "architectures": ["ErgoForCausalLM"], "vocab_size": 1000, "hidden_size": 96,
+              "num_hidden_layers": 2, "num_attention_heads": 6, "num_key_value_heads": 2,
+              "first_dense_intermediate_size": 320, "moe_intermediate_size": 48, "shared_intermediate_size": 64,
+              "num_experts": 8, "num_experts_per_tok": 2, "layer_types": ["sliding_attention", "full_attention"],
+              "mlp_layer_types": ["dense", "sparse"], "sliding_window": 64, "torch_dtype": "bfloat16"}
+
+
+def test_sglang_backend_needs_the_config_classs_parallel_plans(tmp_path):
+    # sglang-0.5.23 sglang/srt/models/transformers.py recursive_replace: `if not tp_plan and tp_size > 1: raise
+    # ValueError(f"{type(self.model)} does not support tensor parallel yet!")`, pipeline_parallel likewise without a
+    # pp plan; vllm-0.33.0 vllm/model_executor/models/transformers/base.py only warns ("does not define a tensor
+    # parallel plan") and shards by graph fusion. transformers 5.25.0's ErgoConfig sets neither plan; LlamaConfig both.
+    transformers = pytest.importorskip("transformers")
+    if "ergo" not in transformers.CONFIG_MAPPING:
+        pytest.skip("this transformers has no Ergo")
+    ergo_cls = transformers.CONFIG_MAPPING["ergo"]
+    assert not getattr(ergo_cls, "base_model_tp_plan", None) and not getattr(ergo_cls, "base_model_pp_plan", None)
+    arch = normalize(ERGO_SMALL)
+    sg, vl = engine_support(arch, "sglang"), engine_support(arch, "vllm")
+    assert sg.layout_blocker(1, 1) is None and vl.layout_blocker(8, 4) is None
+    assert "base_model_tp_plan" in sg.layout_blocker(2, 1) and "base_model_pp_plan" in sg.layout_blocker(1, 2)
+    assert "refuses TP > 1" in sg.detail and "graph fusion" in vl.detail
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(ERGO_SMALL))
+    args = [sys.executable, "-m", "scorer", "predict", str(path), "--gpu", "H100-SXM", "--isl", "512", "--osl", "64",
+            "--concurrency", "4"]
+    for extra, rc in ((["--framework", "sglang", "--tp", "2"], 2), (["--framework", "sglang", "--pp", "2"], 2),
+                      (["--framework", "sglang"], 0), (["--tp", "2"], 0)):
+        run = subprocess.run([*args, *extra], capture_output=True, text=True, cwd=ROOT)
+        assert run.returncode == rc, (extra, run.stderr)
+        if rc == 2:
+            assert run.stderr.count("\n") == 1 and "plan" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_partial_plan_replicates_attention_on_sglang_only():
+    # transformers 5.25.0 Kolibri1_1Config.base_model_tp_plan names only the MLP / shared-expert projections;
+    # SGLang replaces a linear no pattern matches with a replicated one (`prefixed_plan.get(pattern, "replicate")`),
+    # vLLM first fuses q/k/v by tracing the module (Fusers), so only SGLang's note says attention is replicated
+    transformers = pytest.importorskip("transformers")
+    if "kolibri1_1" not in transformers.CONFIG_MAPPING:
+        pytest.skip("this transformers has no Kolibri 1.1")
+    plan = transformers.CONFIG_MAPPING["kolibri1_1"].base_model_tp_plan
+    assert plan and not any("attn" in k for k in plan)
+    cfg = _cfg("Kolibri1_1Config", "Kolibri1_1ForCausalLM")
+    arch = normalize(cfg)
+    assert "replicates attention" in engine_support(arch, "sglang").detail
+    assert "replicates attention" not in engine_support(arch, "vllm").detail
+
+
+def test_sheet_names_the_engine_refusal_not_memory(tmp_path):
+    # Falcon on SGLang 0.5.23 (no implementation, incompatible transformers class): the header says SGLang cannot
+    # load it, and no M1 finding blames memory for a 7B model the engine refuses at every layout
+    cfg = _cfg("FalconConfig", "FalconForCausalLM", hidden_size=256, num_hidden_layers=2, num_attention_heads=4,
+               vocab_size=1000, new_decoder_architecture=True, num_kv_heads=2)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(cfg))
+    run = subprocess.run([sys.executable, "-m", "scorer", "score", str(path), "--framework", "sglang"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    header = run.stdout.splitlines()[2]
+    assert "SGLang 0.5.23 cannot load FalconForCausalLM (rule S6)" in header and "refuses bf16" not in header
+    assert "| M1 |" not in run.stdout and "| S6 | HARD |" in run.stdout

@@ -209,6 +209,11 @@ def root(context, missing=missing):
         yield ' at '
         yield escape(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'precision')))
         yield '</b>'
+    elif environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'engine_refusal'):
+        pass
+        yield ' · <b class="verdict">'
+        yield escape(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'engine_refusal')))
+        yield '</b>'
     elif (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity') and (not t_5(context.eval_ctx, t_7(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'), 'engine_blocker')))):
         pass
         yield ' · <b class="verdict">'
@@ -295,4 +300,4 @@ def root(context, missing=missing):
     yield '</body>\n</html>'
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=131&30=154&31=166&32=226&34=254&35=263&36=274&37=277&39=281&41=285'
+debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=131&30=154&31=166&32=231&34=259&35=268&36=279&37=282&39=286&41=290'

@@ -206,6 +206,10 @@ def root(context, missing=missing):
             yield ')'
         yield ' at '
         yield str(environment.finalize(environment.getattr((undefined(name='fit1') if l_0_fit1 is missing else l_0_fit1), 'precision')))
+    elif environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'engine_refusal'):
+        pass
+        yield ' · '
+        yield str(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'engine_refusal')))
     elif (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity') and (not t_5(context.eval_ctx, t_7(context, environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'), 'engine_blocker')))):
         pass
         yield ' · '
@@ -287,4 +291,4 @@ def root(context, missing=missing):
     l_1_sec = missing
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=223&12=231&16=251&17=254&18=260&19=264&23=268&24=271&27=275&31=278'
+debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=227&12=235&16=255&17=258&18=264&19=268&23=272&24=275&27=279&31=282'
