@@ -28,6 +28,9 @@ from .resources import data_dir
 
 #: the normalizer's source: every module of the package (a change to any misses the cache)
 _CODE_PACKAGE = "architecture"
+#: modules outside it that the normalizer calls and whose results it stores (kinds/looped.py, hybrids2.py and
+#: inkling.py keep counts of scorer.params.layer_params): a change to them misses too
+_CODE_MODULES = ("params.py",)
 
 
 def enabled() -> bool:
@@ -52,6 +55,9 @@ def code_hash() -> str:
     for path in sorted(pkg.rglob("*.py")):
         h.update(path.relative_to(pkg).as_posix().encode())
         h.update(path.read_bytes())
+    for name in _CODE_MODULES:  # modules outside the package whose results the normalizer stores
+        h.update(name.encode())
+        h.update((pkg.parent / name).read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -91,7 +97,7 @@ def load_arch(key: str) -> str | None:
             continue
         try:
             return path.read_text(encoding="utf-8")
-        except OSError:
+        except (OSError, UnicodeDecodeError):  # unreadable or not text: a miss, recomputed
             continue
     return None
 

@@ -78,11 +78,17 @@ def write_output(text: str, out: str | None) -> None:
     """Write to stdout (``out`` None, empty or ``-``, the usual spelling of stdout), or atomically to ``out`` (temp
     file in the same folder, then rename)."""
     if not out or out == "-":
+        if sys.stdout is None:  # started with stdout closed (>&-)
+            raise BadInputError("stdout is closed: give -o FILE")
         try:
             sys.stdout.write(text)
             sys.stdout.flush()
         except BrokenPipeError:
             raise
+        except UnicodeEncodeError:  # a console whose encoding lacks the sheet's characters (PYTHONIOENCODING=ascii)
+            enc = getattr(sys.stdout, "encoding", None) or "ascii"
+            sys.stdout.write(text.encode(enc, errors="replace").decode(enc, errors="replace"))
+            sys.stdout.flush()
         except OSError as exc:  # a full disk or a closed device behind the redirection: the user's environment
             raise BadInputError(f"cannot write the output to stdout: {exc.strerror or exc}") from None
         return
@@ -1173,7 +1179,8 @@ def entry() -> None:
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:  # None: the process started with the stream closed
+                stream.flush()
         except (BrokenPipeError, OSError, ValueError):  # a closed pipe or stream: nothing left to say
             pass
     os._exit(code)

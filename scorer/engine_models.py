@@ -172,7 +172,7 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
         return None
     version = table["version"]
     name = ENGINE_NAMES[engine]
-    names = [a for a in arch.architectures if isinstance(a, str)]
+    names = [a for a in arch.architectures if isinstance(a, str) and a.strip()]
     if not names:
         return EngineSupport(engine, version, None, "unknown",
                              f"config.json names no architectures: {name} chooses its implementation by that class "
@@ -181,6 +181,12 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
     hit = next((a for a in names if a in native), None)
     if hit is not None:
         return EngineSupport(engine, version, hit, "native", f"{name} {version} implements {hit} ({table['source']})")
+    conv = _converted(names, native, table.get("suffix_conversions"))
+    if conv is not None:
+        name_, base, runner, convert = conv
+        return EngineSupport(engine, version, name_, "native",
+                             f"{name} {version} runs {name_} as its own {base}, converted to a {runner} model "
+                             f"({convert}; {table['suffix_conversions']['src']})")
     first = names[0]
     if first in table.get("transformers_backend", ()):
         return _with_plans(EngineSupport(engine, version, first, "transformers_backend",
@@ -232,3 +238,21 @@ def _with_plans(s: EngineSupport, arch: ModelArch, table: dict) -> EngineSupport
     s = replace(s, tp_plan=tp, pp_plan=pp, plans=table.get("backend_plans"))
     note = s.plan_note()
     return replace(s, detail=s.detail + "; " + note) if note else s
+
+
+def _converted(names: list[str], native: set[str], conv: dict | None) -> tuple[str, str, str, str] | None:
+    """(name, registered base class, runner, convert) where the engine serves an unregistered class by swapping its
+    suffix for another's (vLLM ``_normalize_arch``: LlamaForSequenceClassification -> LlamaForCausalLM with a
+    classify adapter), else None."""
+    if not conv:
+        return None
+    order = conv["order"]
+    for name in names:
+        match = next((row for row in order if name.endswith(row[0])), None)
+        if match is None:
+            continue
+        for repl, *_ in order:
+            base = name.replace(match[0], repl)  # str.replace, as _normalize_arch
+            if base in native:
+                return name, base, match[1], match[2]
+    return None

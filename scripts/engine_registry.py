@@ -68,6 +68,22 @@ def _plans(wheel: str, path: str, needs: dict[str, str], infers: dict[str, str])
     return out
 
 
+VLLM_SUFFIXES = "vllm/config/model.py"
+
+
+def _suffix_defaults(wheel: str) -> list[list[str]]:
+    """vLLM's ``_SUFFIX_TO_DEFAULTS``: (class-name suffix, runner, convert) in priority order; ``_normalize_arch``
+    swaps a matched suffix for each in turn to find a registered base class to convert."""
+    with zipfile.ZipFile(wheel) as z:
+        tree = ast.parse(z.read(VLLM_SUFFIXES).decode())
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (
+            node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and target.id == "_SUFFIX_TO_DEFAULTS":
+            return [[e.elts[0].value, *(x.value for x in e.elts[1].elts)] for e in node.value.elts]
+    raise SystemExit(f"{wheel}: {VLLM_SUFFIXES} has no _SUFFIX_TO_DEFAULTS; read it again")
+
+
 def vllm(wheel: str) -> dict:
     with zipfile.ZipFile(wheel) as z:
         src = z.read(VLLM_REGISTRY).decode()
@@ -84,6 +100,9 @@ def vllm(wheel: str) -> dict:
             "backend_classes": sorted(backend),
             "removed": dict(sorted(_entries(dicts["_PREVIOUSLY_SUPPORTED_MODELS"], dicts).items())),
             "plugins": dict(sorted(_entries(dicts["_OOT_SUPPORTED_MODELS"], dicts).items())),
+            "suffix_conversions": {"order": _suffix_defaults(wheel),
+                                   "src": f"{VLLM_SUFFIXES} _SUFFIX_TO_DEFAULTS, {VLLM_REGISTRY} _normalize_arch "
+                                          f"(vllm=={_version(wheel)})"},
             "backend_plans": {**plans, "src": f"{base} tensor_parallel / pipeline_parallel (vllm=={_version(wheel)}): "
                                                "without a plan it warns, shards what its graph fusion finds and "
                                                "replicates the rest; a linear neither a plan nor a fusion covers is "

@@ -319,3 +319,36 @@ def test_score_at_a_tp_the_engine_refuses_is_an_error(capsys):
     assert "runs at TP1, TP2" in err
     assert main(["score", "example:llama-2-7b", "--tp", "2", "--precision", "fp8_block", "--no-recommendations"]) == 0
     capsys.readouterr()
+
+
+def test_a_cache_entry_that_is_not_text_is_a_miss(tmp_path):
+    # scorer/cache.py: caching never fails a command; bytes that are not UTF-8 in an entry are recomputed
+    cfg = tmp_path / "m" / "config.json"
+    cfg.parent.mkdir()
+    from scorer.resources import data_dir
+    raw = json.loads((data_dir() / "examples" / "llama-2-7b" / "config.json").read_text())
+    raw["vocab_size"] = 32_256  # not the bundled example, whose entry ships in data/arch_cache
+    cfg.write_text(json.dumps(raw))
+    env = {"DEPLOYSHEET_CACHE_DIR": str(tmp_path / "cache")}
+    first = run_cli("score", str(cfg), "--format", "json", env=env)
+    assert first.returncode == 0, first.stderr
+    entries = list((tmp_path / "cache" / "arch").glob("*.json"))
+    assert entries
+    for e in entries:
+        e.write_bytes(b"\xff\xfe\x00garbage")
+    again = run_cli("score", str(cfg), "--format", "json", env=env)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["params"]["total"] == json.loads(first.stdout)["params"]["total"]
+
+
+def test_console_that_cannot_show_the_sheet(tmp_path):
+    # an ASCII console gets the sheet with its other characters replaced; a closed stdout a one-line error, exit 2
+    ascii_run = run_cli("score", "example:llama-2-7b", env={"PYTHONIOENCODING": "ascii"})
+    assert ascii_run.returncode == 0, ascii_run.stderr
+    assert ascii_run.stdout.startswith("# Deployment sheet ? example:llama-2-7b")
+    import subprocess
+    import sys
+    from conftest import ROOT
+    closed = subprocess.run(f"{sys.executable} -m scorer score example:llama-2-7b >&-", shell=True, cwd=ROOT,
+                            capture_output=False, stderr=subprocess.PIPE, text=True)
+    assert closed.returncode == 2 and closed.stderr.count("\n") == 1 and "stdout is closed" in closed.stderr

@@ -185,3 +185,19 @@ def test_sheet_names_the_engine_refusal_not_memory(tmp_path):
     header = run.stdout.splitlines()[2]
     assert "SGLang 0.5.23 cannot load FalconForCausalLM (rule S6)" in header and "refuses bf16" not in header
     assert "| M1 |" not in run.stdout and "| S6 | HARD |" in run.stdout
+
+
+def test_vllm_converts_a_sequence_classifier_of_a_class_it_implements():
+    # vllm-0.33.0 vllm/model_executor/models/registry.py _normalize_arch swaps the suffix of an unregistered class
+    # (vllm/config/model.py _SUFFIX_TO_DEFAULTS: "ForSequenceClassification" -> pooling/classify) for "ForCausalLM"
+    raw = json.loads((data_dir() / "examples" / "llama-2-7b" / "config.json").read_text())
+    raw["architectures"] = ["LlamaForSequenceClassification"]
+    s = engine_support(normalize(raw), "vllm")
+    assert s.status == "native" and "LlamaForCausalLM" in s.detail and "classify" in s.detail
+
+
+def test_an_empty_architecture_name_names_nothing():
+    raw = json.loads((data_dir() / "examples" / "llama-2-7b" / "config.json").read_text())
+    raw["architectures"] = [""]
+    arch = normalize(raw)
+    assert engine_support(arch, "vllm").status == "unknown" and engine_findings(arch) == []

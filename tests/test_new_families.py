@@ -184,3 +184,40 @@ def test_kolibri_selection_costs_what_the_indexer_reads():
     hand = (8 * pairs(33) + 2 * pairs(22)) * 2 * 4 * 32 + 2 * 2 * 2 * 16 * pairs(64) \
         + 2 * 2 * 16 * L * (L + 1) / 2 / 8
     assert cm.prefill_features(1, L).attn_compute * cm.peak_bf16 == pytest.approx(hand, rel=1e-9)
+
+
+def test_kolibri_top_k_beyond_the_pool_attends_the_pool():
+    # Kolibri1_1Indexer.select_tokens picks the top-k among the pool's candidates only, so an index_topk above
+    # index_pool_size attends pool + sink + local keys, as index_topk = index_pool_size does
+    wide = normalize(dict(SMALL_KOLIBRI, index_topk=60_000))
+    assert wide.layers[4].mixer.selection.attended == 64 + 2 + 4
+    from scorer.costmodel import CostModel, Layout
+    from scorer.gemms import inventory
+    from scorer.hardware import get_gpu, get_precision
+
+    def decode_bytes(arch):
+        cm = CostModel(arch, count_params(arch), get_gpu("H100-SXM"), get_precision("bf16"), Layout(tp=1), "bf16",
+                       "vllm", None, set(), inventory(arch))
+        return cm.decode_features(2, 50_000).attn_memory
+    assert decode_bytes(wide) == decode_bytes(normalize(dict(SMALL_KOLIBRI, index_topk=64)))
+
+
+@pytest.mark.parametrize("family,extra", [
+    # keys no Kolibri class reads: its projections have no biases, only mlp_only_layers makes a layer dense
+    ("kolibri", {"decoder_sparse_step": 2}), ("kolibri", {"first_k_dense_replace": 5}),
+    ("kolibri", {"attention_bias": True}), ("kolibri", {"mlp_bias": True}),
+    # Ergo: head_dim is hidden // heads (ErgoAttention), num_experts its only expert count, no biases
+    ("ergo", {"head_dim": 128}), ("ergo", {"num_local_experts": 4}), ("ergo", {"attention_bias": True}),
+    ("ergo", {"mlp_bias": True})])
+def test_keys_the_family_ignores_change_nothing(family, extra):
+    base = SMALL_KOLIBRI if family == "kolibri" else SMALL_ERGO
+    arch = normalize(dict(base, **extra))
+    assert count_params(arch).total == (712_560 if family == "kolibri" else 842_880)
+    assert not arch.unmodelled_keys and not arch.guesses
+
+
+def test_ergo_refuses_zero_experts():
+    # ErgoDecoderLayer builds ErgoMoE on every "sparse" layer: a top-2 of no experts cannot run
+    from scorer.errors import ConfigError
+    with pytest.raises(ConfigError, match="num_experts = 0"):
+        normalize(dict(SMALL_ERGO, num_experts=0))

@@ -138,6 +138,7 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "v_head_dim_key": None,        # config key of the value head size when it differs from head_dim (MiMo v_head_dim)
     "sliding_kv_mult": None,       # sliding-attention layers have this many times the KV heads (MiMo-V2-Flash: 2)
     "kind_keys": {},               # layer kind -> keys only its layers read: shape nothing when no layer is of it
+    "experts_required": False,     # num_experts = 0 is refused, not read as a dense model (Ergo's ErgoMoE layers)
     "default_layer_period": None,  # (n, kind, other): a config without layer_types has kind on every n-th layer,
                                    # other elsewhere (Kolibri1_1Config.__post_init__: indexed_attention every 5th)
     "qk_norm_switch": None,        # config key that turns the qk_norm above on (None: always on; Cohere use_qk_norm)
@@ -307,26 +308,35 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # embedding, norms, gates and router in float32 in the checkpoint; engines serve them at the model dtype, and
     # the weights are sized so. Every global_attention_every_n_layers-th layer is full attention without RoPE, the
     # others slide over sliding_window (local_attention_window in the published configs) tokens.
+    # (no biases whatever attention_bias / mlp_bias say; head_dim is always hidden // heads, num_experts its only
+    # expert count key)
     "ergo": {"norms_per_layer": 4, "qk_norm": "head", "head_dim_rule": "floor", "mlp_gated": False,
              "dense_intermediate_key": "first_dense_intermediate_size", "never_tied": True,
+             "qkv_bias": False, "o_bias": False, "mlp_bias": False, "experts_required": True,
              "key_aliases": {"sliding_window": ["sliding_window", "local_attention_window"],
                              "sliding_window_pattern": ["global_attention_every_n_layers"],
-                             "first_k_dense_replace": ["num_dense_blocks"]},
+                             "first_k_dense_replace": ["num_dense_blocks"], "head_dim": [],
+                             "num_experts": ["num_experts"]},
              "block_extra_params": (("norms", 2, "hidden"), ("routed_experts", "moe", "key:num_experts", "hidden"),
                                     ("shared_experts", "moe", "hidden")),
              # the config class folds global_attention_every_n_layers and num_dense_blocks into layer_types and
              # mlp_layer_types (read instead; the aliases above read them where a config lists neither)
              "neutral_keys": ("moe_routed_scaling_factor", "global_attention_scale", "global_attention_every_n_layers",
-                              "num_dense_blocks")},
+                              "num_dense_blocks", "attention_bias", "mlp_bias", "head_dim", "num_local_experts")},
     # Kolibri 1.1 (Aleph Alpha, transformers 5.25.0 modeling_kolibri1_1.py): Qwen3-MoE-style layers (q/k norms of
     # head_dim, no biases, gated experts with a fused gate_up_proj, a router without bias; e_score_correction_bias is
     # a buffer) with four RMSNorms a block (input, post-self-attention, post-attention, post-MLP), a gated shared
     # expert of shared_expert_intermediate_size without a gate of its own, dense layers (mlp_only_layers) of
     # mlp_only_intermediate_size; indexed_attention layers and kv_source_layers sharing: kinds/kolibri.py
+    # (its projections have no biases whatever attention_bias / mlp_bias say, and only mlp_only_layers makes a
+    # layer dense: decoder_sparse_step and first_k_dense_replace are read by no Kolibri class)
     "kolibri1_1": {"norms_per_layer": 4, "qk_norm": "head", "dense_intermediate_key": "mlp_only_intermediate_size",
                    "layer_kind_aliases": {"indexed_attention": "kolibri_indexed_attention"},
                    "default_layer_period": (5, "indexed_attention", "sliding_attention"),
-                   "neutral_keys": ("norm_topk_prob",)},
+                   "qkv_bias": False, "o_bias": False, "mlp_bias": False,
+                   "key_aliases": {"decoder_sparse_step": [], "first_k_dense_replace": []},
+                   "neutral_keys": ("norm_topk_prob", "attention_bias", "mlp_bias", "decoder_sparse_step",
+                                    "first_k_dense_replace")},
     "param2moe": {"o_bias": False, "qk_norm": "head", "qk_norm_switch": "use_qk_norm", "head_dim_rule": "floor",
                   "mtp_copies": True},
     # DeepSeek-V4 (kinds/deepseek.py): sliding_attention is its own shared-KV window attention; one shared

@@ -36,8 +36,9 @@ class Reader:
         #: sub-config keys searched after the top level (family flag ``nested_configs``, DBRX's attn_config /
         #: ffn_config); a key found there is recorded as ``"<sub>.<name>"``
         self.nested: tuple[str, ...] = ()
-        #: canonical name -> this family's own keys, searched before ALIASES (family flag ``key_aliases``: a
-        #: seq2seq decoder's decoder_layers / decoder_attention_heads / decoder_ffn_dim)
+        #: canonical name -> this family's own keys, searched instead of ALIASES (family flag ``key_aliases``: a
+        #: seq2seq decoder's decoder_layers / decoder_attention_heads / decoder_ffn_dim; an empty list: the family's
+        #: classes read no key for it)
         self.key_aliases: dict[str, list[str]] = {}
         #: ``raw`` is a composite config's sub-config (``text_config``) that transformers built into ``cfg``: its
         #: file omits every value equal to the sub-config class's default (``PreTrainedConfig.to_diff_dict``
@@ -67,8 +68,12 @@ class Reader:
     def has(self, key: str) -> bool:
         return self.get(key) is not None
 
+    def _names(self, key: str) -> list[str]:
+        """The raw keys ``key`` is read from: the family's own (an empty list: the family reads none), else ALIASES."""
+        return list(self.key_aliases[key]) if key in self.key_aliases else ALIASES.get(key, [key])
+
     def get(self, key: str, default: Any = None) -> Any:
-        names = self.key_aliases.get(key) or ALIASES.get(key, [key])
+        names = self._names(key)
         per_layer_global = None  # a per-layer attribute's global value, which the file leaves to the class default
         if self.cfg is not None:
             for name in names:
@@ -105,11 +110,11 @@ class Reader:
         return default
 
     def key_name(self, key: str) -> str:
-        names = self.key_aliases.get(key) or ALIASES.get(key, [key])
+        names = self._names(key)
         for name in names:
             if name in self.raw:
                 return name
-        return names[0]
+        return names[0] if names else key
 
     def int(self, key: str, default: int | None = None, required: bool = True, minimum: int = 1) -> int | None:
         val = self.get(key)

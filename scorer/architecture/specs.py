@@ -13,8 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field
 class SparseSelection(BaseModel):
     """A weight-less top-k key selection in front of softmax attention (Kolibri 1.1's ``Kolibri1_1Indexer``).
 
-    Each query attends to the ``top_k`` keys of its pool that score highest, plus the first ``sink`` and the last
-    ``local`` tokens; a query that sees no more than ``top_k + sink + local`` keys attends to all of them. The
+    Each query attends to the ``top_k`` keys of its pool that score highest (all of the pool when ``top_k`` exceeds
+    it), plus the first ``sink`` and the last ``local`` tokens; a query that sees no more than :attr:`attended` keys
+    attends to all of them. The
     scores are the ReLU of ``scoring_heads`` query heads against KV head 0's keys. A ``pool_source`` layer picks
     the pool: the ``pool_size // compression`` blocks of ``compression`` keys whose averaged key scores highest
     (every key when the context is at most ``pool_size``); the other layers rescore the pool of the nearest
@@ -32,8 +33,9 @@ class SparseSelection(BaseModel):
 
     @property
     def attended(self) -> int:
-        """Keys a query past the budget attends to (tokens)."""
-        return self.top_k + self.sink + self.local
+        """Keys a query past the budget attends to (tokens): the top-k are chosen from the pool only
+        (``Kolibri1_1Indexer.select_tokens``), so at most ``pool_size`` of them."""
+        return min(self.top_k, self.pool_size) + self.sink + self.local
 
 
 class AttentionSpec(BaseModel):
