@@ -628,7 +628,9 @@ def _runs_instead(cm, framework: str, context: int = 1) -> str:
         if layout_problem(arch, alt.tp, alt.pp, alt.ep, alt.dp):
             return False
         alt_cm = CostModel(arch, cm.params, cm.gpu, prec, alt, cm.kv_dtype, framework, cm.calibration,
-                           cm.unquantized, cm.gemms)
+                           cm.unquantized, cm.gemms, cm.kv_policy,
+                           stored_weight_bytes=cm.stored_weight_bytes if prec.id == cm.precision.id else None,
+                           engine_args=dict(cm.engine_args), speculative=cm.speculative)  # the draft's weights too
         return alt_cm.engine_blocker() is None and alt_cm.max_concurrency(context) >= 1  # runs and fits
 
     import math
@@ -822,7 +824,7 @@ def cmd_predict(args) -> int:
         out["speculative"] = {"method": spec.method, "tokens": spec.tokens, "acceptance_rate": spec.acceptance,
                               "acceptance_length": round(spec.acceptance_length, 3), "source": spec.source}
         notes.append(f"speculative decoding ({spec.method}): {spec.tokens} drafted token(s) per step, acceptance "
-                     f"{spec.acceptance:g} per token -> {spec.acceptance_length:.2f} tokens per step; TPOT is the "
+                     f"{spec.acceptance:g} per token → {spec.acceptance_length:.2f} tokens per step; TPOT is the "
                      "draft-and-verify step over the tokens it emits")
     out["notes"] = notes
     if args.format == "json":
@@ -897,6 +899,9 @@ def cmd_compare(args) -> int:
             raise BadInputError(f"compare: --label {item[:100]!r} is not NAME=SOURCE")
         if len(name) > 100 or any(c in name for c in "\n\r|<>`"):
             raise BadInputError(f"compare: --label name {name[:100]!r} must be one short line without | < > `")
+        if src.strip() in labels and labels[src.strip()] != name.strip():
+            raise BadInputError(f"compare: --label gives {src.strip()[:100]!r} two names "
+                                f"({labels[src.strip()][:40]!r} and {name.strip()[:40]!r}); give it one")
         labels[src.strip()] = name.strip()
     sources = [s.strip() for s in args.sources]
     sources += [src for src in labels if src not in sources]  # --label NAME=SOURCE alone names a model too

@@ -624,7 +624,9 @@ class CostModel:
         if impl is not None and impl.status in REFUSED:  # the engine cannot load the architecture at all (rule S6)
             self._blocker = impl.detail
             return self._blocker
-        if impl is not None and (why := impl.layout_blocker(self.layout.tp, self.layout.pp)):  # a plan it requires
+        from .quant import engine_tp_size  # SGLang's --tp-size spans the attention-DP ranks too
+        if impl is not None and (why := impl.layout_blocker(engine_tp_size(self.framework, self.layout.tp,
+                                                                           self.layout.dp), self.layout.pp)):
             self._blocker = why
             return self._blocker
         from .quant import engine_blocker

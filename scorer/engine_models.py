@@ -71,19 +71,23 @@ class EngineSupport:
                     "steps than predicted (rule S6)")
         if self.status == "plugin":
             return f"{self.label} runs {name} only with its out-of-tree plugin installed (rule S6)"
-        if self.status in REFUSED or self.status == "unsupported":
+        if self.status in REFUSED:
             return f"{self.label} cannot load {name}: this command fails as it stands (rule S6)"
+        if self.status == "unsupported":
+            return (f"{self.label} has no implementation of {name} yet: this command fails until it gains one; the "
+                    "timings assume its own kernels (rule S6)")
         return self.detail
 
     def layout_blocker(self, tp: int, pp: int) -> str | None:
-        """Why the engine's Transformers backend refuses TP ``tp`` / PP ``pp`` (a plan it requires and the config
-        class lacks: SGLang 0.5.23), or None."""
+        """Why the engine's Transformers backend refuses its tensor-parallel size ``tp`` (SGLang's --tp-size: attention
+        TP x DP, scorer.quant.engine_tp_size) / PP ``pp`` (a plan it requires and the config class lacks: SGLang
+        0.5.23), or None."""
         if self.tp_plan is None or not self.plans:
             return None
         name = self.architecture or "the model"
         if tp > 1 and not self.tp_plan and self.plans.get("tp") == "required":
-            return (f"{self.label}'s Transformers backend refuses TP {tp} for {name}: its config class defines no "
-                    f"base_model_tp_plan ({self.plans.get('src')})")
+            return (f"{self.label}'s Transformers backend refuses a tensor-parallel size of {tp} for {name}: its "
+                    f"config class defines no base_model_tp_plan ({self.plans.get('src')})")
         if pp > 1 and not self.pp_plan and self.plans.get("pp") == "required":
             return (f"{self.label}'s Transformers backend refuses PP {pp} for {name}: its config class defines no "
                     f"base_model_pp_plan ({self.plans.get('src')})")
@@ -116,10 +120,11 @@ _ATTN_CLASS = re.compile(r"^class \w*Attention\w*\(nn\.Module\):", re.M)
 
 
 @lru_cache(maxsize=64)
-def _config_plans(model_type: str) -> tuple[tuple[str, ...], bool]:
+def _config_plans(model_type: str, text_model_type: str | None = None) -> tuple[tuple[str, ...], bool]:
     """(the keys of ``base_model_tp_plan``, whether ``base_model_pp_plan`` is set) of transformers' config class for
-    ``model_type`` (class attributes, inherited ones included); ``((), False)`` for a type transformers does not
-    know."""
+    ``model_type`` (class attributes, inherited ones included; a composite config's sub-configs as SGLang 0.5.23
+    looks them up, sglang/srt/models/transformers.py _get_model_tp_plan / _get_model_pp_plan); ``((), False)`` for
+    a type transformers does not know."""
     from .architecture.loader import _quiet_transformers
     _quiet_transformers()
     try:
@@ -127,8 +132,44 @@ def _config_plans(model_type: str) -> tuple[tuple[str, ...], bool]:
         cls = CONFIG_MAPPING[model_type]
     except Exception:  # noqa: BLE001 - an unknown type (KeyError) or a broken optional import: no plan read
         return (), False
-    tp = getattr(cls, "base_model_tp_plan", None)
-    return (tuple(tp) if isinstance(tp, dict) else ()), bool(getattr(cls, "base_model_pp_plan", None))
+    subs = [c for c in (getattr(cls, "sub_configs", None) or {}).values() if isinstance(c, type)]
+    text = (getattr(cls, "sub_configs", None) or {}).get("text_config")
+    if text_model_type and text_model_type in CONFIG_MAPPING:  # the file's own text_config (an AutoConfig slot)
+        text = CONFIG_MAPPING[text_model_type]
+        subs.append(text)
+    # SGLang's _get_model_tp_plan: the model's plan, its config's, its text_config's, then its children's configs';
+    # _get_model_pp_plan: the model's, its config's or its text_config's
+    tps = [getattr(c, "base_model_tp_plan", None) for c in (cls, *subs)]
+    tp = next((x for x in tps if isinstance(x, dict) and x), None)
+    pp = any(getattr(c, "base_model_pp_plan", None) for c in (cls, text) if isinstance(c, type))
+    return (tuple(tp) if tp else ()), pp
+
+
+@lru_cache(maxsize=64)
+def _class_source(name: str, model_type: str) -> str:
+    """The modeling source that defines transformers' class ``name`` (the engines resolve it as
+    ``getattr(transformers, name)``, whatever the model_type): the model_type's own modeling files when they define
+    it, else the module transformers' lazy import map names for it; "" when neither has it. ``name`` must be a
+    plain identifier."""
+    own = _family_source(model_type)
+    if re.search(rf"^class {name}\(", own, re.M):  # the usual case, read without importing transformers
+        return own
+    from .architecture.kinds.heads import _transformers_root
+    from .architecture.loader import _quiet_transformers
+    root = _transformers_root()
+    _quiet_transformers()
+    try:
+        import transformers
+        module = (getattr(transformers, "_class_to_module", None) or {}).get(name)
+    except Exception:  # noqa: BLE001 - a broken optional import: read the model_type's files instead
+        module = None
+    if module and root is not None:
+        path = root.joinpath(*module.split(".")).with_suffix(".py")
+        try:
+            return path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            pass
+    return own
 
 
 @lru_cache(maxsize=64)
@@ -140,7 +181,7 @@ def _family_source(model_type: str) -> str:
     root = _transformers_root()
     folder = root / "models" / model_type.replace("-", "_") if root is not None and model_type else None
     files = sorted(folder.glob("modeling_*.py")) if folder is not None and folder.is_dir() else None
-    if files is None:
+    if not files:  # no folder, or one without a modeling file of its own (glmga: its classes live elsewhere)
         from .architecture.loader import _quiet_transformers
         _quiet_transformers()
         files = _modeling_sources(model_type)
@@ -182,12 +223,17 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
     if hit is not None:
         return EngineSupport(engine, version, hit, "native", f"{name} {version} implements {hit} ({table['source']})")
     conv = _converted(names, native, table.get("suffix_conversions"))
-    if conv is not None:
-        name_, base, runner, convert = conv
-        return EngineSupport(engine, version, name_, "native",
-                             f"{name} {version} runs {name_} as its own {base}, converted to a {runner} model "
-                             f"({convert}; {table['suffix_conversions']['src']})")
+    converted = None if conv is None else EngineSupport(
+        engine, version, conv[0], "native", f"{name} {version} runs {conv[0]} as its own {conv[1]}, converted to a "
+                                            f"{conv[2]} model ({conv[3]}; {table['suffix_conversions']['src']})")
+    if converted is not None and conv[3] != "none":
+        # a pooling / classify conversion: inspect_model_cls tries it before the Transformers backend
+        return converted
     first = names[0]
+    if first in table.get("backend_classes", ()):  # the backend's own class names (TransformersForCausalLM)
+        return _with_plans(EngineSupport(engine, version, first, "transformers_backend",
+                                         f"{name} {version} runs {first}, its Transformers backend "
+                                         f"({table['source']})"), arch, table)
     if first in table.get("transformers_backend", ()):
         return _with_plans(EngineSupport(engine, version, first, "transformers_backend",
                                          f"{name} {version} runs {first} on its Transformers backend (listed in "
@@ -195,7 +241,7 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
     src = table["fallback_src"].split(":")[0]
     removed = table.get("removed", {}).get(first)
     was = f" (it implemented it until {removed})" if removed else ""
-    text = _family_source(arch.model_type or "")
+    text = _class_source(first, arch.model_type or "") if re.fullmatch(r"\w{1,200}", first) else ""
     why = None
     if re.fullmatch(r"\w{1,200}", first) and re.search(rf"^class {first}\(", text, re.M):
         # the engine tries its Transformers backend before it reports the class removed or unknown
@@ -208,6 +254,8 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
                                              f"{src})"), arch, table)
         why = ("neither _supports_attention_backend nor an attention interface it can set" if engine == "vllm"
                else "no _supports_attention_backend")
+    if converted is not None:  # a generate-suffix swap: after the Transformers backend found nothing it can run
+        return converted
     if removed:
         return EngineSupport(engine, version, first, "removed",
                              f"{name} {version} no longer implements {first} (last in {removed}, "
@@ -234,7 +282,7 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
 def _with_plans(s: EngineSupport, arch: ModelArch, table: dict) -> EngineSupport:
     """``s`` on the Transformers backend with the config class's parallelism plans and the engine's rule for them."""
     from dataclasses import replace
-    tp, pp = _config_plans(arch.model_type or "")
+    tp, pp = _config_plans(arch.model_type or "", arch.text_model_type)
     s = replace(s, tp_plan=tp, pp_plan=pp, plans=table.get("backend_plans"))
     note = s.plan_note()
     return replace(s, detail=s.detail + "; " + note) if note else s

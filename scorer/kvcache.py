@@ -539,7 +539,9 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
         if "sliding" in kinds_present:
             notes.append(f"Sliding-window layers hold min(window - 1 + {eng.in_flight_tokens:,} in-flight tokens, "
                          f"context) in {eng.block_size}-token pages plus one page per sequence (vLLM 0.33.0 hybrid KV "
-                         "cache manager; in-flight = 2 batches x max_num_batched_tokens, data/engines.json).")
+                         "cache manager; in-flight = 2 batches x max_num_batched_tokens, data/engines.json; a layout "
+                         "with PP stages runs PP batches at once, so its rows hold PP x max_num_batched_tokens in "
+                         "flight and their sliding layers more of a long context).")
         if "chunked" in kinds_present:
             notes.append(f"Chunked-attention layers hold min(chunk + {eng.in_flight_tokens:,} in-flight tokens, "
                          f"context) in {eng.block_size}-token pages per sequence (vLLM 0.33.0 hybrid KV cache manager, "

@@ -75,7 +75,8 @@ class GpuPrice(BaseModel):
 
 class Risk(BaseModel):
     kind: Literal["custom_code", "gated", "no_safetensors", "license", "no_license", "guess", "provenance",
-                  "checkpoint_refused", "checkpoint_not_loaded", "checkpoint_tp_cap", "cannot_generate"]
+                  "checkpoint_refused", "checkpoint_not_loaded", "checkpoint_tp_cap", "cannot_generate",
+                  "engine_cannot_load", "engine_implementation"]
     severity: Literal["high", "medium", "info"]
     text: str
 
@@ -228,6 +229,16 @@ def _risks(sheet: Sheet) -> list[Risk]:
         out.append(Risk(kind="checkpoint_tp_cap", severity="medium",
                         text=f"{sheet.options.framework} loads the checkpoint as stored at TP {cap} only (rule Q10): a "
                              f"deployment above TP {cap} is of another export of the model"))
+    from .engine_models import ENGINE_NAMES
+    label = ENGINE_NAMES.get(sheet.options.framework)
+    for f in sheet.findings:  # rule S6 for the framework compared on: how its engine loads the architecture
+        if f.rule != "S6" or not label or not f.message.startswith(label + " "):
+            continue
+        if sheet.engine_refusal:
+            out.append(Risk(kind="engine_cannot_load", severity="high", text=f"{sheet.engine_refusal}: {f.message}"))
+        else:
+            out.append(Risk(kind="engine_implementation", severity="high" if f.severity == "HARD" else "medium",
+                            text=f"rule S6: {f.message}"))
     if m.arch.pooling_head is not None:
         out.append(Risk(kind="cannot_generate", severity="high",
                         text=f"{m.arch.pooling_head.head_class} has no lm_head: a reward / classification / embedding model "
@@ -363,7 +374,7 @@ def _serious(m: ModelColumn) -> int:
 
 
 #: risks that rank a model after every model without them (it cannot serve the workload as asked)
-_DEMOTING = ("checkpoint_refused", "checkpoint_not_loaded", "cannot_generate")
+_DEMOTING = ("checkpoint_refused", "checkpoint_not_loaded", "cannot_generate", "engine_cannot_load")
 
 
 def _model_key(m: ModelColumn) -> tuple:

@@ -294,7 +294,8 @@ def engine_findings(arch: ModelArch) -> list[Finding]:
             continue
         sev = {"unsupported": "HARD", "incompatible": "HARD", "removed": "HARD",
                "transformers_fallback": "PERF"}.get(s.status, "INFO")
-        tail = {"HARD": ": its commands fail",
+        tail = {"HARD": ": its commands fail" + (" until it gains an implementation (the predictions assume one)"
+                                                 if s.status == "unsupported" else ""),
                 "PERF": ": the predictions assume its own kernels, so expect slower steps"}.get(sev, "")
         out.append(finding("S6", s.detail + tail, severity=sev))
     return out

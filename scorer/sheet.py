@@ -188,6 +188,9 @@ class Sheet(BaseModel):
     capacity: list[Capacity] = Field(default_factory=list, description="per valid TP on the primary GPU")
     engine_refusal: str | None = Field(None, description="options.framework cannot load the architecture at any "
                                                          "layout (rule S6): one line saying so, else None")
+    engine_limit: str | None = Field(None, description="options.framework loads the architecture only without "
+                                                       "tensor or pipeline parallelism (rule S6: a Transformers "
+                                                       "backend that needs the config class's plans), else None")
     report_tps: list[int] = Field(default_factory=lambda: [1, 2, 4, 8],
                                   description="TP degrees the tables show (16 and 32 when one node is too small)")
     assumptions: list[str]
@@ -226,6 +229,21 @@ def _engine_refusal(arch: ModelArch, framework: str) -> str | None:
     if impl is None or impl.status not in REFUSED:
         return None
     return f"{impl.label} cannot load {impl.architecture or 'the model'} (rule S6)"
+
+
+def _engine_limit(arch: ModelArch, framework: str) -> str | None:
+    """One line when ``framework``'s Transformers backend refuses TP > 1 or PP > 1 for ``arch`` (rule S6), else
+    None."""
+    from .engine_models import engine_support
+    impl = engine_support(arch, framework)
+    if impl is None:
+        return None
+    no_tp, no_pp = impl.layout_blocker(2, 1) is not None, impl.layout_blocker(1, 2) is not None
+    if not (no_tp or no_pp):
+        return None
+    what = " or ".join(w for w, off in (("tensor", no_tp), ("pipeline", no_pp)) if off)
+    return (f"{impl.label} runs {impl.architecture} on its Transformers backend without {what} parallelism "
+            "(rule S6)")
 
 
 def _model_name(prov: Provenance) -> str:
@@ -632,7 +650,8 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     score = compute_score(arch, params, fit, quant, kv, prim, gpus[0].peak_flops(compute_dtype(prec, gpus[0])))
 
     recs: list[Recommendation] = []
-    if opts.recommendations and arch.kind == "decoder":
+    refusal = _engine_refusal(arch, opts.framework)  # rule S6: no change of shape makes the engine load it
+    if opts.recommendations and arch.kind == "decoder" and refusal is None:
         thr = next((r for r in prim if r.id == "throughput" and r.prediction), None)
         lat = next((r for r in prim if r.id == "latency" and r.prediction), None)
 
@@ -712,7 +731,8 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                  vision_gemms=vision_inventory(arch), hardware_fit=fit, quantization=quant, regimes=regimes,
                  score=score, findings=fnd, recommendations=recs,
                  hub_params=None if ck is not None else hub_param_check(arch, params, raw.provenance),
-                 capacity=capacity, report_tps=report_tps, engine_refusal=_engine_refusal(arch, opts.framework),
+                 capacity=capacity, report_tps=report_tps, engine_refusal=refusal,
+                 engine_limit=_engine_limit(arch, opts.framework),
                  frontier=frontier, sla=sla,
                  expected_error_pct=expected_errors(calibration, [g.id for g in gpus], opts.framework),
                  assumptions=assumptions, sources=sources)

@@ -352,3 +352,31 @@ def test_console_that_cannot_show_the_sheet(tmp_path):
     closed = subprocess.run(f"{sys.executable} -m scorer score example:llama-2-7b >&-", shell=True, cwd=ROOT,
                             capture_output=False, stderr=subprocess.PIPE, text=True)
     assert closed.returncode == 2 and closed.stderr.count("\n") == 1 and "stdout is closed" in closed.stderr
+
+
+def test_compare_refuses_two_names_for_one_source():
+    run = run_cli("compare", "example:llama-3.1-8b", "example:llama-2-7b", "--label", "A=example:llama-3.1-8b",
+                  "--label", "B=example:llama-3.1-8b", "--isl", "512", "--osl", "64", "--qps", "1")
+    assert run.returncode == 2 and "two names" in run.stderr and run.stdout == ""
+
+
+def test_compare_label_alone_adds_the_model():
+    run = run_cli("compare", "--label", "A=example:llama-3.1-8b", "--label", "B=example:llama-2-7b",
+                  "--isl", "512", "--osl", "64", "--qps", "1", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    assert sorted(m["name"] for m in json.loads(run.stdout)["models"]) == ["A", "B"]
+
+
+def test_predict_suggests_layouts_that_fit_with_the_same_draft():
+    # 120k tokens of Llama-3.1-8B do not fit one L4 at TP1; each suggested bf16 TP must fit with the same EAGLE-3 draft
+    base = ["predict", "example:llama-3.1-8b", "--isl", "120000", "--osl", "1000", "--concurrency", "1",
+            "--speculative", "eagle3", "--gpu", "L4"]
+    run = run_cli(*base, "--format", "md")
+    assert run.returncode == 0, run.stderr
+    note = next(line for line in run.stdout.splitlines() if "nearest that run" in line)
+    import re
+    tps = re.findall(r"TP(\d+)", note.split("runs at", 1)[1].split(";")[0]) if "runs at" in note else []
+    assert tps
+    for tp in tps:
+        alt = run_cli(*base, "--tp", tp, "--format", "json")
+        assert alt.returncode == 0 and json.loads(alt.stdout)["fits"] is True, (tp, alt.stdout[-300:])

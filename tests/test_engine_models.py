@@ -201,3 +201,65 @@ def test_an_empty_architecture_name_names_nothing():
     raw["architectures"] = [""]
     arch = normalize(raw)
     assert engine_support(arch, "vllm").status == "unknown" and engine_findings(arch) == []
+
+
+def test_sglang_reads_a_vlms_text_config_plans():
+    # sglang-0.5.23 _get_model_tp_plan / _get_model_pp_plan fall back to self.text_config.base_model_tp_plan (and
+    # _pp_plan): VideoLlavaConfig's text_config is an AutoConfig slot, here a LlamaConfig, which has both plans
+    transformers = pytest.importorskip("transformers")
+    assert transformers.LlamaConfig.base_model_tp_plan and transformers.LlamaConfig.base_model_pp_plan
+    assert not getattr(transformers.VideoLlavaConfig, "base_model_tp_plan", None)
+    d = transformers.VideoLlavaConfig().to_dict()
+    d["architectures"] = ["VideoLlavaForConditionalGeneration"]
+    arch = normalize(json.loads(json.dumps(d, default=str)))
+    assert arch.text_model_type == "llama"
+    s = engine_support(arch, "sglang")
+    assert s.status == "transformers_fallback" and s.layout_blocker(2, 1) is None and s.layout_blocker(1, 2) is None
+
+
+def test_sglang_attention_dp_counts_in_its_tp_size(tmp_path):
+    # SGLang's --tp-size spans the attention-DP ranks (--attn-dp-size divides it): TP1 x DP2 launches --tp-size 2,
+    # which its Transformers backend refuses without a tensor-parallel plan as TP2 is
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(ERGO_SMALL))
+    run = subprocess.run([sys.executable, "-m", "scorer", "predict", str(path), "--framework", "sglang", "--dp", "2",
+                          "--ep", "2", "--isl", "512", "--osl", "64", "--concurrency", "4"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 2 and "tensor-parallel size of 2" in run.stderr, run.stderr
+
+
+def test_vllm_tries_its_transformers_backend_before_a_generate_suffix_swap():
+    # registry.py inspect_model_cls: with every listed class unregistered and convert_type "none" (a generate suffix,
+    # "ForCausalLM"), _try_resolve_transformers runs before _normalize_arch; transformers 5.25.0's
+    # Gemma4UnifiedForCausalLM is backend-compatible, so vLLM falls back rather than convert it
+    transformers = pytest.importorskip("transformers")
+    if "gemma4_unified_text" not in transformers.CONFIG_MAPPING:
+        pytest.skip("this transformers has no Gemma 4 unified")
+    from scorer.engine_models import _table
+    assert "Gemma4UnifiedForCausalLM" not in _table()["vllm"]["native"]
+    d = transformers.CONFIG_MAPPING["gemma4_unified_text"]().to_dict()
+    d["architectures"] = ["Gemma4UnifiedForCausalLM"]
+    s = engine_support(normalize(json.loads(json.dumps(d, default=str))), "vllm")
+    assert s.status == "transformers_fallback"
+
+
+def test_the_backends_own_class_name_runs_on_the_backend():
+    # registry.py _TRANSFORMERS_BACKEND_MODELS: "TransformersForCausalLM" is the backend itself
+    raw = json.loads((data_dir() / "examples" / "llama-2-7b" / "config.json").read_text())
+    raw["architectures"] = ["TransformersForCausalLM"]
+    assert engine_support(normalize(raw), "vllm").status == "transformers_backend"
+
+
+def test_compare_names_the_engine_risks(tmp_path):
+    falcon = tmp_path / "falcon" / "config.json"
+    falcon.parent.mkdir()
+    falcon.write_text(json.dumps(_cfg("FalconConfig", "FalconForCausalLM", hidden_size=256, num_hidden_layers=2,
+                                      num_attention_heads=4, vocab_size=1000, new_decoder_architecture=True,
+                                      num_kv_heads=2)))
+    run = subprocess.run([sys.executable, "-m", "scorer", "compare", str(falcon.parent), "example:llama-2-7b",
+                          "--isl", "512", "--osl", "64", "--qps", "1", "--framework", "sglang", "--format", "json"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    models = {m["name"]: m for m in json.loads(run.stdout)["models"]}
+    assert [r["kind"] for r in models["falcon"]["risks"] if r["kind"].startswith("engine")] == ["engine_cannot_load"]
+    assert not [r for r in models["example:llama-2-7b"]["risks"] if r["kind"].startswith("engine")]

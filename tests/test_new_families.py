@@ -221,3 +221,11 @@ def test_ergo_refuses_zero_experts():
     from scorer.errors import ConfigError
     with pytest.raises(ConfigError, match="num_experts = 0"):
         normalize(dict(SMALL_ERGO, num_experts=0))
+
+
+def test_ergo_refuses_a_layer_type_it_does_not_build():
+    # ErgoRotaryEmbedding keeps rope_parameters per layer type and ErgoAttention only slides or not: a "conv" layer
+    # is no Ergo layer (it was read as a short-convolution mixer)
+    from scorer.errors import ConfigError
+    with pytest.raises(ConfigError, match="builds only sliding_attention, full_attention"):
+        normalize(dict(SMALL_ERGO, layer_types=["sliding_attention"] * 3 + ["conv"] + ["sliding_attention"] * 2))

@@ -855,6 +855,8 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
 
     return ModelArch(
         model_type=model_type or "unknown", family=family, architectures=archs, config_class=src["config_class"],
+        text_model_type=(str(text_raw.get("model_type") or getattr(cfg, "model_type", "") or "") or None)
+        if text_raw is not raw else None,
         guesses=guesses, unmodelled_keys=unmodelled,
         structure_verified=cfg is not None and (model_type in VERIFIED),
         kind=kind, hidden_size=hidden, vocab_size=d["vocab"], max_positions=max_positions,

@@ -138,6 +138,7 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "v_head_dim_key": None,        # config key of the value head size when it differs from head_dim (MiMo v_head_dim)
     "sliding_kv_mult": None,       # sliding-attention layers have this many times the KV heads (MiMo-V2-Flash: 2)
     "kind_keys": {},               # layer kind -> keys only its layers read: shape nothing when no layer is of it
+    "layer_kinds": None,           # the only layer types the family's classes build (others are refused), or None
     "experts_required": False,     # num_experts = 0 is refused, not read as a dense model (Ergo's ErgoMoE layers)
     "default_layer_period": None,  # (n, kind, other): a config without layer_types has kind on every n-th layer,
                                    # other elsewhere (Kolibri1_1Config.__post_init__: indexed_attention every 5th)
@@ -313,6 +314,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "ergo": {"norms_per_layer": 4, "qk_norm": "head", "head_dim_rule": "floor", "mlp_gated": False,
              "dense_intermediate_key": "first_dense_intermediate_size", "never_tied": True,
              "qkv_bias": False, "o_bias": False, "mlp_bias": False, "experts_required": True,
+             # ErgoRotaryEmbedding reads rope_parameters[layer_type]: a type beyond these two has none
+             "layer_kinds": ("sliding_attention", "full_attention"),
              "key_aliases": {"sliding_window": ["sliding_window", "local_attention_window"],
                              "sliding_window_pattern": ["global_attention_every_n_layers"],
                              "first_k_dense_replace": ["num_dense_blocks"], "head_dim": [],

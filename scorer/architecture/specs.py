@@ -577,6 +577,8 @@ class ModelArch(BaseModel):
 
     model_type: str
     family: str
+    text_model_type: str | None = Field(None, description="model_type of a composite config's language-model "
+                                                          "sub-config (its text_config), when it has one")
     architectures: list[str] = Field(default_factory=list)
     config_class: str | None = Field(None, description="transformers config class used, None for raw keys")
     guesses: list[str] = Field(default_factory=list, description="what was inferred rather than read")

@@ -21,33 +21,39 @@ def root(context, missing=missing):
         def t_2(*unused):
             raise TemplateRuntimeError("No filter named 'join' found.")
     try:
-        t_3 = environment.filters['list']
+        t_3 = environment.filters['length']
     except KeyError:
         @internalcode
         def t_3(*unused):
-            raise TemplateRuntimeError("No filter named 'list' found.")
+            raise TemplateRuntimeError("No filter named 'length' found.")
     try:
-        t_4 = environment.filters['selectattr']
+        t_4 = environment.filters['list']
     except KeyError:
         @internalcode
         def t_4(*unused):
-            raise TemplateRuntimeError("No filter named 'selectattr' found.")
+            raise TemplateRuntimeError("No filter named 'list' found.")
     try:
-        t_5 = environment.filters['svg']
+        t_5 = environment.filters['selectattr']
     except KeyError:
         @internalcode
         def t_5(*unused):
-            raise TemplateRuntimeError("No filter named 'svg' found.")
+            raise TemplateRuntimeError("No filter named 'selectattr' found.")
     try:
-        t_6 = environment.tests['none']
+        t_6 = environment.filters['svg']
     except KeyError:
         @internalcode
         def t_6(*unused):
+            raise TemplateRuntimeError("No filter named 'svg' found.")
+    try:
+        t_7 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_7(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield '<h2>Serving regimes</h2>\n'
     l_1_loop = missing
-    t_7 = 1
+    t_8 = 1
     for (l_1_gpu, l_1_results), l_1_loop in LoopContext(context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'regimes'), 'items')), undefined):
         l_1_launches = l_1_fr = missing
         _loop_vars = {}
@@ -106,7 +112,7 @@ def root(context, missing=missing):
             yield '</tr>\n'
         l_2_r = l_2_x = missing
         yield '</table>\n'
-        l_1_launches = t_3(context.eval_ctx, t_4(context, l_1_results, 'launch'))
+        l_1_launches = t_4(context.eval_ctx, t_5(context, l_1_results, 'launch'))
         _loop_vars['launches'] = l_1_launches
         if ((undefined(name='launches') if l_1_launches is missing else l_1_launches) and environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'argv')):
             pass
@@ -115,11 +121,11 @@ def root(context, missing=missing):
             yield ' '
             yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getitem((undefined(name='launches') if l_1_launches is missing else l_1_launches), 0), 'launch'), 'version')))
             yield '):</p>\n'
-            def t_8(fiter):
+            def t_9(fiter):
                 for l_2_r in fiter:
                     if environment.getattr(environment.getattr(l_2_r, 'launch'), 'argv'):
                         yield l_2_r
-            for l_2_r in t_8((undefined(name='launches') if l_1_launches is missing else l_1_launches)):
+            for l_2_r in t_9((undefined(name='launches') if l_1_launches is missing else l_1_launches)):
                 _loop_vars = {}
                 pass
                 yield '<p>'
@@ -157,7 +163,7 @@ def root(context, missing=missing):
             yield '.</p>\n'
             if environment.getattr(l_1_loop, 'first'):
                 pass
-                yield escape(environment.finalize(t_5(t_3(context.eval_ctx, context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'frontier'), 'values'), _loop_vars=_loop_vars)))))
+                yield escape(environment.finalize(t_6(t_4(context.eval_ctx, context.call(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'frontier'), 'values'), _loop_vars=_loop_vars)))))
             yield '<table><tr><th>layout</th><th>concurrency</th><th>tok/s/user</th><th>tok/s/GPU</th><th>TTFT ms</th><th>TPOT ms</th></tr>\n'
             for l_2_x in environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'pareto'):
                 _loop_vars = {}
@@ -187,9 +193,9 @@ def root(context, missing=missing):
             yield '<p>Throughput vs interactivity: not computed ('
             yield escape(environment.finalize(environment.getattr((undefined(name='fr') if l_1_fr is missing else l_1_fr), 'note')))
             yield ').</p>'
-        t_7 = 0
+        t_8 = 0
     l_1_loop = l_1_gpu = l_1_results = l_1_launches = l_1_fr = missing
-    if t_7:
+    if t_8:
         l_1_m = resolve('m')
         pass
         yield '<p>'
@@ -257,7 +263,7 @@ def root(context, missing=missing):
                 yield ' · '
         l_1_loop = l_1_g = l_1_x = missing
         yield '.</p>'
-    if (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct') and (not t_6(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct'), 'tpot_ms')))):
+    if (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct') and (not t_7(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct'), 'tpot_ms')))):
         pass
         yield '<p>Expected error (leave-one-model-out MdAPE): TTFT ±'
         yield escape(environment.finalize(t_1('%.0f', environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct'), 'ttft_ms'))))
@@ -265,11 +271,15 @@ def root(context, missing=missing):
         yield escape(environment.finalize(t_1('%.0f', environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct'), 'tpot_ms'))))
         yield '%, tokens/s/GPU ±'
         yield escape(environment.finalize(t_1('%.0f', environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct'), 'output_tokens_per_s_per_gpu'))))
-        yield '%.</p>'
+        yield '%'
+        if (t_3(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'gpus')) > 1):
+            pass
+            yield ' (per metric, the widest of the GPUs shown)'
+        yield '.</p>'
     else:
         pass
         yield '<p>Uncalibrated roofline estimates: no validated error bar.</p>'
     yield '\n'
 
 blocks = {}
-debug_info = '4=51&5=56&7=62&8=69&11=109&12=111&13=118&14=138&15=143&16=145&17=158&19=162&20=185&21=196&22=199&23=260'
+debug_info = '4=57&5=62&7=68&8=75&11=115&12=117&13=124&14=144&15=149&16=151&17=164&19=168&20=191&21=202&22=205&23=266'

@@ -221,6 +221,15 @@ def root(context, missing=missing):
         yield ' refuses '
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
         yield ' at every TP ≤ 8</b>'
+    elif environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'engine_limit'):
+        pass
+        yield ' · <b class="verdict">'
+        yield escape(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'engine_limit')))
+        yield ': no layout it runs fits 8× '
+        yield escape(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'primary_gpu')))
+        yield ' at '
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
+        yield '</b>'
     elif environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'):
         pass
         yield ' · <b class="verdict">does not fit one node (8× '
@@ -300,4 +309,4 @@ def root(context, missing=missing):
     yield '</body>\n</html>'
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=131&30=154&31=166&32=231&34=259&35=268&36=279&37=282&39=286&41=290'
+debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=131&30=154&31=166&32=240&34=268&35=277&36=288&37=291&39=295&41=299'

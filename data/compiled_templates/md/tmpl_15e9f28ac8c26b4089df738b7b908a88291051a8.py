@@ -217,6 +217,14 @@ def root(context, missing=missing):
         yield ' refuses '
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
         yield ' at every TP ≤ 8'
+    elif environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'engine_limit'):
+        pass
+        yield ' · '
+        yield str(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'engine_limit')))
+        yield ': no layout it runs fits 8× '
+        yield str(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'primary_gpu')))
+        yield ' at '
+        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
     elif environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'capacity'):
         pass
         yield ' · does not fit one node (8× '
@@ -291,4 +299,4 @@ def root(context, missing=missing):
     l_1_sec = missing
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=227&12=235&16=255&17=258&18=264&19=268&23=272&24=275&27=279&31=282'
+debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=235&12=243&16=263&17=266&18=272&19=276&23=280&24=283&27=287&31=290'

@@ -310,7 +310,11 @@ def root(context, missing=missing):
         yield str(environment.finalize(t_1(environment.getattr((undefined(name='ee') if l_0_ee is missing else l_0_ee), 'tpot_ms'), 0)))
         yield '%, tokens/s/GPU ±'
         yield str(environment.finalize(t_1(environment.getattr((undefined(name='ee') if l_0_ee is missing else l_0_ee), 'output_tokens_per_s_per_gpu'), 0)))
-        yield '%.\n'
+        yield '%'
+        if (t_4(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'gpus')) > 1):
+            pass
+            yield ' (per metric, the widest of the GPUs shown)'
+        yield '.\n'
     else:
         pass
         yield 'Predictions are uncalibrated roofline estimates: no validated error bar (see assumptions).\n'

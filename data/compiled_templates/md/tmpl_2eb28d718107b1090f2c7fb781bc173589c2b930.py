@@ -73,7 +73,7 @@ def root(context, missing=missing):
     l_0_w = environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'workload')
     context.vars['w'] = l_0_w
     context.exported_vars.add('w')
-    l_0_status_text = {'ok': 'meets the targets', 'misses_targets': 'misses the targets', 'does_not_fit': 'does not fit', 'context_too_long': 'context too long', 'not_servable': 'not a generation model', 'engine_refuses': 'the engine refuses the precision'}
+    l_0_status_text = {'ok': 'meets the targets', 'misses_targets': 'misses the targets', 'does_not_fit': 'does not fit', 'context_too_long': 'context too long', 'not_servable': 'not a generation model', 'engine_refuses': 'the engine refuses every layout tried'}
     context.vars['status_text'] = l_0_status_text
     context.exported_vars.add('status_text')
     yield '# Serving comparison — '

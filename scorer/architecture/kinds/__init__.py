@@ -92,10 +92,14 @@ def read_mixer(ctx: LayerContext, index: int, kind: str) -> Any:
     ``ctx.extra["guesses"]`` once per kind, so the sheet labels its counts estimated.
 
     Raises:
-        ConfigError: ``kind`` is not a string.
+        ConfigError: ``kind`` is not a string, or not one of the family's ``layer_kinds``.
     """
     if not isinstance(kind, str):
         raise ConfigError(f"{ctx.where}: layer type at layer {index} must be a string")
+    allowed = ctx.flags.get("layer_kinds")
+    if allowed and kind not in allowed:  # the family's classes build no other layer (Ergo: attention on every layer)
+        raise ConfigError(f"{ctx.where}: layer type {kind[:80]!r} at layer {index}: this model type builds only "
+                          + ", ".join(allowed) + " layers")
     kind = (ctx.flags.get("layer_kind_aliases") or {}).get(kind, kind)  # a family's own meaning of a shared name
     reader = MIXERS.get(kind)
     if reader is None:
