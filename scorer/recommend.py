@@ -95,8 +95,10 @@ def layout_recommendations(quant, arch: ModelArch | None = None) -> list[Recomme
     if arch is not None and isinstance(arch.first_attention(), MLASpec):
         out.append(Recommendation(
             key="layout", old=0, new=0, multiple=0, param_delta=0, param_delta_pct=0.0, rules=["T2", "R3"],
-            summary="serve MLA attention data-parallel (SGLang --enable-dp-attention, vLLM data parallel + expert "
-                    "parallel): under TP every rank stores the whole latent KV cache, so TP multiplies KV memory"))
+            summary="serve MLA attention data-parallel (SGLang 0.5.23 --attn-dp-size, which replaces its deprecated "
+                    "--enable-dp-attention (sglang/srt/server_args.py); vLLM --data-parallel-size with "
+                    "--enable-expert-parallel): under TP every rank stores the whole latent KV cache, so TP "
+                    "multiplies KV memory"))
     for fmt in ("fp8_block", "int4", "nvfp4"):
         rows = [e for e in quant.matrix if e.engine == "vllm" and e.format == fmt and e.tp in (2, 4, 8, 16, 32)]
         fixed = [e.tp for e in rows if e.status == "not_ready" and e.rule != "T1" and e.ep_status in ("ready",

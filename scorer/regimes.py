@@ -490,17 +490,22 @@ def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None,
           concurrencies=SWEEP_CONCURRENCIES, tp_fixed: int | None = None
           ) -> list[SweepPoint]:
     """Every candidate layout (:func:`candidate_layouts`; only TP ``tp_fixed`` when given) x concurrency
-    that fits."""
+    that fits, and each layout's full batch (the sequences its KV cache holds, at most its admission cap) beyond
+    the grid's last point: the frontier's most throughput-bound end is the one ``--concurrency max`` runs."""
     out = []
+    top_cap = int(load_json("regimes.json")["max_concurrency_cap"])
     for lay in candidate_layouts(make_cm, arch, tp_fixed):
         cm = make_cm(lay)
         max_c = cm.max_concurrency(isl + (osl + 1) // 2)
         if max_c < 1:
             continue
         label, tp, ep, pp, dp = lay.label, lay.tp, lay.ep, lay.pp, lay.dp
-        for c in concurrencies:
-            if c > max_c:
-                break
+        # the full batch predict's --concurrency max reaches: memory, the engine's admission cap, the global cap
+        full = min(max_c, top_cap, cm.admission_cap() or top_cap)
+        grid = [c for c in concurrencies if c <= max_c]
+        if grid and full > grid[-1]:
+            grid.append(full)
+        for c in grid:
             e = _evaluate(cm, isl, osl, c, max_c, usd_per_gpu_hour)
             tpot = e["tpot"]
             out.append(_new_point(SweepPoint, (label, tp, ep, pp, c, max_c, True, e["ttft"] * 1e3, tpot * 1e3,

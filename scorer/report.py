@@ -76,7 +76,7 @@ class GpuPrice(BaseModel):
 class Risk(BaseModel):
     kind: Literal["custom_code", "gated", "no_safetensors", "license", "no_license", "guess", "provenance",
                   "checkpoint_refused", "checkpoint_not_loaded", "checkpoint_tp_cap", "cannot_generate",
-                  "engine_cannot_load", "engine_implementation"]
+                  "engine_cannot_load", "engine_implementation", "checkpoint_reexport"]
     severity: Literal["high", "medium", "info"]
     text: str
 
@@ -224,6 +224,13 @@ def _risks(sheet: Sheet) -> list[Risk]:
         out.append(Risk(kind="checkpoint_not_loaded", severity="high",
                         text=f"{refused}: the deployment below is of another export of the model, not of this "
                              "checkpoint"))
+    q, prec = m.quantization or {}, sheet.options.precision
+    if not refused and q.get("format") and prec and prec != q.get("format"):
+        # another precision than the checkpoint's: engines read a quantized checkpoint's own method and refuse
+        # --quantization on it, so this deployment is of another export (the 16-bit weights or one at prec)
+        out.append(Risk(kind="checkpoint_reexport", severity="medium",
+                        text=f"the checkpoint is stored {q.get('format')}: serving it at {prec} needs another "
+                             "export of the model (the engines refuse --quantization on a quantized checkpoint)"))
     cap = sheet.quantization.checkpoint_tp_caps.get(sheet.options.framework)
     if cap is not None:
         out.append(Risk(kind="checkpoint_tp_cap", severity="medium",

@@ -108,7 +108,8 @@ def main() -> None:
         print(f"{name} {version_of(path)}: {len(flags)} flags from {len(files)} files")
     doc["engines"]["trtllm"] = {"version": None, "command": "trtllm-serve", "flags": [],
                                 "files": [], "note": "not read: the tensorrt-llm PyPI package is a stub that "
-                                                     "downloads from pypi.nvidia.com (unreachable here)"}
+                                                     "downloads its wheel from pypi.nvidia.com, which the machine "
+                                                     "that wrote this table could not reach"}
     Path(args.out).write_text(json.dumps(doc, indent=1) + "\n")
 
 

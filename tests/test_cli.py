@@ -380,3 +380,27 @@ def test_predict_suggests_layouts_that_fit_with_the_same_draft():
     for tp in tps:
         alt = run_cli(*base, "--tp", tp, "--format", "json")
         assert alt.returncode == 0 and json.loads(alt.stdout)["fits"] is True, (tp, alt.stdout[-300:])
+
+
+def test_frontier_reaches_the_full_batch_of_each_layout():
+    # every layout's sweep holds the batch predict's --concurrency max can reach (memory, the engine's admission
+    # cap, regimes.json max_concurrency_cap), not only the powers of two around it
+    from scorer.architecture import normalize
+    from scorer.costmodel import CostModel, Layout
+    from scorer.gemms import inventory
+    from scorer.hardware import get_gpu, get_precision
+    from scorer.params import count_params
+    from scorer.regimes import sweep
+    from scorer.resources import data_dir, load_json
+    arch = normalize(json.loads((data_dir() / "examples" / "llama-3.1-8b" / "config.json").read_text()))
+    params, gemms = count_params(arch), inventory(arch)
+
+    def make_cm(lay):
+        return CostModel(arch, params, get_gpu("L4"), get_precision("bf16"), lay, "bf16", "vllm", None, set(), gemms)
+    pts = sweep(make_cm, arch, 1024, 1024, None)
+    cap = load_json("regimes.json")["max_concurrency_cap"]
+    for label in {p.layout for p in pts}:
+        mine = [p for p in pts if p.layout == label]
+        cm = make_cm(Layout(tp=mine[0].tp, ep=mine[0].ep, pp=mine[0].pp, dp=mine[0].dp))
+        full = min(cm.max_concurrency(1024 + 512), cap, cm.admission_cap() or cap)
+        assert full in {p.concurrency for p in mine}, label

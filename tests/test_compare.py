@@ -70,3 +70,21 @@ def test_score_csv_has_one_row_per_regime_per_gpu(capsys):
     ids = [r["id"] for r in regime_defs()]
     assert [(r["gpu"], r["regime"]) for r in rows] == [(g, i) for g in ("H100-SXM", "L4") for i in ids]
     assert all(r["ttft_ms_mean"] for r in rows if r["fits"] == "yes")
+
+
+def test_compare_flags_a_precision_the_checkpoint_is_not_stored_at(tmp_path):
+    # an FP8 checkpoint compared at bf16: engines read its own quant_method (and refuse --quantization on it), so
+    # the bf16 deployment is of another export: a medium risk, not a silent re-quantization
+    import json
+
+    from conftest import run_cli
+    from scorer.resources import data_dir
+    raw = json.loads((data_dir() / "examples" / "llama-2-7b" / "config.json").read_text())
+    raw["quantization_config"] = {"quant_method": "fp8", "activation_scheme": "dynamic"}
+    (tmp_path / "fp8").mkdir()
+    (tmp_path / "fp8" / "config.json").write_text(json.dumps(raw))
+    run = run_cli("compare", str(tmp_path / "fp8"), "example:llama-2-7b", "--isl", "512", "--osl", "64",
+                  "--qps", "1", "--precision", "bf16", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    risks = {m["name"]: [r["kind"] for r in m["risks"]] for m in json.loads(run.stdout)["models"]}
+    assert "checkpoint_reexport" in risks["fp8"] and "checkpoint_reexport" not in risks["example:llama-2-7b"]
