@@ -11,7 +11,16 @@ backend when transformers defines the class (or the repo's ``auto_map`` an ``Aut
 (``_PREVIOUSLY_SUPPORTED_MODELS``) or do not know. Both checks of transformers are read from the modeling source as
 text (transformers' modeling_utils.py evaluates the second on the source too), of the transformers installed here
 (the engine's environment may hold another version); a repository's own code is never read, so its compatibility
-is left open.
+is left open. The class is looked up where transformers defines it (its model_type's modeling files, else the module
+transformers' lazy import map names), as the engines resolve ``getattr(transformers, name)``.
+
+vLLM also serves an unregistered class by swapping its suffix (vllm/config/model.py ``_SUFFIX_TO_DEFAULTS``,
+registry ``_normalize_arch``): LlamaForSequenceClassification runs as its LlamaForCausalLM with a classify adapter,
+before the Transformers backend is tried; a generate suffix (ForCausalLM, ...) only after it. On the Transformers
+backend the config class's parallelism plans matter (``backend_plans`` in the table, read from the wheels): SGLang
+0.5.23 refuses --tp-size > 1 without a ``base_model_tp_plan`` and PP > 1 without a ``base_model_pp_plan`` (a
+composite config's text_config counts, as ``_get_model_tp_plan`` reads it) and replicates the linears a plan omits;
+vLLM 0.33.0 shards by graph fusion where a plan is missing and only warns (:meth:`EngineSupport.layout_blocker`).
 
 The cost model assumes each engine's own kernels; a sheet whose engine would run the Transformers backend, a plugin,
 or nothing says so (rule S6).

@@ -21,7 +21,11 @@ from . import LayerContext, mixer
 from .attention import _overrides, softmax_attention
 
 
-def _layer_list(r: Reader, key: str, n: int) -> list[int] | None:
+def _layer_list(r: Reader, key: str) -> list[int] | None:
+    """The config's list of layer indices under ``key`` (None when absent).
+
+    Raises:
+        ConfigError: not a list of integers."""
     val = r.get(key)
     if val is None:
         return None
@@ -41,7 +45,7 @@ def kolibri_per_layer(r: Reader, n: int, kinds: list[str]) -> dict[int, dict[str
             ``Kolibri1_1Config.validate_architecture`` refuses).
     """
     out: dict[int, dict[str, Any]] = {}
-    index_layers = _layer_list(r, "index_layers", n)
+    index_layers = _layer_list(r, "index_layers")
     if index_layers is None:
         indexed = [i for i, k in enumerate(kinds) if k == "indexed_attention"]
         index_layers = [indexed[i] for i in (0, 2, 3, 5) if i < len(indexed)]
@@ -49,7 +53,7 @@ def kolibri_per_layer(r: Reader, n: int, kinds: list[str]) -> dict[int, dict[str
         if not 0 <= i < n or kinds[i] != "indexed_attention":
             raise ConfigError(f"{r.where}: index_layers names layer {i}, which is not an indexed-attention layer")
         out[i] = {"pool_source": True}
-    sources = _layer_list(r, "kv_source_layers", n)
+    sources = _layer_list(r, "kv_source_layers")
     if sources is None:
         return out
     if len(sources) != n:
@@ -87,5 +91,6 @@ def kolibri_indexed(ctx: LayerContext, index: int, kind: str) -> AttentionSpec:
                                          limit=None),
                           local=check_int(r.get("index_num_local_tokens", 128), "index_num_local_tokens", where,
                                           minimum=0, limit=None),
-                          pool_size=pool, compression=comp, scoring_heads=heads, pool_source=bool(_overrides(ctx, index).get("pool_source")))
+                          pool_size=pool, compression=comp, scoring_heads=heads,
+                          pool_source=bool(_overrides(ctx, index).get("pool_source")))
     return spec.model_copy(update={"selection": sel})
