@@ -243,7 +243,7 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
             ep = f"; with expert parallelism TP {_fmt_tps(ep_ok)} works" if ep_ok else ""
             out.append(finding(vl[0].rule, f"{fmt} not ready at TP {_fmt_tps([e.tp for e in bad])} (vLLM): "
                                            f"{bad[0].reason}{ep}{tail}", severity="HARD"))
-        elif padded:
+        if padded:  # beside a refusal at other TPs too: the degrees that do run pay the padding or slower kernel
             out.append(finding(vl[0].rule, f"{fmt} needs padding at TP {_fmt_tps([e.tp for e in padded])} (vLLM): "
                                            f"{padded[0].reason}{tail}", severity="FALLBACK"))
     out += checkpoint_method_findings(arch)

@@ -404,3 +404,24 @@ def test_frontier_reaches_the_full_batch_of_each_layout():
         cm = make_cm(Layout(tp=mine[0].tp, ep=mine[0].ep, pp=mine[0].pp, dp=mine[0].dp))
         full = min(cm.max_concurrency(1024 + 512), cap, cm.admission_cap() or cap)
         assert full in {p.concurrency for p in mine}, label
+
+
+def test_readiness_names_both_the_refusal_and_the_padded_degrees(tmp_path):
+    # DeepSeek-V3 layout: fused_qkv_a_proj N = q_lora 1536 + kv_lora 512 + rope 64 = 2112, 2112 % 128 = 64 (replicated,
+    # a partial scale block: Triton fallback at every TP); experts of 256 split by TP: 256/4 = 64 < block_n 128
+    # from TP4 on (refused). The table and the findings name both
+    transformers = pytest.importorskip("transformers")
+    c = transformers.DeepseekV3Config(hidden_size=1024, intermediate_size=2560, moe_intermediate_size=256,
+                                      num_hidden_layers=2, num_attention_heads=16, num_key_value_heads=16,
+                                      q_lora_rank=1536, kv_lora_rank=512, qk_rope_head_dim=64, qk_nope_head_dim=128,
+                                      v_head_dim=128, n_routed_experts=8, num_experts_per_tok=2, n_shared_experts=1,
+                                      first_k_dense_replace=1, vocab_size=1024, n_group=1, topk_group=1)
+    d = c.to_dict()
+    d["architectures"] = ["DeepseekV3ForCausalLM"]
+    (tmp_path / "config.json").write_text(json.dumps(d, default=str))
+    run = run_cli("score", str(tmp_path), "--precision", "fp8_block")
+    assert run.returncode == 0, run.stderr
+    row = next(line for line in run.stdout.splitlines() if line.startswith("| fp8\\_block |"))
+    assert "2112" in row and "expert width 256/TP4" in row and "at TP 1/2" in row
+    q2 = [line for line in run.stdout.splitlines() if line.startswith("| Q2 |")]
+    assert any("HARD" in x and "TP 4, 8" in x for x in q2) and any("FALLBACK" in x and "TP 1, 2" in x for x in q2)

@@ -170,13 +170,15 @@ def root(context, missing=missing):
     l_1_tp = missing
     yield '---|---|---|\n'
     for l_1_fmt in ['fp8', 'fp8_block', 'nvfp4', 'mxfp4', 'int4', 'int8']:
-        l_1_rows = l_1_blockers = missing
+        l_1_rows = l_1_refused = l_1_padded = missing
         _loop_vars = {}
         pass
         l_1_rows = t_4(context.eval_ctx, t_8(context, t_8(context, t_8(context, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix'), 'format', 'equalto', l_1_fmt), 'engine', 'equalto', 'vllm'), 'tp', 'in', environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps')))
         _loop_vars['rows'] = l_1_rows
-        l_1_blockers = (t_4(context.eval_ctx, t_5(context, t_8(context, t_8(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'not_ready'), 'reason'), attribute='reason')) + t_4(context.eval_ctx, t_5(context, t_8(context, t_8(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'padded'), 'reason'), attribute='reason')))
-        _loop_vars['blockers'] = l_1_blockers
+        l_1_refused = t_4(context.eval_ctx, t_8(context, t_8(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'not_ready'), 'reason'))
+        _loop_vars['refused'] = l_1_refused
+        l_1_padded = t_4(context.eval_ctx, t_8(context, t_8(context, (undefined(name='rows') if l_1_rows is missing else l_1_rows), 'status', 'equalto', 'padded'), 'reason'))
+        _loop_vars['padded'] = l_1_padded
         yield '| '
         yield str(environment.finalize(l_1_fmt))
         yield ' | '
@@ -195,9 +197,20 @@ def root(context, missing=missing):
         yield ' | '
         yield str(environment.finalize(environment.getattr(environment.getitem((undefined(name='rows') if l_1_rows is missing else l_1_rows), 0), 'rule')))
         yield ' | '
-        yield str(environment.finalize((environment.getitem((undefined(name='blockers') if l_1_blockers is missing else l_1_blockers), 0) if (undefined(name='blockers') if l_1_blockers is missing else l_1_blockers) else '')))
+        if (undefined(name='refused') if l_1_refused is missing else l_1_refused):
+            pass
+            yield str(environment.finalize(environment.getattr(environment.getitem((undefined(name='refused') if l_1_refused is missing else l_1_refused), 0), 'reason')))
+            if (undefined(name='padded') if l_1_padded is missing else l_1_padded):
+                pass
+                yield '; ◐ at TP '
+                yield str(environment.finalize(t_2(context.eval_ctx, t_5(context, (undefined(name='padded') if l_1_padded is missing else l_1_padded), attribute='tp'), '/')))
+                yield ': '
+                yield str(environment.finalize(environment.getattr(environment.getitem((undefined(name='padded') if l_1_padded is missing else l_1_padded), 0), 'reason')))
+        elif (undefined(name='padded') if l_1_padded is missing else l_1_padded):
+            pass
+            yield str(environment.finalize(environment.getattr(environment.getitem((undefined(name='padded') if l_1_padded is missing else l_1_padded), 0), 'reason')))
         yield ' |\n'
-    l_1_fmt = l_1_rows = l_1_blockers = missing
+    l_1_fmt = l_1_rows = l_1_refused = l_1_padded = missing
     yield '\n'
     l_0_diffs = []
     context.vars['diffs'] = l_0_diffs
@@ -276,4 +289,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '3=76&4=79&7=149&9=158&10=166&11=172&12=176&13=178&14=181&17=202&18=205&19=212&20=220&23=224&25=227&26=231&32=248&33=251&36=267'
+debug_info = '3=76&4=79&7=149&9=158&10=166&11=172&12=176&13=178&14=180&15=183&18=215&19=218&20=225&21=233&24=237&26=240&27=244&33=261&34=264&37=280'
