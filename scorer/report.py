@@ -32,6 +32,7 @@ from .checkpoint import stored_weight_bytes
 from .costmodel import load_calibration
 from .errors import BadInputError, ConfigError, DeploysheetError
 from .hardware import GIB, get_gpu, get_precision
+from .kvcache import resolve_policy
 from .regimes import SLA_CONCURRENCIES, Prediction, sweep, to_prediction
 from .sheet import (
     DEFAULT_GPU,
@@ -568,7 +569,8 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
             "--max-utilization 0.8 leaves 20%)." if workload.max_utilization >= 1 else ".")),
         ("$ per 1M output tokens: at capacity = the replicas' full output rate; at load = the requested "
          "QPS x OSL tokens/s (idle headroom of the last replica included)."),
-        (f"Serving framework profile {framework}; KV cache bf16 under the vllm policy; weights at "
+        (f"Serving framework profile {framework}; KV cache in {framework}'s default dtype for each model (its "
+         f"column's KV dtype) under the {resolve_policy('auto', framework)} allocation policy; weights at "
          + (f"{precision} for every model." if precision else "each checkpoint's own precision (BF16 if none).")),
         f"Cost model calibration: {cal_note}.",
     ]
