@@ -5,7 +5,8 @@ keep the defaults of switches such as PaddleOCR-VL's use_bias or Qwen3-MoE's mlp
 swept variant (default, resize_a, resize_b) of the types whose readers depend on such a switch, sets it, and counts
 the model on the meta device; plus the sweep of model types newer than the sweep's transformers
 (``scripts/meta_oracle.py --sweep --only param2moe minicpm5_moe ergo kolibri1_1 -o SWEEP_NEW``, transformers
-5.25.0) with Ergo's and Kolibri 1.1's own switches set. It writes
+5.25.0) with Ergo's and Kolibri 1.1's own switches set, and with keys their classes never read (biases, head_dim,
+num_local_experts, decoder_sparse_step, first_k_dense_replace) set to values that would change another family. It writes
 the configs as the config class saves them, with their totals, for tests/test_branch_oracle.py:
 
     python scripts/meta_oracle.py --sweep --only param2moe minicpm5_moe ergo kolibri1_1 -o /tmp/sweep_new.json
@@ -48,12 +49,20 @@ for v in json.load(open(sys.argv[1]))['variants']:
         d['num_dense_blocks'] = 3; d['global_attention_every_n_layers'] = 2; add(f'ergo_dense3_every2_{var}', d)
         d = copy.deepcopy(c); d.pop('layer_types'); d['local_attention_window'] = d.pop('sliding_window') * 2
         add(f'ergo_local_window_{var}', d)
+        # keys no Ergo class reads: ErgoAttention's head_dim is hidden // heads, no biases, num_experts its count
+        d = copy.deepcopy(c); d.update(attention_bias=True, mlp_bias=True, num_local_experts=2,
+                                       head_dim=2 * c['hidden_size'] // c['num_attention_heads'])
+        add(f'ergo_ignored_keys_{var}', d)
     if v['model_type'] == 'kolibri1_1':  # no KV sharing; no dense layers; every indexed layer an indexer
         idx = [i for i, t in enumerate(c['layer_types']) if t == 'indexed_attention']
         d = copy.deepcopy(c); d['kv_source_layers'] = list(range(len(c['layer_types']))); add(f'kolibri_noshare_{var}', d)
         d = copy.deepcopy(c); d['mlp_only_layers'] = []; add(f'kolibri_alldense0_{var}', d)
         d = copy.deepcopy(c); d['index_layers'] = idx; d['mlp_only_layers'] = list(range(0, len(c['layer_types']), 3))
         add(f'kolibri_allindex_{var}', d)
+        # keys no Kolibri class reads: only mlp_only_layers makes a layer dense, no biases
+        d = copy.deepcopy(c); d.update(decoder_sparse_step=2, first_k_dense_replace=3, attention_bias=True,
+                                       mlp_bias=True)
+        add(f'kolibri_ignored_keys_{var}', d)
 import torch, tempfile
 from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText, AutoModel
 res = []

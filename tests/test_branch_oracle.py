@@ -5,7 +5,8 @@ default and resized variants of PaddleOCR-VL (use_bias), DeepSeek-OCR-2 (mlp_bia
 mlp_only_layers), Nemotron-H (a dense pattern), Falcon's original layout (multi_query on and off), Qwen2/3-MoE,
 DeepSeek-V3 and GLM-4-MoE configured dense, and the transformers 5.25.0 types Param2, MiniCPM-5-MoE, Ergo and
 Kolibri 1.1 (with Ergo's dense-block / global-layer / window keys and Kolibri's KV sharing, dense layers and indexers
-set), each as its config class saves it, with the meta device's total; Ergo's and Kolibri's also as written before
+set, and with keys their classes never read: biases, Ergo's head_dim and num_local_experts, Kolibri's
+decoder_sparse_step and first_k_dense_replace, which the meta device shows change nothing), each as its config class saves it, with the meta device's total; Ergo's and Kolibri's also as written before
 the class derived its per-layer lists (``input_config``: the raw-key rules a config without them takes).
 
 A type the installed transformers lacks is still counted (deploysheet's reader reads the raw keys) and must equal
