@@ -46,6 +46,10 @@ Status = Literal["native", "transformers_backend", "transformers_fallback", "plu
 #: the statuses under which the engine refuses to load the model whatever the layout (CostModel.engine_blocker)
 REFUSED = ("removed", "incompatible")
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang"}
+#: rule S6's severity per status (scorer.score.engine_findings, compare's risks): HARD where the engine cannot load
+#: the model, PERF where it falls back to its Transformers backend, INFO for a listed backend class or a plugin
+S6_SEVERITY = {"unsupported": "HARD", "incompatible": "HARD", "removed": "HARD", "transformers_fallback": "PERF",
+               "transformers_backend": "INFO", "plugin": "INFO"}
 
 
 @dataclass(frozen=True)
@@ -87,29 +91,37 @@ class EngineSupport:
                     "timings assume its own kernels (rule S6)")
         return self.detail
 
+    @property
+    def missing_plans(self) -> tuple[bool, bool]:
+        """(TP > 1 refused, PP > 1 refused): the parallelism plans the engine's Transformers backend requires and
+        the config class lacks (SGLang 0.5.23); (False, False) off the backend."""
+        if self.tp_plan is None or not self.plans:
+            return False, False
+        return (not self.tp_plan and self.plans.get("tp") == "required",
+                not self.pp_plan and self.plans.get("pp") == "required")
+
     def layout_blocker(self, tp: int, pp: int) -> str | None:
         """Why the engine's Transformers backend refuses its tensor-parallel size ``tp`` (SGLang's --tp-size: attention
-        TP x DP, scorer.quant.engine_tp_size) / PP ``pp`` (a plan it requires and the config class lacks: SGLang
-        0.5.23), or None."""
-        if self.tp_plan is None or not self.plans:
-            return None
+        TP x DP, scorer.quant.engine_tp_size) / PP ``pp`` (:attr:`missing_plans`), or None."""
+        no_tp, no_pp = self.missing_plans
         name = self.architecture or "the model"
-        if tp > 1 and not self.tp_plan and self.plans.get("tp") == "required":
+        if tp > 1 and no_tp:
             return (f"{self.label}'s Transformers backend refuses a tensor-parallel size of {tp} for {name}: its "
                     f"config class defines no base_model_tp_plan ({self.plans.get('src')})")
-        if pp > 1 and not self.pp_plan and self.plans.get("pp") == "required":
+        if pp > 1 and no_pp:
             return (f"{self.label}'s Transformers backend refuses PP {pp} for {name}: its config class defines no "
                     f"base_model_pp_plan ({self.plans.get('src')})")
         return None
 
     def plan_note(self) -> str | None:
-        """What the backend does with the config class's parallelism plans where it does not refuse, or None."""
+        """What the backend does with the config class's parallelism plans, or None."""
         if self.tp_plan is None or not self.plans:
             return None
-        missing = ["TP > 1 (no base_model_tp_plan)" if not self.tp_plan and self.plans.get("tp") == "required" else "",
-                   "PP > 1 (no base_model_pp_plan)" if not self.pp_plan and self.plans.get("pp") == "required" else ""]
-        if any(missing):
-            return "the backend refuses " + " and ".join(m for m in missing if m) + " for this config class"
+        no_tp, no_pp = self.missing_plans
+        if no_tp or no_pp:
+            return "the backend refuses " + " and ".join(m for m, off in (
+                ("TP > 1 (no base_model_tp_plan)", no_tp), ("PP > 1 (no base_model_pp_plan)", no_pp)) if off) \
+                + " for this config class"
         if not self.tp_plan and self.plans.get("tp") == "inferred":
             return ("the config class defines no base_model_tp_plan: the backend shards what its graph fusion finds "
                     "and replicates the rest, where the predictions shard every projection")
@@ -123,6 +135,12 @@ class EngineSupport:
 @lru_cache(maxsize=1)
 def _table() -> dict:
     return load_json("engine_models.json")
+
+
+@lru_cache(maxsize=4)
+def _native(engine: str) -> frozenset[str]:
+    """The class names ``engine`` implements itself (built once: engine_support runs for every cost model)."""
+    return frozenset(_table()[engine]["native"])
 
 
 _ATTN_CLASS = re.compile(r"^class \w*Attention\w*\(nn\.Module\):", re.M)
@@ -227,7 +245,7 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
         return EngineSupport(engine, version, None, "unknown",
                              f"config.json names no architectures: {name} chooses its implementation by that class "
                              "name")
-    native = set(table["native"])
+    native = _native(engine)
     hit = next((a for a in names if a in native), None)
     if hit is not None:
         return EngineSupport(engine, version, hit, "native", f"{name} {version} implements {hit} ({table['source']})")
@@ -250,9 +268,10 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
     src = table["fallback_src"].split(":")[0]
     removed = table.get("removed", {}).get(first)
     was = f" (it implemented it until {removed})" if removed else ""
-    text = _class_source(first, arch.model_type or "") if re.fullmatch(r"\w{1,200}", first) else ""
+    plain = re.fullmatch(r"\w{1,200}", first) is not None  # a class name, safe inside the pattern below
+    text = _class_source(first, arch.model_type or "") if plain else ""
     why = None
-    if re.fullmatch(r"\w{1,200}", first) and re.search(rf"^class {first}\(", text, re.M):
+    if plain and re.search(rf"^class {first}\(", text, re.M):
         # the engine tries its Transformers backend before it reports the class removed or unknown
         flag, settable = _backend_compatible(text)
         if flag or (settable and engine == "vllm"):

@@ -237,16 +237,14 @@ def _risks(sheet: Sheet) -> list[Risk]:
         out.append(Risk(kind="checkpoint_tp_cap", severity="medium",
                         text=f"{sheet.options.framework} loads the checkpoint as stored at TP {cap} only (rule Q10): a "
                              f"deployment above TP {cap} is of another export of the model"))
-    from .engine_models import ENGINE_NAMES
-    label = ENGINE_NAMES.get(sheet.options.framework)
-    for f in sheet.findings:  # rule S6 for the framework compared on: how its engine loads the architecture
-        if f.rule != "S6" or not label or not f.message.startswith(label + " "):
-            continue
+    from .engine_models import S6_SEVERITY, engine_support
+    impl = engine_support(m.arch, sheet.options.framework)  # rule S6 for the framework compared on
+    if impl is not None and impl.status not in ("native", "unknown"):
         if sheet.engine_refusal:
-            out.append(Risk(kind="engine_cannot_load", severity="high", text=f"{sheet.engine_refusal}: {f.message}"))
+            out.append(Risk(kind="engine_cannot_load", severity="high", text=f"{sheet.engine_refusal}: {impl.detail}"))
         else:
-            out.append(Risk(kind="engine_implementation", severity="high" if f.severity == "HARD" else "medium",
-                            text=f"rule S6: {f.message}"))
+            out.append(Risk(kind="engine_implementation", severity="high" if S6_SEVERITY.get(impl.status) == "HARD"
+                            else "medium", text=f"rule S6: {impl.detail}"))
     if m.arch.pooling_head is not None:
         out.append(Risk(kind="cannot_generate", severity="high",
                         text=f"{m.arch.pooling_head.head_class} has no lm_head: a reward / classification / embedding model "

@@ -286,14 +286,13 @@ def engine_findings(arch: ModelArch) -> list[Finding]:
     engine cannot load it (no implementation and no compatible Transformers class, or removed), PERF when it falls
     back to its Transformers backend (the cost model assumes the engine's kernels), INFO for a class the engine lists
     on that backend itself or implements in a plugin."""
-    from .engine_models import engine_support
+    from .engine_models import S6_SEVERITY, engine_support
     out = []
     for engine in ("vllm", "sglang"):
         s = engine_support(arch, engine)
         if s is None or s.status in ("native", "unknown"):
             continue
-        sev = {"unsupported": "HARD", "incompatible": "HARD", "removed": "HARD",
-               "transformers_fallback": "PERF"}.get(s.status, "INFO")
+        sev = S6_SEVERITY.get(s.status, "INFO")
         tail = {"HARD": ": its commands fail" + (" until it gains an implementation (the predictions assume one)"
                                                  if s.status == "unsupported" else ""),
                 "PERF": ": the predictions assume its own kernels, so expect slower steps"}.get(sev, "")

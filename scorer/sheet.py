@@ -238,7 +238,7 @@ def _engine_limit(arch: ModelArch, framework: str) -> str | None:
     impl = engine_support(arch, framework)
     if impl is None:
         return None
-    no_tp, no_pp = impl.layout_blocker(2, 1) is not None, impl.layout_blocker(1, 2) is not None
+    no_tp, no_pp = impl.missing_plans
     if not (no_tp or no_pp):
         return None
     what = " or ".join(w for w, off in (("tensor", no_tp), ("pipeline", no_pp)) if off)
