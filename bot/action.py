@@ -101,7 +101,10 @@ class Inputs:
         from scorer.hardware import get_gpu, get_precision
         from scorer.sources import parse_hub_source
 
-        gpus = [g for g in re.split(r"[,\s]+", get("GPUS")) if g]
+        listed = get("GPUS").strip()
+        gpus = [g for g in re.split(r"\s*,\s*|\s+", listed)] if listed else []
+        if any(not g for g in gpus):
+            raise BadInputError(f"input gpus: an empty GPU id in {listed[:80]!r}")
         try:
             gpus = [get_gpu(g).id for g in gpus]
             precision = get("PRECISION")

@@ -9,6 +9,7 @@ vLLM 0.33.0's ``vllm/lora/peft_helper.py`` ``PEFTHelper.validate_legal``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .errors import BadInputError
@@ -47,10 +48,26 @@ def base_model(adapter: Any, where: str) -> str:
 
 
 def adapter_rank(adapter: dict) -> int | None:
-    """The adapter's largest LoRA rank (``r`` and every ``rank_pattern`` value), or None where it states none."""
-    ranks = [adapter.get("r")] + list((adapter.get("rank_pattern") or {}).values()
-                                      if isinstance(adapter.get("rank_pattern"), dict) else [])
-    ok = [r for r in ranks if isinstance(r, int) and not isinstance(r, bool) and r > 0]
+    """The adapter's largest LoRA rank (``r`` and every ``rank_pattern`` value), or None where it states none. An
+    integral float (``64.0``, as some writers serialize PEFT's int) is that integer.
+
+    Raises:
+        BadInputError: a rank that is not a positive integer (``0``, ``-1``, ``"8"``, ``true``, ``1.5``), or a
+            ``rank_pattern`` that is not an object: PEFT's LoraConfig and vLLM's PEFTHelper take ``r`` as an int.
+    """
+    pattern = adapter.get("rank_pattern")
+    if pattern is not None and not isinstance(pattern, dict):
+        raise BadInputError(f"{ADAPTER_CONFIG}: rank_pattern must be an object of module -> rank, got "
+                            f"{_short(pattern, 40)}", "invalid_config")
+    ranks = [("r", adapter.get("r"))] + [(f"rank_pattern[{_short(k, 40)!r}]", v) for k, v in (pattern or {}).items()]
+    ok = []
+    for name, r in ranks:
+        if r is None and name == "r":
+            continue
+        if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r) or r != int(r) or r < 1:
+            raise BadInputError(f"{ADAPTER_CONFIG}: {name} must be a positive integer (the LoRA rank), got "
+                                f"{_short(repr(r), 40)}", "invalid_config")
+        ok.append(int(r))
     return max(ok) if ok else None
 
 

@@ -110,7 +110,11 @@ def write_output(text: str, out: str | None) -> None:
             fh.write(data)
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a sheet is an ordinary file
+        try:  # a file replaced keeps its mode (a read-only 0444 sheet stays read-only)
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~umask  # mkstemp creates 0600; a new sheet is an ordinary file
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException as exc:
         try:
@@ -155,6 +159,13 @@ def _positive_int(text: str) -> int:
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
     return v
+
+
+def _precision(text: str) -> str:
+    """--precision: a non-empty id (which ids exist is checked against the catalog where it is used)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty: name a weight precision (deploysheet gpus lists each GPU's formats)")
+    return text
 
 
 class _GpuAppend(argparse.Action):
@@ -210,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--revision", help="Hub branch, tag or commit (resolved to a commit sha)")
     sc.add_argument("--gpu", action="append", dest="gpus", metavar="ID",
                     help="GPU id (repeatable; the first is primary). Default H100-SXM. See 'deploysheet gpus'.")
-    sc.add_argument("--precision", help="weight precision: bf16, fp16, fp8, fp8_channel, fp8_block, int8, nvfp4, mxfp4, "
+    sc.add_argument("--precision", type=_precision, help="weight precision: bf16, fp16, fp8, fp8_channel, fp8_block, int8, nvfp4, mxfp4, "
                                         "int4 (default: the checkpoint's own, else bf16)")
     sc.add_argument("--kv-dtype", default="auto", help="KV cache dtype: auto (default: the framework's own default "
                                                       "at the weight precision), bf16, fp16, fp8, fp32, nvfp4")
@@ -247,7 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--dp", type=_positive_int, default=None, help="attention data-parallel ranks (default 1, or "
                                                                    "--num-gpus / (tp x pp))")
     pr.add_argument("--num-gpus", type=_positive_int, default=None, help="GPUs of the layout (default tp x pp x dp)")
-    pr.add_argument("--precision", default=None, help="weight format (bf16, fp16, fp8, fp8_block, int8, int4, nvfp4, "
+    pr.add_argument("--precision", type=_precision, default=None, help="weight format (bf16, fp16, fp8, fp8_block, int8, int4, nvfp4, "
                                                       "mxfp4, ...; default: the checkpoint's)")
     pr.add_argument("--kv-dtype", default="auto", help="auto (the framework's default), bf16, fp16, fp8, fp32, nvfp4")
     pr.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
@@ -288,7 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
     cm.add_argument("--usd-per-gpu-hour", type=_price_list, metavar="X[,X...]",
                     help="GPU price: one for every GPU, or a comma-separated one per GPU in --gpu/--gpus order "
                          "(default: the catalog's midpoint)")
-    cm.add_argument("--precision", help="weight precision for every model (default: each checkpoint's own, else bf16)")
+    cm.add_argument("--precision", type=_precision, help="weight precision for every model (default: each checkpoint's own, else bf16)")
     cm.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
     cm.add_argument("--calibration", help="calibration file (default: the packaged data/calibration.json)")
     cm.add_argument("--format", default="md", choices=["md", "html", "json", "csv"],
@@ -369,7 +380,7 @@ def build_parser() -> argparse.ArgumentParser:
     cr.add_argument("--limit", type=_limit, help="at most this many repos from the listing (up to 5,000,000)")
     cr.add_argument("--gpu", action="append", dest="gpus", metavar="ID",
                     help="GPU to predict costs on (repeatable; default H100-SXM)")
-    cr.add_argument("--precision", help="weight precision (default: each checkpoint's own, else bf16)")
+    cr.add_argument("--precision", type=_precision, help="weight precision (default: each checkpoint's own, else bf16)")
     cr.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
     cr.add_argument("--calibration", help="calibration file (default: the packaged one)")
     cr.add_argument("--recommendations", action="store_true",

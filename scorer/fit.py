@@ -130,6 +130,8 @@ class HardwareFit(BaseModel):
     flop_weighted_efficiency: dict[int, float] = Field(description="TP -> FLOP-weighted GEMM efficiency at M=8192")
     efficiency_by_gpu: dict[str, float] = Field(default_factory=dict, description="GPU -> TP1 FLOP-weighted efficiency")
     width_depth: float | None
+    depth_blocks: int | None = Field(None, description="the depth width_depth divides by: the layers with a mixer "
+                                                       "(Nemotron-H gives the mixer and the MLP separate layers)")
     vocab: VocabPadding
     parallelism: ParallelismFit
     attention: AttentionFit
@@ -402,5 +404,6 @@ def hardware_fit(arch: ModelArch, gemms: list[Gemm], gpu: GPU, all_gpus: list[GP
         gpu=gpu.id, dims=dims, dim_alignment={k: alignment_grade(v) for k, v in dims.items()}, gemms=fits,
         flop_weighted_efficiency={tp: flop_weighted(fits, tp) for tp in tps}, efficiency_by_gpu=by_gpu,
         width_depth=round(arch.hidden_size / att_layers, 1) if att_layers else None,
+        depth_blocks=att_layers or None,
         vocab=vocab_padding(arch.vocab_size, tps),
         parallelism=parallelism_fit(arch), attention=attention_fit(arch))

@@ -209,6 +209,9 @@ def build_leaderboard(path: str | Path, gpu: str = DEFAULT_GPU, regime: str = DE
         rows = db.current()
         if gpus:
             gpu = resolve_gpu(gpu, gpus)
+        else:  # no costs stored (every repo failed): the GPU must still be one of the catalog's
+            from .hardware import get_gpu
+            gpu = get_gpu(gpu).id
         costs = db.costs_for(gpu, regime) if gpus else {}
         labels = db.labels()
     finally:
@@ -305,7 +308,7 @@ def local_folders(dirs: list[str]) -> list[Path]:
         try:
             if not p.is_dir():
                 raise BadInputError(f"leaderboard --from {d[:200]}: not a folder")
-            if (p / "config.json").is_file():
+            if (p / "config.json").is_file() or (p / "config.json").is_symlink():
                 out.append(p)
                 continue
             # a subfolder that cannot be searched is kept: scoring it lists it as not scored, with the error
@@ -319,9 +322,11 @@ def local_folders(dirs: list[str]) -> list[Path]:
 
 
 def _may_hold_config(folder: Path) -> bool:
-    """Whether ``folder`` holds a config.json, or cannot be searched to tell (no permission)."""
+    """Whether ``folder`` holds a config.json, or cannot be searched to tell (no permission); a config.json that is
+    a link (a dangling one, a loop) counts: scoring it lists the folder as not scored, with the error."""
     try:
-        return (folder / "config.json").is_file()
+        cfg = folder / "config.json"
+        return cfg.is_file() or cfg.is_symlink()
     except PermissionError:
         return True
 
@@ -338,6 +343,8 @@ def local_database(dirs: list[str], db_path: str, gpu: str) -> str:
     from .errors import DeploysheetError
     from .sources import load_source
 
+    from .hardware import get_gpu
+    gpu = get_gpu(gpu).id  # BadInputError for an id the catalog lacks, before anything is scored
     options = CrawlOptions(gpus=[gpu])
     digest = options.digest()
     folders = local_folders(dirs)

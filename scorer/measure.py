@@ -144,8 +144,13 @@ def read_rows(path: str | Path) -> tuple[list[Row], list[dict[str, Any]]]:
             if missing:
                 raise BadInputError(f"{path}: missing columns {', '.join(missing)}")
             for i, rec in enumerate(reader, start=2):
+                extra = rec.get(None)  # csv.DictReader's restkey: the fields beyond the header's columns
                 rec = {k: (v if isinstance(v, str) else "") for k, v in rec.items() if k is not None}  # short rows
                 rid = rec.get("id") or f"line{i}"
+                if extra:
+                    skipped.append({"id": rid, "line": i, "reason": f"malformed row: {len(header) + len(extra)} "
+                                                                    f"fields, the header has {len(header)} columns"})
+                    continue
                 try:
                     ints = {c: _cell_int(rec, c) for c in ("num_gpus", "tp", "pp", "ep", "attention_dp", "isl", "osl",
                                                            "num_prompts")}
@@ -311,7 +316,9 @@ def harness_protocol(row: Row, conc) -> Protocol:
 
 def requests_issued(notes: str) -> int | None:
     """The number of requests a benchmark issued in all, where the source states it ("500 requests"): a
-    max-throughput run of N requests never holds more than N at once."""
+    max-throughput run of N requests never holds more than N at once. A row's ``num_prompts`` column, when
+    given, takes precedence over its notes (:meth:`Predictor.predict_row`); a closed-loop row whose
+    ``num_prompts`` is below its concurrency is predicted at ``num_prompts`` simultaneous requests."""
     m = _REQUESTS.search(notes or "")
     if not m:
         return None
@@ -400,6 +407,8 @@ class Predictor:
         unq = unquantized_components(arch, prec_id)
         key = (row.config, gpu.id, prec_id, row.tp, row.pp, max(1, row.ep), row.attention_dp, kv, row.framework)
         conc = "max" if row.concurrency == "max" else int(row.concurrency)
+        if conc != "max" and row.num_prompts is not None and row.num_prompts < conc:
+            conc = row.num_prompts  # a client that issues N requests never holds more than N at once
         from .resources import load_json
         known = load_json("harnesses.json")["harnesses"]
         if row.harness and row.harness not in known:
@@ -420,7 +429,8 @@ class Predictor:
             cm = self._cms[key] = CostModel(arch, params, gpu, prec, layout, kv, row.framework, self.calibration,
                                             unq, gemms, engine_args=proto.engine_args, speculative=spec)
         p = predict(cm, proto.isl, proto.osl, conc,
-                    max_requests=requests_issued(row.notes) if conc == "max" else None, engine_choice=True,
+                    max_requests=(row.num_prompts or requests_issued(row.notes)) if conc == "max" else None,
+                    engine_choice=True,
                     wave_share=proto.wave_share)
         if p.tpot_ms is None:
             return RowResult(row, None, "the weights plus one sequence's KV cache do not fit in the modelled memory")

@@ -88,6 +88,8 @@ def attention_params(a: AttentionSpec | MLASpec | CompressedAttentionSpec, hidde
     n = hidden * (q_out + k_out + v_out)
     if a.qkv_bias:
         n += q_out + k_out + v_out
+    if a.output_gate and a.gate_bias is not None and a.gate_bias != a.qkv_bias:  # a gate_proj of its own
+        n += (1 if a.gate_bias else -1) * a.num_heads * a.head_dim
     n += a.num_heads * a.v_head_dim * hidden + (hidden if a.o_bias else 0)
     norm_mult = 2 if a.qk_norm_bias else 1
     if a.qk_norm == "head":
@@ -253,8 +255,8 @@ def count_params(arch: ModelArch) -> ParamCounts:
                 w = th.head_width or e  # RemBERT: its own output_embedding_size, the decoder untied
                 norm_hw = w * (2 if arch.norm == "layernorm" else 1)
                 comp["task_head"] += (h * w + w + norm_hw if th.mlm_transform else 0) + arch.vocab_size
-                if not arch.tie_word_embeddings:
-                    comp["lm_head"] = arch.vocab_size * w
+                if not arch.tie_word_embeddings:  # the decoder untied, and its bias from the head's (bias_pair)
+                    comp["lm_head"] = arch.vocab_size * w + (arch.vocab_size if th.bias_pair else 0)
     elif arch.pooling_head is not None:  # a decoder (or encoder-decoder) with another head, no lm_head
         n = arch.pooling_head.num_labels
         comp["task_head"] = _head_before_labels(arch.pooling_head, h, arch.norm) + h * n + (

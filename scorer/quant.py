@@ -85,7 +85,15 @@ def _parts_per_partition(g: Gemm, tp: int) -> tuple[list[int], bool]:
 
 
 def check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False) -> tuple[str, str | None]:
-    """Status of one GEMM for a format, engine and TP degree (``ep``: experts whole on each rank)."""
+    """Status of one GEMM for a format, engine and TP degree (``ep``: experts whole on each rank). Where the engine's
+    own check is not read (not in :data:`CHECKED`) and vLLM's stands in, the reason says so."""
+    status, reason = _check(fmt, engine, g, tp, ep)
+    if reason and (engine, fmt) not in CHECKED and "vLLM" in reason:
+        reason = f"{reason} (vLLM's check, assumed for {engine}: its own is not read)"
+    return status, reason
+
+
+def _check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False) -> tuple[str, str | None]:
     eff_tp = 1 if (g.expert and ep) else tp
     s = shard(g, eff_tp)
     name = g.name

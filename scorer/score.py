@@ -150,8 +150,11 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
                                      "arithmetic intensity"))
             break
     if fit.width_depth is not None and not 100 <= fit.width_depth <= 210 and arch.num_layers > 4:
-        out.append(finding("G7", f"hidden/layers = {arch.hidden_size}/{arch.num_layers} = {fit.width_depth:g} "
-                                 "(outside the usual 100-210 band)"))
+        depth = fit.depth_blocks or arch.num_layers
+        what = "layers" if depth == arch.num_layers else f"mixer layers (of {arch.num_layers})"
+        out.append(finding("G7", f"hidden/{what.split(' (')[0]} = {arch.hidden_size}/{depth} = {fit.width_depth:g} "
+                                 + (f"({what.split('(')[1][:-1]} layers; " if depth != arch.num_layers else "(")
+                                 + "outside the usual 100-210 band)"))
     par = fit.parallelism
     bad_tp = [r.tp for r in par.tp if r.tp in (2, 4, 8) and not r.heads_ok]
     if bad_tp:

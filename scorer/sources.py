@@ -324,6 +324,9 @@ def _load_local_files(source: str, path: Path, kind: Literal["local", "example"]
             finally:
                 _ADAPTER_DEPTH.inside = False
         if not cfg_path.exists():
+            if cfg_path.is_symlink():  # exists() follows the link: a loop or a dangling target
+                raise BadInputError(f"{cfg_path} is a link that does not resolve to a file (a loop or a missing "
+                                    "target)")
             raise BadInputError(f"{path} is a folder without a config.json")
     else:
         folder, cfg_path = path.parent, path
@@ -578,7 +581,9 @@ def parse_hub_source(source: str) -> tuple[str, str | None] | None:
     if m:
         repo, rev = m.group(1), m.group(2)
     else:
-        repo, _, rev = source.partition("@")
+        repo, at, rev = source.partition("@")
+        if at and not rev:
+            return None  # "org/name@": a revision left empty is not the main branch
     if not _REPO_ID.fullmatch(repo) or ".." in repo:
         return None
     if rev and not _REVISION.fullmatch(rev):
@@ -732,8 +737,15 @@ def _weight_formats(filenames: list[str]) -> list[str]:
 
 
 def hub_endpoint() -> str:
-    """The Hub's base URL from ``HF_ENDPOINT`` now (default https://huggingface.co), without a trailing slash."""
-    return (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
+    """The Hub's base URL from ``HF_ENDPOINT`` now (default https://huggingface.co), without a trailing slash.
+
+    Raises:
+        BadInputError: HF_ENDPOINT is not an http(s) URL with a host (a user's setting: exit 2, not a Hub error).
+    """
+    endpoint = (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").strip().rstrip("/")
+    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", endpoint):
+        raise BadInputError(f"HF_ENDPOINT {endpoint[:80]!r} is not an http(s) URL (e.g. https://huggingface.co)")
+    return endpoint
 
 
 def license_from_tags(tags) -> str | None:

@@ -12,6 +12,10 @@ the configs as the config class saves them, with their totals, for tests/test_br
     python scripts/meta_oracle.py --sweep --only param2moe minicpm5_moe ergo kolibri1_1 -o /tmp/sweep_new.json
     python scripts/branch_oracle.py /tmp/sweep_new.json tests/data/meta_oracle_branches.json
 
+and, for tests/data/meta_oracle_flips.json (the switch flips below, built as the class the config names):
+
+    python scripts/branch_oracle.py - tests/data/meta_oracle_flips.json --flips-only
+
 Needs torch and transformers (the versions are written into the output).
 """
 import json, sys, copy, warnings
@@ -41,7 +45,7 @@ for v in S['variants']:
         c['mlp_only_layers'] = list(range(c.get('num_hidden_layers', 48))); add(f'{mt}_dense_{var}', c)
     elif mt in ('deepseek_v3', 'glm4_moe'):
         c['first_k_dense_replace'] = c.get('num_hidden_layers', 61); c.pop('mlp_layer_types', None); add(f'{mt}_dense_{var}', c)
-for v in json.load(open(sys.argv[1]))['variants']:
+for v in ([] if sys.argv[1] == '-' else json.load(open(sys.argv[1]))['variants']):
     add(f"{v['model_type']}_{v['variant']}", v['config'])
     c, var = v['config'], v['variant']
     if v['model_type'] == 'ergo':  # the class's own layout rules, and the published configs' window key
@@ -63,6 +67,31 @@ for v in json.load(open(sys.argv[1]))['variants']:
         d = copy.deepcopy(c); d.update(decoder_sparse_step=2, first_k_dense_replace=3, attention_bias=True,
                                        mlp_bias=True)
         add(f'kolibri_ignored_keys_{var}', d)
+# The switches every family reads or ignores (the newcomer trial of 2026-12-05 found classes that never tie lm_head
+# and o_proj / shared-expert biases that the families' knowledge got wrong): each swept type's resize_a variant with
+# tie_word_embeddings flipped, and with every bias switch on (keys the class ignores must change nothing), in the
+# top-level config and its text_config. ``--flips-only`` keeps just these.
+BIAS_KEYS = ('attention_bias', 'mlp_bias', 'use_bias', 'bias', 'qkv_bias', 'o_bias', 'use_qkv_bias')
+def _set(cfg, key, value):
+    cfg[key] = value
+    if isinstance(cfg.get('text_config'), dict):
+        cfg['text_config'][key] = value
+flips = []
+for v in S['variants']:
+    if v['variant'] != 'resize_a':
+        continue
+    mt = v['config'].get('model_type') or v['model_type']
+    c = copy.deepcopy(v['config'])
+    tc = c.get('text_config') if isinstance(c.get('text_config'), dict) else c
+    tie = tc.get('tie_word_embeddings', c.get('tie_word_embeddings'))
+    d = copy.deepcopy(c); _set(d, 'tie_word_embeddings', not bool(tie)); flips.append({"name": f"flip_tie_{mt}", "config": d})
+    present = [k for k in BIAS_KEYS if k in c or k in (c.get('text_config') or {})]
+    if present:  # the switches the config class declares (an undeclared key would read as unmodelled)
+        d = copy.deepcopy(c)
+        for k in present:
+            _set(d, k, True)
+        flips.append({"name": f"flip_bias_{mt}", "config": d})
+out = flips if '--flips-only' in sys.argv else out + flips
 import torch, tempfile
 from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText, AutoModel
 res = []
@@ -71,10 +100,15 @@ for e in out:
     try:
         c = AutoConfig.from_pretrained(d)
         m = None
+        import transformers
+        named = [getattr(transformers, a, None) for a in (e['config'].get('architectures') or [])[:1]]
+        # the flips build the class the config names (as the sweep does: MllamaForConditionalGeneration, not the
+        # causal-LM mapping's MllamaForCausalLM); the other variants the first auto class that builds
+        chain = [n for n in named if n is not None] if e['name'].startswith('flip_') else []
         with torch.device('meta'):
-            for cls in (AutoModelForCausalLM, AutoModelForImageTextToText, AutoModel):
+            for cls in (*chain, AutoModelForCausalLM, AutoModelForImageTextToText, AutoModel):
                 try:
-                    m = cls.from_config(c); break
+                    m = cls._from_config(c) if cls in chain else cls.from_config(c); break
                 except Exception as ex:
                     err = ex
         if m is None: raise err
@@ -82,13 +116,19 @@ for e in out:
         cfg_saved = json.load(open(saved + '/config.json'))
         vis = sum(p.numel() for n, p in m.named_parameters() if any(t in n for t in ('visual', 'vision', 'sam_model', 'projector', 'view_seperator', 'image_newline', 'qwen2_model', 'mlp_AR')))
         row = {"name": e['name'], "config": cfg_saved, "total": sum(p.numel() for p in m.parameters()), "nontext": vis}
+        if e['name'].startswith('flip_'):
+            try:
+                row["oracle_tied"] = m.get_output_embeddings().weight is m.get_input_embeddings().weight
+            except Exception:
+                row["oracle_tied"] = None
         if e['name'].startswith(('ergo_', 'kolibri_')):
             row["input_config"] = e['config']  # as written, before the class derived its lists: the raw-key rules
         res.append(row)
     except Exception as ex:
         res.append({"name": e['name'], "error": str(ex)[:120]})
 import transformers
-json.dump({'command': 'python scripts/branch_oracle.py SWEEP_NEW tests/data/meta_oracle_branches.json',
+json.dump({'command': 'python scripts/branch_oracle.py ' + ' '.join(a if a in ('-', '--flips-only') or a.startswith('tests/')
+                                                            else 'SWEEP_NEW' for a in sys.argv[1:]),
            'versions': {'transformers': transformers.__version__, 'torch': torch.__version__}, 'variants': res},
           open(sys.argv[2], 'w'), indent=0)
 print(len(res), 'built')

@@ -232,6 +232,8 @@ def test_hostile_config_strings_are_neutralized(gh, ws, tmp_path):
                                         ({"threshold": "150"}, "outside 0-100"),
                                         ({"threshold": "1_0"}, "input threshold"),
                                         ({"gpus": "NOPE", "on_error": "warn"}, "input gpus"),
+                                        ({"gpus": "H100-SXM,,B200"}, "empty GPU id"),
+                                        ({"gpus": "H100-SXM,"}, "empty GPU id"),
                                         ({"precision": "fp9", "on_error": "warn"}, "input precision"),
                                         ({"hf_repo_id": "/tmp/x"}, "input hf-repo-id"),
                                         ({"comment": "everywhere"}, "input comment"),

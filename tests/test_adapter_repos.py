@@ -74,8 +74,28 @@ def test_max_lora_rank_is_the_next_allowed_value(tmp_path, capsys, rank, flag):
     assert all((f"--max-lora-rank {flag}" in c) if flag else ("--max-lora-rank" not in c) for c in cmds)
 
 
+@pytest.mark.parametrize("rank, flag", [(64.0, "64"), (17.0, "32")])
+def test_an_integral_float_rank_is_that_rank(tmp_path, capsys, rank, flag):
+    """Breaker trial: "r": 64.0 (a writer's serialization of PEFT's int) lost the --max-lora-rank flag."""
+    _, lora = _folders(tmp_path, r=rank)
+    doc = _score(capsys, str(lora))
+    assert doc["model"]["provenance"]["adapter_rank"] == int(rank)
+    assert all(f"--max-lora-rank {flag}" in c for c in _commands(doc))
+
+
+@pytest.mark.parametrize("extra", [{"r": -1}, {"r": 0}, {"r": "8"}, {"r": True}, {"r": 1.5}, {"r": float("nan")},
+                                   {"rank_pattern": {"q_proj": 0}}, {"rank_pattern": [8]}])
+def test_a_rank_that_is_not_a_positive_integer_is_refused_in_one_line(tmp_path, capsys, extra):
+    """PEFT's LoraConfig and vLLM's PEFTHelper take r as an int: anything else was silently ignored."""
+    _, lora = _folders(tmp_path, **extra)
+    assert main(["score", str(lora)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "must be" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("extra, why", [({"use_dora": True}, "DoRA"), ({"bias": "all"}, "bias 'all'"),
                                         ({"r": 1024}, "rank 1024 above the largest --max-lora-rank 512"),
+                                        ({"r": 1024.0}, "rank 1024 above the largest --max-lora-rank 512"),
                                         ({"lora_bias": True}, "lora_bias"),
                                         ({"modules_to_save": ["lm_head"]}, "modules_to_save"),
                                         ({"peft_type": "IA3"}, "peft_type 'IA3'")])

@@ -425,3 +425,27 @@ def test_readiness_names_both_the_refusal_and_the_padded_degrees(tmp_path):
     assert "2112" in row and "expert width 256/TP4" in row and "at TP 1/2" in row
     q2 = [line for line in run.stdout.splitlines() if line.startswith("| Q2 |")]
     assert any("HARD" in x and "TP 4, 8" in x for x in q2) and any("FALLBACK" in x and "TP 1, 2" in x for x in q2)
+
+
+@pytest.mark.parametrize("cmd", [["score", "example:llama-3.1-8b"], ["predict", "example:llama-3.1-8b"],
+                                 ["compare", "example:llama-3.1-8b", "example:qwen3-4b"]])
+def test_an_empty_precision_is_refused(cmd, capsys):
+    """Breaker trial: --precision "" was read as no precision (the checkpoint's own)."""
+    assert main([*cmd, "--precision", " "]) == 2
+    err = capsys.readouterr().err
+    assert "--precision" in err and "empty" in err
+
+
+def test_output_file_replaced_keeps_its_mode(tmp_path, capsys):
+    """Breaker trial: -o over a 0444 sheet left a 0644 one."""
+    import stat
+    out = tmp_path / "sheet.md"
+    out.write_text("old")
+    out.chmod(0o444)
+    assert main(["score", "example:llama-3.1-8b", "-o", str(out)]) == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o444 and out.read_text() != "old"
+    new = tmp_path / "new.md"
+    assert main(["score", "example:llama-3.1-8b", "-o", str(new)]) == 0
+    umask = __import__("os").umask(0)
+    __import__("os").umask(umask)
+    assert stat.S_IMODE(new.stat().st_mode) == 0o666 & ~umask

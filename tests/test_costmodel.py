@@ -304,6 +304,29 @@ def test_max_run_is_bounded_by_the_requests_issued(corpus_dir):
     assert burst.predicted < free.predicted
 
 
+def test_num_prompts_bounds_the_requests_held_at_once(corpus_dir):
+    """A row's num_prompts column is the number of requests its client issued: a closed-loop run of N < c
+    prompts holds N at once (all of them in the opening wave), a max run of N no more than N, as the notes'
+    "N requests" already say."""
+    from scorer.measure import Predictor, Row
+
+    base = dict(model_id="m", config="llama-3.1-8b", gpu="H100-SXM", num_gpus=1, tp=1, weight_precision="bf16",
+                framework="vllm", isl=1024, osl=256, metric="ttft_ms", value=20.0, harness="inferencemax")
+    pred = Predictor(corpus_dir)
+    one = pred.predict_row(Row(id="a", concurrency="1", num_prompts=1, **base))
+    capped = pred.predict_row(Row(id="b", concurrency="64", num_prompts=1, **base))
+    full = pred.predict_row(Row(id="c", concurrency="64", num_prompts=640, **base))
+    assert capped.prediction.concurrency == one.prediction.concurrency == 1
+    assert math.isclose(capped.predicted, one.predicted)
+    assert full.prediction.concurrency == 64 and full.predicted > capped.predicted
+    m = dict(base, metric="itl_ms", concurrency="max", framework="trtllm", harness="")
+    by_column = pred.predict_row(Row(id="d", num_prompts=50, **m))
+    by_notes = pred.predict_row(Row(id="e", notes="50 requests, all at once", **m))
+    free = pred.predict_row(Row(id="f", **m))
+    assert by_column.prediction.concurrency == by_notes.prediction.concurrency <= 50 < free.prediction.concurrency
+    assert math.isclose(by_column.predicted, by_notes.predicted)
+
+
 def test_attention_dp_wait_by_hand_and_only_on_dp_layouts(capsys):
     """TTFT + adp_wait_steps x t_dec on attention-DP layouts (steady state; the opening wave keeps its own
     formula), nothing elsewhere: the cost model zeroes the parameter where the layout has no attention DP."""

@@ -384,3 +384,19 @@ def test_predict_answers_every_model_gpu_precision_of_measured_csv(corpus, capsy
         out = json.loads(capsys.readouterr().out)
         assert {"ttft_ms", "tpot_ms", "tokens_per_s_per_user", "output_tokens_per_s_per_gpu", "fits",
                 "memory_per_gpu_gib", "bound"} <= set(out), (config, gpu, prec)
+
+
+def test_a_row_with_more_fields_than_the_header_is_skipped_as_malformed(tmp_path, corpus_dir, capsys):
+    """Breaker trial: a row with extra fields (a stray comma) was read silently, its extras dropped."""
+    import csv as _csv
+    p = tmp_path / "m.csv"
+    write_csv(p, [{**GOOD, "id": "a"}])
+    with p.open(newline="") as fh:
+        header, good = list(_csv.reader(fh))[:2]
+    with p.open("a", newline="") as fh:
+        _csv.writer(fh).writerow([("b" if h == "id" else v) for h, v in zip(header, good)] + ["x", "y"])
+    assert main(["validate", str(p), "--corpus", str(corpus_dir), "--format", "json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    reasons = {s["id"]: s["reason"] for s in rep["skipped"]}
+    assert reasons["b"] == f"malformed row: {len(header) + 2} fields, the header has {len(header)} columns"
+    assert rep["metrics"]["tpot_ms"]["n"] == 1

@@ -24,6 +24,17 @@ def test_parse_hub_source_forms():
     assert parse_hub_source("https://huggingface.co/org/name/tree/dev") == ("org/name", "dev")
     assert parse_hub_source("not a repo") is None
     assert parse_hub_source("a/b/c") is None
+    assert parse_hub_source("org/name@") is None  # an empty revision is not the main branch
+
+
+@pytest.mark.parametrize("endpoint", ["not a url", "ftp://hub.example", "http://", "https://host name"])
+def test_an_endpoint_that_is_not_a_url_is_bad_input(monkeypatch, capsys, endpoint):
+    """Breaker trial: HF_ENDPOINT='not a url' exited 3 (the Hub's fault) instead of 2 (the user's setting)."""
+    from scorer.cli import main
+    monkeypatch.setenv("HF_ENDPOINT", endpoint)
+    assert main(["score", "acme/tiny"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "HF_ENDPOINT" in err and "not an http(s) URL" in err
 
 
 def test_reads_config_at_pinned_commit(fakehub):

@@ -267,8 +267,11 @@ def test_not_a_database_exit_2(tmp_path):
 
 def test_empty_database_says_no_models(tmp_path):
     CrawlDB(tmp_path / "empty.sqlite").close()
-    lb = build_leaderboard(tmp_path / "empty.sqlite", gpu="anything")  # no costs: no GPU to check against
-    assert lb.entries == [] and lb.not_scored == []
+    # no costs to check the GPU against: it must still be the catalog's (crawl --gpu takes catalog ids only)
+    with pytest.raises(BadInputError, match="unknown GPU 'anything'"):
+        build_leaderboard(tmp_path / "empty.sqlite", gpu="anything")
+    lb = build_leaderboard(tmp_path / "empty.sqlite", gpu="b200")
+    assert lb.entries == [] and lb.not_scored == [] and lb.gpu == "B200"
     assert "No models scored in this database." in render_markdown(lb)
     assert list(csv.reader(io.StringIO(render_csv(lb))))[1:] == []
     res = run_cli("leaderboard", str(tmp_path / "empty.sqlite"), "--out", str(tmp_path / "site"))
@@ -459,6 +462,41 @@ def test_leaderboard_straight_from_local_folders(tmp_path, capsys, monkeypatch):
                 ["leaderboard", "--from", str(tmp_path / "nope")], ["leaderboard", "--from", str(tmp_path / "mine" / "tiny" / "config.json")]):
         assert main(bad) == 2
         assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_local_leaderboard_refuses_an_unknown_gpu_and_lists_a_looping_config(tmp_path, capsys, monkeypatch):
+    """Breaker trial: `--gpu FOO` exited 0 and wrote its outputs (a database without costs never checked the id),
+    and a folder whose config.json is a symlink loop was dropped silently instead of listed as not scored."""
+    import csv as _csv
+    import io
+    import json as _json
+
+    from scorer.cli import main
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    mine = tmp_path / "mine"
+    (mine / "tiny").mkdir(parents=True)
+    (mine / "tiny" / "config.json").write_text(_json.dumps({
+        "model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 1024, "intermediate_size": 2816,
+        "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 2, "vocab_size": 32000,
+        "max_position_embeddings": 4096}))
+    (mine / "loop").mkdir()
+    (mine / "loop" / "config.json").symlink_to("config.json")  # resolves to itself
+    out = tmp_path / "out"
+    assert main(["leaderboard", "--from", str(mine), "--gpu", "FOO", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "FOO" in err and not out.exists()
+    assert main(["leaderboard", "--from", str(mine / "tiny"), "--gpu", "FOO"]) == 2
+    capsys.readouterr()
+    assert main(["leaderboard", "--from", str(mine), "--format", "csv"]) == 0
+    rows = {r["model"]: r for r in _csv.DictReader(io.StringIO(capsys.readouterr().out))}
+    assert rows["tiny"].get("status", "ok") == "ok"
+    assert rows["loop"]["status"] == "invalid_config" and "link" in rows["loop"]["error"]
+    from scorer.crawldb import CrawlDB
+    with CrawlDB(str(tmp_path / "empty.db")):
+        pass  # a database with no costs (nothing crawled, or every repo failed)
+    assert main(["leaderboard", str(tmp_path / "empty.db"), "--gpu", "FOO"]) == 2
+    assert "unknown GPU 'FOO'" in capsys.readouterr().err
+    assert main(["leaderboard", str(tmp_path / "empty.db"), "--gpu", "h100"]) == 0  # an alias of the catalog
 
 
 def test_a_refused_local_leaderboard_leaves_no_scratch_folder(tmp_path, monkeypatch):

@@ -151,6 +151,15 @@ def _mlm_width(r: Reader, flags: dict[str, Any]) -> int | None:
 
 
 def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
+    head = _task_head_of(r, flags)
+    if head.mlm_head and isinstance(r.raw.get("model_type"), str):
+        from .kinds.heads import _source_has  # BertLMPredictionHead: self.bias beside decoder.bias
+        pair = _source_has(r.raw["model_type"], r"^\s+self\.bias = nn\.Parameter\(torch\.zeros\(config\.vocab_size\)\)")
+        head = head.model_copy(update={"bias_pair": pair})
+    return head
+
+
+def _task_head_of(r: Reader, flags: dict[str, Any]) -> TaskHead:
     listed = r.raw.get("architectures")
     arch = next((a for a in listed if isinstance(a, str)), "") if isinstance(listed, list) else ""
     if arch.endswith("ForSequenceClassification") or arch.endswith("ForTokenClassification"):
@@ -583,6 +592,12 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     r = Reader(text_raw, cfg, where)
     r.sub_config_defaults = cfg is not None and src["text_key"] is not None and cfg is not src["top"]
     flags = family_flags(family)
+    if not flags["never_tied"] and cfg is not None:
+        from .kinds.heads import ties_nothing
+        # the language-model class declares no tied weights (NemotronHForCausalLM: _tied_weights_keys = {}):
+        # read from transformers' modeling source, not kept per family
+        text_type = text_raw.get("model_type") if isinstance(text_raw.get("model_type"), str) else None
+        flags["never_tied"] = ties_nothing(model_type, archs, text_type)
     if src["default_layout"]:  # no reader knows the family's MLP: its activation says whether it is gated
         flags["guessed_layout"] = True
         flags["mlp_gated"] = "by_activation"
@@ -688,22 +703,32 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     if cfg is not None and isinstance(raw.get("tie_word_embeddings"), bool):
         tie = raw["tie_word_embeddings"]
     parent = _sub_config(raw, src["text_key"].rsplit(".", 1)[0]) if "." in (src["text_key"] or "") else None
-    if isinstance(parent, dict) and isinstance(parent.get("tie_word_embeddings"), bool) \
-            and not isinstance(raw.get("tie_word_embeddings"), bool):
-        tie = parent["tie_word_embeddings"]  # an omni thinker's lm_head follows thinker_config's tie_word_embeddings
-    if tie is None and isinstance(parent, dict) and src["top"] is not None:
+    # an omni thinker's lm_head follows thinker_config's tie_word_embeddings (transformers ties each module by its
+    # own config: Qwen2_5OmniThinkerForConditionalGeneration._tied_weights_keys), whatever the top level says
+    nested_tie = None
+    if isinstance(parent, dict) and isinstance(parent.get("tie_word_embeddings"), bool):
+        nested_tie = parent["tie_word_embeddings"]
+    elif isinstance(parent, dict) and src["top"] is not None:
         pobj = src["top"]  # the file leaves it to the thinker config's class default (Qwen3OmniMoeThinkerConfig)
         for part in src["text_key"].rsplit(".", 1)[0].split("."):
             pobj = getattr(pobj, part, None)
         if isinstance(getattr(pobj, "tie_word_embeddings", None), bool):
-            tie = pobj.tie_word_embeddings
+            nested_tie = pobj.tie_word_embeddings
+    if nested_tie is not None:
+        tie = nested_tie
     if tie is None and not flags["never_tied"]:  # a class that ties nothing needs no tie (below)
         tie = bool(flags["tied_default"])
         guesses.append(f"tie_word_embeddings absent: assumed {tie}")
     if flags["seq2seq"] and kind == "decoder" and not flags["causal_lm_tied"]:
         tie = False
+    if flags["tie_true_note"] and tie:  # BLT: what transformers ties is not the lm_head to the embedding
+        guesses.append(f"tie_word_embeddings is true: {flags['tie_true_note']}")
     if flags["never_tied"]:  # group: blt, cpmant, ...: the class ties nothing (CpmAntForCausalLM)
         tie = False
+    if flags["tie_shares_blocks"] and tie is False:
+        guesses.append(f"tie_word_embeddings is false: transformers then ties nothing, so its {flags['tie_shares_blocks']} "
+                       "get a copy per layer (modeling_utils get_expanded_tied_weights_keys); counted shared, as the "
+                       "engines build them and the published checkpoints store them")
     top_obj = src["top"]
     top_tie = getattr(top_obj, "tie_word_embeddings", None) if top_obj is not None and top_obj is not cfg else None
     if isinstance(top_tie, bool) and top_tie != bool(tie) and not flags["seq2seq"] and not flags["never_tied"]:

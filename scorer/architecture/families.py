@@ -78,6 +78,14 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "mlp_bias": "mlp_bias",
     "qk_norm": "none",             # "none", "head" (weight of head_dim), "full" (weight of heads*head_dim)
     "attn_output_gate": False,     # q_proj also emits a per-channel output gate (doubles q width)
+    "tie_true_note": None,         # why a true tie_word_embeddings leaves the count estimated (the family's class ties
+                                   # something other than lm_head to the input embedding)
+    "tie_shares_blocks": None,     # what else the class ties through _tied_weights_keys, so that an untied config
+                                   # unshares it in transformers (ZambaModel: the hybrid layers' shared_transf)
+    "mamba_proj_bias_key": None,   # the config key of a Mamba mixer's in_proj / out_proj bias (None: mamba_proj_bias,
+                                   # else use_bias)
+    "attn_output_gate_bias": None,  # the gate is a gate_proj of its own with this bias (a bool or a key; AfMoE,
+                                   # Beam: bias=False); None: fused into q_proj, biased as q is (Qwen3-Next)
     "sinks": False,                # learned attention-sink logit per head ("sliding": on sliding layers only)
     "router_bias": False,
     "expert_bias": False,
@@ -353,8 +361,12 @@ FAMILIES: dict[str, dict[str, Any]] = {
                     "neutral_keys": ("use_qk_norm",)},
     # chunk_size: the SSD scan's chunk; expand: unused when mamba_num_heads * mamba_head_dim is given
     # the shared expert is a NemotronHMLP with bias=config.mlp_bias (transformers 5.24.0 modeling_nemotron_h.py)
+    # NemotronHAttention: q/k/v/o bias=False whatever attention_bias says; NemotronHMamba2Mixer's in_proj /
+    # out_proj take use_bias (the config's mamba_proj_bias is never read)
     "nemotron_h": {"norms_per_layer": 1, "mlp_gated": False, "linear_attention": "mamba2",
-                   "neutral_keys": ("chunk_size", "expand"), "shared_expert_bias": "mlp_bias"},
+                   "neutral_keys": ("chunk_size", "expand", "attention_bias", "mamba_proj_bias"),
+                   "shared_expert_bias": "mlp_bias", "qkv_bias": False, "o_bias": False,
+                   "mamba_proj_bias_key": "use_bias"},
     "nemotron-nas": {},
     "olmo2": {"qk_norm": "full"},
     "granite": {},
@@ -418,7 +430,9 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # (num_experts) is a parameter
     # AfmoeConfig reads no group-limited routing keys (num_expert_groups, num_limited_groups, route_norm: routing
     # only, no parameters)
-    "afmoe": {"qk_norm": "head", "attn_output_gate": True, "norms_per_layer": 4, "router_bias": True,
+    # AfmoeAttention: gate_proj (hidden -> heads x head_dim) bias=False, o_proj bias=attention_bias
+    "afmoe": {"qk_norm": "head", "attn_output_gate": True, "attn_output_gate_bias": False, "norms_per_layer": 4,
+              "router_bias": True,
               "neutral_keys": ("num_expert_groups", "num_limited_groups", "route_norm")},
     # Ernie4_5_Moe: use_bias on q/k/v/o, the MLPs and lm_head; moe_statics.e_score_correction_bias per expert
     "ernie4_5_moe": {"qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias",
@@ -479,12 +493,16 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # HunYuanDenseV1: q/k RMSNorm(head_dim) always, RMSNorm; the remote code's cross-layer attention (use_cla) and
     # classification head are off in the published configs, and transformers builds neither
     # SolarOpen removes Glm4Moe's use_qk_norm (modular_solar_open.py: use_qk_norm = AttributeError()): no q/k norm
-    "solar_open": {"agreeing_keys": {"use_qk_norm": (False,)}},
+    # SolarOpenAttention: o_proj bias=False whatever attention_bias says (q/k/v take it)
+    # HeliumAttention: o_proj bias=False (q/k/v take attention_bias; the MLP mlp_bias)
+    "helium": {"o_bias": False},
+    "solar_open": {"o_bias": False, "agreeing_keys": {"use_qk_norm": (False,)}},
     "hunyuan_v1_dense": {"qk_norm": "head", "agreeing_keys": {"use_qk_norm": (True,), "norm_type": ("rms",),
                                                               **_HUNYUAN_AGREEING},
                          "off_keys": _HUNYUAN_OFF},
     "mellum": {"qk_norm": "head"},
-    "hy_v3": {"qk_norm": "head", "neutral_keys": ("enable_moe_fp32_combine",)},
+    "hy_v3": {"qk_norm": "head", "shared_expert_bias": "mlp_bias",  # shared_experts = HYV3MLP: mlp_bias
+              "neutral_keys": ("enable_moe_fp32_combine",)},
     "kolibri1": {"qk_norm": "head", "norms_per_layer": 4},
     "dots1": {"qk_norm": "head"},
     # MiniMax-M2's published keys at transformers' MiniMaxM2 layout (every layer full attention, attn_type 1; q/k
@@ -538,7 +556,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "lfm3": {"qk_norm": "head", "post_norm_switch": "use_sandwich_norm",
              "block_extra_params": (("attention", "key:use_attention_gate", "hidden", "heads"),)},
     # BeamAttention: gate_proj (hidden -> heads*head_dim) output gate plus gate_bias per head; 4 norms a layer
-    "beam": {"qk_norm": "head", "attn_output_gate": True, "norms_per_layer": 4,
+    # BeamAttention: gate_proj bias=False beside its per-head gate_bias (block_extra_params)
+    "beam": {"qk_norm": "head", "attn_output_gate": True, "attn_output_gate_bias": False, "norms_per_layer": 4,
              "block_extra_params": (("attention", "heads"),)},
     # AXK1: DeepSeek-V3 layout; the MoE block ends with its own post_mlp_layernorm
     "axk1": {"block_extra_params": (("norms", "moe", "hidden"),)},
@@ -547,7 +566,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # MiMoV2FlashConfig reads sliding_window_size (sliding_window = it + 1) and hard-codes the rest of what the
     # published config spells out: sliding layers of 2x the KV heads with sinks, one head_dim / v_head_dim, the
     # first and every 6th layer full (hybrid_layer_pattern: 0 full, 1 sliding)
-    "mimo_v2_flash": {"v_head_dim_key": "v_head_dim", "sliding_kv_mult": 2, "sinks": "sliding",
+    # MiMoV2FlashAttention: o_proj bias=False (q/k/v take attention_bias)
+    "mimo_v2_flash": {"o_bias": False, "v_head_dim_key": "v_head_dim", "sliding_kv_mult": 2, "sinks": "sliding",
                       "neutral_keys": ("sliding_window_size",),
                       "agreeing_keys": {"swa_head_dim": "head_dim", "swa_v_head_dim": "v_head_dim",
                                         "swa_num_attention_heads": "num_heads",
@@ -610,10 +630,12 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "pegasus": {**_SEQ2SEQ, "final_norm": True},
     # M2M100 / NLLB: pre-norm blocks, a final LayerNorm after each stack, sinusoidal positions in a buffer (no
     # parameter: M2M100SinusoidalPositionalEmbedding registers its table with persistent=False), tied embeddings
-    "m2m_100": {**_SEQ2SEQ, "final_norm": True, "learned_positions": False,
+    "m2m_100": {**_SEQ2SEQ, "tie_shares_blocks": "encoder and decoder token embeddings (copies of the shared table)",
+                "final_norm": True, "learned_positions": False,
                 "neutral_keys": _SEQ2SEQ["neutral_keys"] + ("max_position_embeddings",)},
     # MarianDecoder: its own vocabulary (decoder_vocab_size, default vocab_size) for embed_tokens and lm_head
-    "marian": {**_SEQ2SEQ, "key_aliases": {**_SEQ2SEQ["key_aliases"], "vocab_size": ["decoder_vocab_size",
+    "marian": {**_SEQ2SEQ, "tie_shares_blocks": "encoder and decoder token embeddings (copies of the shared table)",
+               "key_aliases": {**_SEQ2SEQ["key_aliases"], "vocab_size": ["decoder_vocab_size",
                                                                                       "vocab_size"]}},
     "blenderbot": {**_SEQ2SEQ, "final_norm": True},
     "blenderbot-small": {**_SEQ2SEQ, "embedding_norm": True},
@@ -721,21 +743,24 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # Step3p5 (Step3p7's text model): q/k RMSNorm(head_dim), g_proj (hidden -> heads) head gate, one shared expert
     # of share_expert_dim; sliding layers take num_sliding_attention_heads through per_layer_config (not modelled:
     # the keys stay unmodelled when a sliding layer exists)
-    "step3p5": {"qk_norm": "head", "block_extra_params": (("attention", "hidden", "heads"),),
+    "step3p5": {"qk_norm": "head", "shared_expert_bias": "mlp_bias",  # Step3p7MLP(is_shared_expert): mlp_bias
+                "block_extra_params": (("attention", "hidden", "heads"),),
                 "key_aliases": {"shared_intermediate": ["share_expert_dim"]},
                 "kind_keys": {"sliding_attention": ("num_sliding_attention_heads", "per_layer_config")}},
     # AriaTextMoELayer: the shared experts' MLP (AriaSharedExpertsMLP) takes mlp_bias
     "aria_text": {"shared_expert_bias": "mlp_bias"},
     # Ernie4_5_VLMoeTextModel: Ernie 4.5 MoE's layout with text_moe and vision_moe expert groups (moe_intermediate_size
-    # [text, vision]), each with its gate and moe_statics.e_score_correction_bias; shared experts of the text width
+    # [text, vision]), each with its gate and moe_statics.e_score_correction_bias; shared experts of the text width;
+    # Ernie4_5_VLMoeForConditionalGeneration's lm_head bias=False whatever use_bias says
     "ernie4_5_vl_moe_text": {"qkv_bias": "use_bias", "o_bias": "use_bias", "mlp_bias": "use_bias",
-                             "shared_expert_bias": "use_bias", "lm_head_bias": "use_bias", "router_bias": True,
+                             "shared_expert_bias": "use_bias", "lm_head_bias": False, "router_bias": True,
                              "expert_groups": True, "neutral_keys": ("moe_norm_min",),
                              "block_extra_params": (("router", "moe", "hidden", "key:moe_num_experts"),
                                                     ("router", "moe", "key:moe_num_experts"))},
     # Molmo2TextModel: embed_tokens has vocab_size + additional_vocab_size rows; q/k RMSNorm(head_dim) (qk_norm_type
     # "qwen3"; "olmo" is full-width, left unmodelled); norm_after moves the same norms after the sublayers
-    "molmo2_text": {"qk_norm": "head", "model_extra_params": (("embedding", "key:additional_vocab_size", "hidden"),),
+    "molmo2_text": {"qk_norm": "head", "o_bias": False,  # Molmo2Attention: o_proj bias=False
+                    "model_extra_params": (("embedding", "key:additional_vocab_size", "hidden"),),
                     "neutral_when": {"qk_norm_type": "qwen3"}, "neutral_keys": ("norm_after",)},
     # group: hybrids round 2 (kinds/hybrids2.py)
     # FalconH1: attention beside a Mamba2 (mamba_d_ssm overrides expand * hidden) in every layer, then the MLP
@@ -745,7 +770,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
                   # intermediate_size = 2-4 x hidden)
                   "neutral_keys": ("mlp_expansion_factor",)},
     # Zamba: Mamba (1) layers of one norm; "hybrid" layers add the shared attention block (hook)
-    "zamba": {"linear_attention": "mamba1", "ffn": False, "norms_per_layer": 1},
+    "zamba": {"linear_attention": "mamba1", "ffn": False, "norms_per_layer": 1,
+              "tie_shares_blocks": "hybrid layers' shared transformer block (ZambaModel._tied_weights_keys)"},
     # Zamba2: Mamba2 layers (n_mamba_heads x mamba_headdim, mamba_ngroups); "hybrid" layers add a shared block (hook)
     "zamba2": {"linear_attention": "mamba2", "ffn": False, "norms_per_layer": 1, "mamba_d_inner": "expand",
                "agreeing_keys": {"use_shared_mlp_adapter": (True,)},  # Zamba2MLP always builds its adapters
@@ -822,7 +848,8 @@ FAMILIES.update({  # group: blt, cpmant, prophetnet, reformer, rembert, t5gemma2
     # ProphetNet (modeling_prophetnet.py): BART-style post-norm blocks; the decoder's self-attention is the n-gram
     # stream attention with relative_pos_embeddings (hidden -> num_buckets * heads, bias) in every layer;
     # ngram_embeddings (ngram x hidden); cross-attention per add_cross_attention (kept by ProphetNetForCausalLM)
-    "prophetnet": {**_SEQ2SEQ, "embedding_norm": True, "cross_attention": "add_cross_attention",
+    "prophetnet": {**_SEQ2SEQ, "tie_shares_blocks": "encoder and decoder token embeddings (copies of the shared table)",
+                   "embedding_norm": True, "cross_attention": "add_cross_attention",
                    "key_aliases": {"num_layers": ["num_decoder_layers"], "num_heads": ["num_decoder_attention_heads"],
                                    "intermediate_size": ["decoder_ffn_dim"], "encoder_layers": ["num_encoder_layers"],
                                    "encoder_attention_heads": ["num_encoder_attention_heads"]},
@@ -841,11 +868,18 @@ FAMILIES.update({  # group: blt, cpmant, prophetnet, reformer, rembert, t5gemma2
     # bias-free attention of head_dim hidden // heads, SwiGLU) with cross-attention to the patches, its norm the
     # final norm, its window local_attention_window_len; encoder, global transformer, hash embeddings and patcher
     # in the hook
-    "blt": {"nested_configs": ("decoder_config",), "key_aliases": {"sliding_window": ["local_attention_window_len"]}},
+    # BltForCausalLM._tied_weights_keys ties local_encoder.embed_tokens (encoder vocab x encoder hidden) to lm_head
+    # (decoder vocab x decoder hidden): tensors of different shapes; lm_head is counted on its own
+    "blt": {"never_tied": True, "tie_true_note": "BltForCausalLM ties local_encoder.embed_tokens to lm_head, "
+                                                 "tensors of different shapes (transformers then counts lm_head in the "
+                                                 "byte embedding's place); lm_head counted untied and the byte "
+                                                 "embedding kept",
+            "nested_configs": ("decoder_config",), "key_aliases": {"sliding_window": ["local_attention_window_len"]}},
     # T5Gemma2 decoder (modeling_t5gemma2.py): Gemma-3 blocks (four RMSNorms, q/k norms over head_dim, gated MLP)
     # whose T5Gemma2MergedAttention attends to itself and to the encoder with the same q/k/v/o; the encoder, the
     # shared eoi_embedding and the tower in kinds/oddities.py (read from config.encoder)
     "t5gemma2_decoder": {"norms_per_layer": 4, "qk_norm": "head", "tied_default": True,
+                         "tie_shares_blocks": "decoder token embedding (T5Gemma2Model ties it to the encoder's)",
                          "neutral_keys": ("query_pre_attn_scalar",)},
     "rembert": {**_BERT_LIKE, "embedding_size_key": "input_embedding_size",
                 "mlm_head_width_key": "output_embedding_size", "tied_default": False},

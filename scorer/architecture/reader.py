@@ -122,7 +122,16 @@ class Reader:
             if default is not None or not required:
                 return default
             raise ConfigError(f"{self.where}: missing {self.key_name(key)} (needed for the {key.replace('_', ' ')})")
-        return check_int(val, self.key_name(key), self.where, minimum=minimum, limit=LIMITS.get(key, DEFAULT_LIMIT))
+        try:
+            return check_int(val, self.key_name(key), self.where, minimum=minimum,
+                             limit=LIMITS.get(key, DEFAULT_LIMIT))
+        except ConfigError as exc:
+            name = self.key_name(key)
+            file_val = self.raw.get(name)
+            if self.cfg is not None and name in self.raw and file_val != val:  # the class derived it from the file's
+                raise ConfigError(f"{exc} ({type(self.cfg).__name__} derives it from the file's "
+                                  f"{name} = {_short(file_val)})") from None
+            raise
 
     def flag(self, spec: Any, default: bool = False) -> bool:
         """Resolve a family flag: a bool constant, or a config key whose value is read ("!key": its negation,

@@ -54,6 +54,9 @@ class AttentionSpec(BaseModel):
     qk_norm: Literal["none", "head", "full"] = "none"
     qk_norm_bias: bool = False
     output_gate: bool = False
+    gate_bias: bool | None = Field(None, description="the output gate's bias when it is a projection of its own "
+                                                     "(AfMoE, Beam, Dory: gate_proj bias=False); None: fused into "
+                                                     "q_proj (Qwen3-Next), which has qkv_bias")
     sinks: bool = False
     kv_shared: bool = Field(False, description="reuses an earlier layer's keys and values (gemma-3n / Gemma 4 KV "
                                                "sharing): no KV cache, k/v projections or k norm of its own")
@@ -570,6 +573,10 @@ class TaskHead(BaseModel):
                                             "LayerNorm) before the num_labels linear (BigBirdForQuestionAnsweringHead); "
                                             "0: none")
     head_class: str | None = Field(None, description="the architectures class the head was read from")
+    bias_pair: bool = Field(False, description="the MLM head keeps a vocab-wide bias Parameter beside its decoder's "
+                                               "own bias (BertLMPredictionHead), tied to it only with the embeddings "
+                                               "(transformers ties nothing when tie_word_embeddings is false): "
+                                               "untied, both are counted")
 
 
 class ModelArch(BaseModel):

@@ -93,6 +93,7 @@ def softmax_attention(ctx: LayerContext, index: int, kind: str) -> AttentionSpec
         span=span, window=window, num_heads=ctx.heads, num_kv_heads=kv, head_dim=head_dim, v_head_dim=v_head_dim,
         qkv_bias=r.flag(flags["qkv_bias"]), o_bias=r.flag(flags["o_bias"]), qk_norm=qk_norm,
         qk_norm_bias=qk_norm_bias, output_gate=r.flag(flags["attn_output_gate"]), sinks=sinks,
+        gate_bias=None if flags["attn_output_gate_bias"] is None else r.flag(flags["attn_output_gate_bias"]),
         kv_shared=bool(over.get("kv_shared", False)), k_eq_v=bool(over.get("k_eq_v", False)))
 
 

@@ -249,3 +249,75 @@ def encoder_decoder_head(raw: dict[str, Any], archs: list[str], model_type: str 
         return TaskHead(replaces_lm_head=True, head_class=name), False
     return None, False
 
+
+
+#: bases whose ``_tied_weights_keys`` is transformers' default ``None`` (modeling_utils.py ``PreTrainedModel``:
+#: ``_tied_weights_keys: dict[str, str] = None``; GenerationMixin and torch's Module declare none)
+_UNTIED_BASES = frozenset({"PreTrainedModel", "GenerationMixin", "nn.Module", "Module", "object"})
+_CLASS_HEAD = re.compile(r"^class (\w+)\(([^)]*)\):", re.M)
+_TIED_ASSIGN = re.compile(r"^\s+(?:self\.)?_tied_weights_keys\s*(?::[^=\n]*)?=\s*(.*)$", re.M)
+
+
+@functools.lru_cache(maxsize=128)
+def _class_bodies(model_type: str) -> dict[str, tuple[tuple[str, ...], str]]:
+    """class name -> (its bases, its body's text) for every top-level class of ``model_type``'s generated
+    ``modeling_*.py`` files (the modular ones are templates: a modular file may ``del`` an attribute the generated
+    file never writes)."""
+    out: dict[str, tuple[tuple[str, ...], str]] = {}
+    for f in _modeling_sources(model_type):
+        if not f.name.startswith("modeling_"):
+            continue
+        try:
+            text = f.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        heads = list(_CLASS_HEAD.finditer(text))
+        for m in heads:
+            end = re.search(r"^\S", text[m.end():], re.M)  # the body runs to the next top-level statement
+            body = text[m.end():m.end() + end.start()] if end else text[m.end():]
+            bases = tuple(b.strip().split("[")[0] for b in m.group(2).split(",") if b.strip())
+            out.setdefault(m.group(1), (bases, body))
+    return out
+
+
+def ties_nothing(model_type: str | None, archs: list[str], text_model_type: str | None = None) -> bool:
+    """Whether transformers' language-model class of ``model_type`` ties no weights whatever the config's
+    ``tie_word_embeddings`` says: the class builds its own ``lm_head`` and neither it nor any base declares a
+    non-empty ``_tied_weights_keys`` (transformers 5.x ties only what that attribute names:
+    modeling_utils.py ``get_expanded_tied_weights_keys``; ``PreTrainedModel._tied_weights_keys`` defaults to None).
+    NemotronHForCausalLM, KimiLinearForCausalLM, Cosmos3EdgeForConditionalGeneration and CpmAntForCausalLM set
+    ``_tied_weights_keys = {}``; ErgoForCausalLM declares none.
+
+    The class is the first of ``archs`` that the family's modeling files define, else the causal-LM (then the
+    image-text-to-text) class transformers' auto mappings name for ``model_type``; a wrapper that builds its
+    language model with ``AutoModelForCausalLM.from_config`` answers for ``text_model_type``'s class. False whenever
+    the answer is not read from the source: no such class, an ``lm_head`` built elsewhere (an omni model's thinker),
+    a base defined in another module, or any assignment that is not an empty literal."""
+    if not model_type:
+        return False
+    bodies = _class_bodies(model_type)
+    name = next((a for a in archs if a in bodies), None) or next(
+        (c for c in (auto_mapping("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES").get(model_type),
+                     auto_mapping("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES").get(model_type)) if c in bodies), None)
+    if name is None:
+        return False
+    if not re.search(r"^\s+self\.(lm_head|cls)\s*=", bodies[name][1], re.M):  # cls: RemBERT's MLM head
+        # a wrapper whose language model is the text config's own causal LM (NemotronH_Omni_Reasoning_V3:
+        # AutoModelForCausalLM.from_config(config.text_config)) ties as that class does
+        wraps = re.search(r"^\s+self\.language_model\s*=\s*AutoModelForCausalLM\.from_config\(", bodies[name][1], re.M)
+        return bool(wraps and text_model_type and text_model_type != model_type and ties_nothing(text_model_type, []))
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        cls = todo.pop()
+        if cls in seen or cls in _UNTIED_BASES:
+            continue
+        seen.add(cls)
+        if cls not in bodies:
+            return False  # a base from another module: not read here
+        bases, body = bodies[cls]
+        for value in _TIED_ASSIGN.findall(body):
+            if value.strip().split("#")[0].strip() not in ("{}", "None", "[]", "dict()"):
+                return False
+        todo.extend(bases)
+    return True

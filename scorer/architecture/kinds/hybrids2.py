@@ -209,4 +209,7 @@ def xlstm_finish(r: Reader, layers: list[LayerSpec], dims: dict[str, Any]) -> tu
            "return_last_states", "gate_soft_cap", "output_logit_soft_cap", "norm_eps", "eps",
            "norm_reduction_force_float32")
     mlp = DenseMLP(intermediate=width, gated=True, bias=bias)
-    return [lay.model_copy(update={"ffn": mlp}) if isinstance(lay.mixer, MLSTMSpec) else lay for lay in layers], {}
+    out = [lay.model_copy(update={"ffn": mlp}) if isinstance(lay.mixer, MLSTMSpec) else lay for lay in layers]
+    # xLSTMBlock's norm_mlstm and norm_ffn (xLSTMRMSNorm(use_bias)) take a bias with use_bias
+    blocks = sum(isinstance(lay.mixer, MLSTMSpec) for lay in out)
+    return out, ({"norms": 2 * hidden * blocks} if bias else {})

@@ -31,8 +31,16 @@ def mamba2(ctx: LayerContext) -> Mamba2Spec:
     return Mamba2Spec(
         d_inner=d_inner, n_heads=n_heads, head_dim=head_dim, n_groups=r.int("mamba_n_groups", default=1),
         d_state=r.int("mamba_d_state", default=128), conv_kernel=r.int("mamba_conv_kernel", default=4),
-        conv_bias=bool(r.get("mamba_conv_bias", True)),
-        proj_bias=bool(r.get("mamba_proj_bias", r.get("use_bias", False))))
+        conv_bias=bool(r.get("mamba_conv_bias", True)), proj_bias=_proj_bias(ctx))
+
+
+def _proj_bias(ctx: LayerContext) -> bool:
+    """in_proj / out_proj bias: the family's key (NemotronHMamba2Mixer reads use_bias while NemotronHConfig also
+    carries an unread mamba_proj_bias), else mamba_proj_bias, else use_bias."""
+    r, key = ctx.r, ctx.flags.get("mamba_proj_bias_key")
+    if key:
+        return bool(r.get(key, False))
+    return bool(r.get("mamba_proj_bias", r.get("use_bias", False)))
 
 
 def gated_deltanet(ctx: LayerContext) -> GatedDeltaNetSpec:
@@ -56,7 +64,7 @@ def mamba1(ctx: LayerContext) -> Mamba1Spec:
     return Mamba1Spec(d_inner=d_inner, d_state=r.int("mamba_d_state", default=16),
                       conv_kernel=r.int("mamba_conv_kernel", default=4), dt_rank=r.int("mamba_dt_rank"),
                       conv_bias=bool(r.get("mamba_conv_bias", True)),
-                      proj_bias=bool(r.get("mamba_proj_bias", r.get("use_bias", False))),
+                      proj_bias=_proj_bias(ctx),
                       inner_norms=bool(ctx.flags["mamba_inner_norms"]))
 
 
