@@ -162,7 +162,14 @@ def _state_bytes(mixer, b: float) -> int:
         return int(mixer.channels * (mixer.kernel - 1) * b)
     if hasattr(mixer, "state_elements"):  # other recurrent kinds say their own state (Mamba1Spec, ...)
         return int(mixer.state_elements * b)
+    if isinstance(mixer, AttentionSpec):  # a convolution / delayed-value state beside the KV cache (ZAYA CCA)
+        return int(mixer.side_state_elements * b)
     return 0
+
+
+def _side_bytes(m, sb: float, tp: int) -> float:
+    """An attention layer's per-sequence side state on one GPU (its channels shard with the heads)."""
+    return m.side_state_elements * sb / tp if isinstance(m, AttentionSpec) else 0.0
 
 
 def kv_heads_per_gpu(num_kv_heads: int, tp: int) -> int:
@@ -208,7 +215,8 @@ def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", po
     else:
         total = 0.0
         for m, count in mixer_groups(arch):
-            total += count * _sequence_bytes_one(m, context, b, sb, "window" if policy == "window" else "vllm", tp)
+            total += count * (_sequence_bytes_one(m, context, b, sb, "window" if policy == "window" else "vllm", tp)
+                              + _side_bytes(m, sb, tp))
         out = int(total)
     return _PER_SEQ.put_for(arch, key, out)
 
@@ -240,6 +248,7 @@ def _engine_sequence_bytes(arch: ModelArch, c: int, b: float, sb: float, policy:
         if kind is None:  # recurrent state, DeepSeek-V4 compressed layers: their own accounting
             fixed += count * _sequence_bytes_one(m, c, b, sb, "vllm", tp)
             continue
+        fixed += count * _side_bytes(m, sb, tp)
         per_tok = _sequence_bytes_one(m, 1, b, sb, "vllm", tp)
         if per_tok <= 0:
             continue
@@ -480,7 +489,7 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
         if m is None or m.kind == "linear":
             continue
         per_tok = _layer_bytes(m, b)
-        state = _state_bytes(m, sb)
+        state = _state_bytes(m, sb)  # recurrent state, or an attention layer's side state (ZAYA CCA)
         label = (("dsa (shared top-k)" if m.indexer.shared else "dsa") if m.indexer is not None else "mla") \
             if isinstance(m, MLASpec) else (
             (m.span + (f" (top-{m.selection.attended:,} indexed)" if m.selection is not None else "")
@@ -549,8 +558,13 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
     elif windowed and policy == "sglang":
         notes.append("Sliding-window layers draw from SGLang's SWA pool (0.8 of the full pool's tokens) and keep "
                      "their window (SGLang 0.5.23, data/engines.json).")
-    if any(k.state_bytes_per_sequence_per_layer for k in kinds.values()):
+    side = any(isinstance(m, AttentionSpec) and m.side_state_elements for lay in arch.layers for m in (lay.mixer,))
+    if any(k.state_bytes_per_sequence_per_layer for k in kinds.values() if not k.kind.startswith(("full", "sliding",
+                                                                                                  "chunked"))):
         notes.append(f"Recurrent layers keep a fixed per-sequence state ({sdt}).")
+    if side:
+        notes.append(f"Attention layers with a convolution over q / k (ZAYA CCA) keep its last taps and the previous "
+                     f"token's delayed value per sequence ({sdt}), beside their KV cache.")
     return KVCache(policy=policy, policy_description=POLICIES[policy], dtype=kv_dtype, bytes_per_token=int(slope),
                    bytes_per_token_all_layers=int(all_layers), fixed_bytes_per_sequence=int(fixed),
                    by_kind=list(kinds.values()), per_sequence_bytes=per_seq, per_gpu_bytes_per_token=per_gpu,

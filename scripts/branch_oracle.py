@@ -71,6 +71,12 @@ for v in ([] if sys.argv[1] == '-' else json.load(open(sys.argv[1]))['variants']
 # and o_proj / shared-expert biases that the families' knowledge got wrong): each swept type's resize_a variant with
 # tie_word_embeddings flipped, and with every bias switch on (keys the class ignores must change nothing), in the
 # top-level config and its text_config. ``--flips-only`` keeps just these.
+MOE_FLIPS = {'first_k_dense_replace': lambda v: v + 1, 'decoder_sparse_step': lambda v: 2 if v == 1 else 1,
+             'mlp_only_layers': lambda v: sorted(set(v) | {0, 1}), 'n_shared_experts': lambda v: v + 1,
+             'num_shared_experts': lambda v: v + 1, 'moe_intermediate_size': lambda v: 2 * v,
+             'shared_expert_intermediate_size': lambda v: 2 * v, 'n_routed_experts': lambda v: 2 * v,
+             'num_experts': lambda v: 2 * v, 'num_local_experts': lambda v: 2 * v}
+QK_KEYS = ('use_qk_norm', 'qk_norm', 'use_qk_layernorm', 'qk_layernorm', 'use_qk_l2norm')
 BIAS_KEYS = ('attention_bias', 'mlp_bias', 'use_bias', 'bias', 'qkv_bias', 'o_bias', 'use_qkv_bias')
 def _set(cfg, key, value):
     cfg[key] = value
@@ -91,6 +97,27 @@ for v in S['variants']:
         for k in present:
             _set(d, k, True)
         flips.append({"name": f"flip_bias_{mt}", "config": d})
+    # explicit head_dim (a class that reads it: twice the saved value; one that derives its own must ignore it) and
+    # the q/k-norm switches flipped
+    if isinstance(c.get('head_dim'), int) or isinstance((c.get('text_config') or {}).get('head_dim'), int):
+        d = copy.deepcopy(c); t = d['text_config'] if isinstance(d.get('text_config'), dict) and 'head_dim' in d['text_config'] else d
+        t['head_dim'] = 2 * t['head_dim']; flips.append({"name": f"flip_headdim_{mt}", "config": d})
+    qk = [k for k in QK_KEYS if isinstance(c.get(k), bool) or isinstance((c.get('text_config') or {}).get(k), bool)]
+    if qk:
+        d = copy.deepcopy(c)
+        for k in qk:
+            t = d['text_config'] if isinstance((d.get('text_config') or {}).get(k), bool) else d
+            t[k] = not t[k]
+        flips.append({"name": f"flip_qknorm_{mt}", "config": d})
+    # MoE structure keys, one at a time: a class that reads the key must follow it, one that ignores it must too
+    for k, f in MOE_FLIPS.items():
+        t = c['text_config'] if isinstance((c.get('text_config') or {}).get(k), (int, list)) else c
+        val = t.get(k)
+        if isinstance(val, bool) or not isinstance(val, (int, list)) or (isinstance(val, list) and k != 'mlp_only_layers'):
+            continue
+        d = copy.deepcopy(c)
+        (d['text_config'] if t is not c else d)[k] = f(val)
+        flips.append({"name": f"flip_{k}_{mt}", "config": d})
 out = flips if '--flips-only' in sys.argv else out + flips
 import torch, tempfile
 from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText, AutoModel

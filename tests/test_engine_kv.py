@@ -249,3 +249,29 @@ def test_an_h100_holds_what_sglang_served_on_one(corpus):
     assert cm.weights_per_gpu() > 0.83 * (80e9 - 2 * 2 ** 30)  # the old reading: nothing left for KV
     assert cm.kv_budget_bytes() == pytest.approx((85899345920 - 2 * 2 ** 30) * 0.83 - cm.weights_per_gpu())
     assert cm.max_concurrency(1024 + 256) >= 1
+
+
+def test_zaya_cca_keeps_its_convolution_and_delayed_value_state_per_sequence():
+    """Newcomer trial: ZAYA's CCA layers keep, per sequence, the q/k convolution's last (cca_time0 - 1) +
+    (cca_time1 - 1) columns of the (heads + kv_heads) x head_dim channels (ZayaCCAProjection.conv_kernel_size,
+    cache.update_conv_state) and the last token's v_proj_delayed output, kv_heads x head_dim / 2
+    (cache.update_recurrent_state): fixed_bytes_per_sequence was 0."""
+    import json as _json
+    from pathlib import Path
+
+    from scorer.architecture import normalize
+    from scorer.kvcache import kv_cache, per_sequence_bytes
+    flips = _json.loads((Path(__file__).parent / "data" / "meta_oracle_flips.json").read_text())
+    raw = dict(next(v for v in flips["variants"] if v["name"] == "flip_tie_zaya")["config"])
+    raw.update(cca_time0=3, cca_time1=2, torch_dtype="bfloat16")
+    h, kv, hd, n = raw["num_attention_heads"], raw["num_key_value_heads"], raw["head_dim"], raw["num_hidden_layers"]
+    per_layer = ((h + kv) * hd * ((3 - 1) + (2 - 1)) + kv * hd // 2) * 2  # elements x bf16 bytes
+    arch = normalize(raw)
+    kv_doc = kv_cache(arch, kv_dtype="bf16", policy="vllm")
+    assert kv_doc.fixed_bytes_per_sequence == n * per_layer
+    assert any("ZAYA CCA" in note for note in kv_doc.notes)
+    kv_bytes = n * 2 * kv * hd * 2  # K and V per token, every layer full attention
+    for policy in ("vllm", "window", "vllm-unified"):
+        got = per_sequence_bytes(arch, 4096, "bf16", policy, tp=1)
+        assert got == n * per_layer + kv_bytes * 4096, policy
+    assert per_sequence_bytes(arch, 4096, "bf16", "window", tp=2) == (n * per_layer + kv_bytes * 4096) // 2

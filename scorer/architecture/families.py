@@ -82,6 +82,8 @@ DEFAULT_FAMILY: dict[str, Any] = {
                                    # something other than lm_head to the input embedding)
     "tie_shares_blocks": None,     # what else the class ties through _tied_weights_keys, so that an untied config
                                    # unshares it in transformers (ZambaModel: the hybrid layers' shared_transf)
+    "o_proj_hidden": None,         # the class whose o_proj is hidden x hidden whatever heads x head_dim (Helium):
+                                   # a config where they differ is refused
     "mamba_proj_bias_key": None,   # the config key of a Mamba mixer's in_proj / out_proj bias (None: mamba_proj_bias,
                                    # else use_bias)
     "attn_output_gate_bias": None,  # the gate is a gate_proj of its own with this bias (a bool or a key; AfMoE,
@@ -495,7 +497,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # SolarOpen removes Glm4Moe's use_qk_norm (modular_solar_open.py: use_qk_norm = AttributeError()): no q/k norm
     # SolarOpenAttention: o_proj bias=False whatever attention_bias says (q/k/v take it)
     # HeliumAttention: o_proj bias=False (q/k/v take attention_bias; the MLP mlp_bias)
-    "helium": {"o_bias": False},
+    "helium": {"o_bias": False, "o_proj_hidden": "HeliumAttention"},
     "solar_open": {"o_bias": False, "agreeing_keys": {"use_qk_norm": (False,)}},
     "hunyuan_v1_dense": {"qk_norm": "head", "agreeing_keys": {"use_qk_norm": (True,), "norm_type": ("rms",),
                                                               **_HUNYUAN_AGREEING},

@@ -63,6 +63,9 @@ class AttentionSpec(BaseModel):
     k_eq_v: bool = Field(False, description="values come from the key projection (Gemma 4 attention_k_eq_v): no "
                                             "v_proj; the cache still holds K and V (V is normalized, K rotated)")
     relative_bias_buckets: int = Field(0, description="T5 relative-position bias table rows (first layer only)")
+    side_state_elements: int = Field(0, description="per-sequence state beside the KV cache, elements at the model "
+                                                    "dtype, whatever the context (ZAYA CCA: the q/k convolution's "
+                                                    "last taps and the previous token's delayed value)")
     selection: SparseSelection | None = Field(None, description="a weight-less top-k key selection (Kolibri 1.1 "
                                                                 "indexed attention): the keys each query attends")
 

@@ -79,6 +79,11 @@ def softmax_attention(ctx: LayerContext, index: int, kind: str) -> AttentionSpec
         qk_norm = "none"  # the family's q/k norms exist only when the config key says so (Cohere use_qk_norm)
     over = _overrides(ctx, index)
     head_dim = int(over.get("head_dim") or ctx.head_dim)
+    if flags.get("o_proj_hidden") and ctx.heads * head_dim != ctx.hidden:
+        # HeliumAttention: o_proj = nn.Linear(hidden_size, hidden_size) after heads x head_dim outputs: any other
+        # product is a model that cannot run its first forward
+        raise ConfigError(f"{r.where}: num_attention_heads x head_dim = {ctx.heads} x {head_dim} must equal "
+                          f"hidden_size = {ctx.hidden} ({flags['o_proj_hidden']}'s o_proj is hidden x hidden)")
     kv = int(over.get("num_kv_heads") or ctx.kv)
     sliding_kind = SPANS.get(kind) == "sliding"
     if sliding_kind and flags.get("sliding_kv_mult"):

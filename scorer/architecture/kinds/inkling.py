@@ -193,8 +193,13 @@ def zaya_finish(r: Reader, layers: list[LayerSpec], dims: dict[str, Any]) -> tup
     out = []
     for lay, kind in zip(layers, kinds):
         sliding = kind == "hybrid_sliding"
+        # the cache's conv state: (t0 - 1) + (t1 - 1) past columns of the q and k channels
+        # (ZayaCCAProjection.conv_kernel_size, cache.update_conv_state); the recurrent state: the last token's
+        # v_proj_delayed output (kv_heads x head_dim // 2, cache.update_recurrent_state)
+        side = chans * ((t0 - 1) + (t1 - 1)) + v_half
         att = AttentionSpec(span="sliding" if sliding else "full", window=window if sliding else None,
-                            num_heads=heads, num_kv_heads=kv, head_dim=hd, v_head_dim=hd, qkv_bias=bias, o_bias=bias)
+                            num_heads=heads, num_kv_heads=kv, head_dim=hd, v_head_dim=hd, qkv_bias=bias, o_bias=bias,
+                            side_state_elements=side)
         router = (h * rh + rh + (rh if lay.index else 0) + rh + 2 * (rh * rh + rh) + rh * (experts + 1)
                   - experts * h)  # the MoEMLP spec counts an experts x hidden router: replaced
         ffn = MoEMLP(num_experts=experts, top_k=top_k, expert_intermediate=moe_i)
