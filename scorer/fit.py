@@ -348,7 +348,8 @@ def attention_fit(arch: ModelArch) -> AttentionFit:
     if isinstance(att, MLASpec):
         latent = att.kv_lora_rank + att.qk_rope_head_dim
         mla = "ok (FlashMLA 576/512)" if latent == 576 and att.kv_lora_rank == 512 else \
-            f"unsupported by FlashMLA: latent {latent} (needs kv_lora_rank 512 + rope 64)"
+            (f"unsupported by FlashMLA: kv_lora_rank {att.kv_lora_rank} + qk_rope_head_dim {att.qk_rope_head_dim} "
+             f"= {latent} cached per token (FlashMLA needs 512 + 64 = 576)")
         d, dv = att.head_dim, att.v_head_dim
         fa4 = "ok (192/128 DeepSeek shape)" if (d, dv) == (192, 128) else "check"
         return AttentionFit(mechanism="mla", head_dim=d, v_head_dim=dv, gqa_group=att.num_heads, fa2=_fa2(d)[0],

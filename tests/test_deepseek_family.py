@@ -295,3 +295,16 @@ def test_cost_model_reads_compressed_and_sparse_caches():
     terms = cm(glm)._decode_attention_terms()
     assert len(terms) == 3  # full layers: latent + indexer scan; shared layers: latent only
     assert v4.kv_bytes_per_sequence(ctx) == per_sequence_bytes(v4.arch, ctx, "bf16", "vllm", 8) / 1
+
+
+def test_the_flashmla_finding_names_both_latent_terms():
+    """Newcomer trial: a GLM-5-Next config with qk_rope_head_dim 0 read "latent 512 (needs kv_lora_rank 512 + rope
+    64)" although its kv_lora_rank is 512: the finding now names both terms of the cached width."""
+    from scorer.fit import attention_fit
+    cfg = {"model_type": "deepseek_v3", "architectures": ["DeepseekV3ForCausalLM"], "hidden_size": 1024,
+           "num_hidden_layers": 2, "num_attention_heads": 8, "num_key_value_heads": 8, "kv_lora_rank": 512,
+           "q_lora_rank": 256, "qk_nope_head_dim": 128, "qk_rope_head_dim": 0, "v_head_dim": 128,
+           "intermediate_size": 2048, "moe_intermediate_size": 256, "n_routed_experts": 4, "num_experts_per_tok": 2,
+           "first_k_dense_replace": 2, "vocab_size": 1000, "max_position_embeddings": 4096}
+    fit = attention_fit(normalize(cfg))
+    assert "kv_lora_rank 512 + qk_rope_head_dim 0 = 512 cached per token" in fit.mla_kernel

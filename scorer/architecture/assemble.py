@@ -152,9 +152,10 @@ def _mlm_width(r: Reader, flags: dict[str, Any]) -> int | None:
 
 def _task_head(r: Reader, flags: dict[str, Any]) -> TaskHead:
     head = _task_head_of(r, flags)
-    if head.mlm_head and isinstance(r.raw.get("model_type"), str):
-        from .kinds.heads import _source_has  # BertLMPredictionHead: self.bias beside decoder.bias
-        pair = _source_has(r.raw["model_type"], r"^\s+self\.bias = nn\.Parameter\(torch\.zeros\(config\.vocab_size\)\)")
+    if head.mlm_head and r.cfg is not None:
+        from .kinds.heads import source_near  # BertLMPredictionHead: self.bias beside decoder.bias
+        pair = source_near(type(r.cfg).__module__,
+                           r"^\s+self\.bias = nn\.Parameter\(torch\.zeros\(config\.vocab_size\)\)")
         head = head.model_copy(update={"bias_pair": pair})
     return head
 
@@ -596,8 +597,8 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         from .kinds.heads import ties_nothing
         # the language-model class declares no tied weights (NemotronHForCausalLM: _tied_weights_keys = {}):
         # read from transformers' modeling source, not kept per family
-        text_type = text_raw.get("model_type") if isinstance(text_raw.get("model_type"), str) else None
-        flags["never_tied"] = ties_nothing(model_type, archs, text_type)
+        top_cls = src["top"] if src["top"] is not None else cfg
+        flags["never_tied"] = ties_nothing(type(top_cls).__module__, archs, type(cfg).__module__)
     if src["default_layout"]:  # no reader knows the family's MLP: its activation says whether it is gated
         flags["guessed_layout"] = True
         flags["mlp_gated"] = "by_activation"

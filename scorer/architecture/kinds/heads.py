@@ -258,13 +258,38 @@ _CLASS_HEAD = re.compile(r"^class (\w+)\(([^)]*)\):", re.M)
 _TIED_ASSIGN = re.compile(r"^\s+(?:self\.)?_tied_weights_keys\s*(?::[^=\n]*)?=\s*(.*)$", re.M)
 
 
+def _folder_of(config_module: str) -> list[Path]:
+    """The modeling files beside a config class's module (``transformers.models.llama.configuration_llama`` ->
+    models/llama/modeling_*.py), found without importing transformers' auto mappings (the light import of the
+    config classes leaves them unimported: importing them costs seconds of a cold start)."""
+    parts = config_module.split(".")
+    root = _transformers_root()
+    if root is None or len(parts) < 4 or parts[:2] != ["transformers", "models"]:
+        return []
+    folder = root.joinpath("models", *parts[2:-1])
+    return sorted(folder.glob("modeling_*.py")) if folder.is_dir() else []
+
+
 @functools.lru_cache(maxsize=128)
-def _class_bodies(model_type: str) -> dict[str, tuple[tuple[str, ...], str]]:
-    """class name -> (its bases, its body's text) for every top-level class of ``model_type``'s generated
-    ``modeling_*.py`` files (the modular ones are templates: a modular file may ``del`` an attribute the generated
-    file never writes)."""
+def source_near(config_module: str, pattern: str) -> bool:
+    """Whether a modeling file beside ``config_module`` (:func:`_folder_of`) matches ``pattern`` (multi-line)."""
+    pat = re.compile(pattern, re.M)
+    for f in _folder_of(config_module):
+        try:
+            if pat.search(f.read_text(encoding="utf-8", errors="replace")):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+@functools.lru_cache(maxsize=128)
+def _class_bodies(config_module: str) -> dict[str, tuple[tuple[str, ...], str]]:
+    """class name -> (its bases, its body's text) for every top-level class of the generated ``modeling_*.py``
+    files beside ``config_module`` (the modular ones are templates: a modular file may ``del`` an attribute the
+    generated file never writes)."""
     out: dict[str, tuple[tuple[str, ...], str]] = {}
-    for f in _modeling_sources(model_type):
+    for f in _folder_of(config_module):
         if not f.name.startswith("modeling_"):
             continue
         try:
@@ -280,7 +305,7 @@ def _class_bodies(model_type: str) -> dict[str, tuple[tuple[str, ...], str]]:
     return out
 
 
-def ties_nothing(model_type: str | None, archs: list[str], text_model_type: str | None = None) -> bool:
+def ties_nothing(config_module: str | None, archs: list[str], text_module: str | None = None) -> bool:
     """Whether transformers' language-model class of ``model_type`` ties no weights whatever the config's
     ``tie_word_embeddings`` says: the class builds its own ``lm_head`` and neither it nor any base declares a
     non-empty ``_tied_weights_keys`` (transformers 5.x ties only what that attribute names:
@@ -288,24 +313,27 @@ def ties_nothing(model_type: str | None, archs: list[str], text_model_type: str 
     NemotronHForCausalLM, KimiLinearForCausalLM, Cosmos3EdgeForConditionalGeneration and CpmAntForCausalLM set
     ``_tied_weights_keys = {}``; ErgoForCausalLM declares none.
 
-    The class is the first of ``archs`` that the family's modeling files define, else the causal-LM (then the
-    image-text-to-text) class transformers' auto mappings name for ``model_type``; a wrapper that builds its
-    language model with ``AutoModelForCausalLM.from_config`` answers for ``text_model_type``'s class. False whenever
+    ``config_module``: the module of the config class (its folder holds the modeling files). The class is the first
+    of ``archs`` those files define, else their one ``*ForCausalLM`` (then ``*ForConditionalGeneration``) class; a
+    wrapper that builds its language model with ``AutoModelForCausalLM.from_config`` answers for the class beside
+    ``text_module``, the text config's module. False whenever
     the answer is not read from the source: no such class, an ``lm_head`` built elsewhere (an omni model's thinker),
     a base defined in another module, or any assignment that is not an empty literal."""
-    if not model_type:
+    if not config_module:
         return False
-    bodies = _class_bodies(model_type)
-    name = next((a for a in archs if a in bodies), None) or next(
-        (c for c in (auto_mapping("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES").get(model_type),
-                     auto_mapping("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES").get(model_type)) if c in bodies), None)
+    bodies = _class_bodies(config_module)
+    name = next((a for a in archs if a in bodies), None)
+    for suffix in ("ForCausalLM", "ForConditionalGeneration"):
+        if name is None:
+            found = [c for c in bodies if c.endswith(suffix) and "PreTrained" not in c]
+            name = found[0] if len(found) == 1 else None
     if name is None:
         return False
     if not re.search(r"^\s+self\.(lm_head|cls)\s*=", bodies[name][1], re.M):  # cls: RemBERT's MLM head
         # a wrapper whose language model is the text config's own causal LM (NemotronH_Omni_Reasoning_V3:
         # AutoModelForCausalLM.from_config(config.text_config)) ties as that class does
         wraps = re.search(r"^\s+self\.language_model\s*=\s*AutoModelForCausalLM\.from_config\(", bodies[name][1], re.M)
-        return bool(wraps and text_model_type and text_model_type != model_type and ties_nothing(text_model_type, []))
+        return bool(wraps and text_module and text_module != config_module and ties_nothing(text_module, []))
     seen: set[str] = set()
     todo = [name]
     while todo:
