@@ -616,8 +616,12 @@ def cmd_gpus(args) -> int:
             v = g.tflops.get(k)
             return f"{v:,.0f}" if v else "–"
         lines.append(f"| {g.id} | {tf('bf16')} | {tf('fp8')} | {tf('fp4')} | {g.memory_gb:,.0f} | "
-                     f"{g.memory_bytes / 2 ** 30:,.1f} | {g.mem_bw_tbps:.2f} | "
+                     f"{g.memory_bytes / 2 ** 30:,.1f}{'' if g.memory_capacity_bytes else ' *'} | {g.mem_bw_tbps:.2f} | "
                      f"{g.sms} | {g.scaleup_gbps:,.0f} | {price} |")
+    if any(not g.memory_capacity_bytes for g in cat.values()):
+        lines += ["", "GiB modelled: the capacity each GPU's source states (data/gpus.json memory_capacity_bytes, "
+                      "binary-sized HBM where the source says GiB); * no source states it exactly: the label's vendor "
+                      "GB x 1e9 B, the conservative reading (it may under-count binary-sized HBM by up to 7%)."]
     write_output("\n".join(lines) + "\n", None)
     return 0
 

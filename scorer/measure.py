@@ -433,7 +433,13 @@ class Predictor:
                     engine_choice=True,
                     wave_share=proto.wave_share)
         if p.tpot_ms is None:
-            return RowResult(row, None, "the weights plus one sequence's KV cache do not fit in the modelled memory")
+            free = cm.p.get("kv_free_fraction", 0.0)
+            share = (f"KV cache in {free:g} of the memory left after the weights (kv_free_fraction)" if free > 0 else
+                     ("SGLang default --mem-fraction-static" if cm.sglang_default_fraction()
+                      else "memory share (vLLM --gpu-memory-utilization)") + f" {cm.mem_fraction():g} for weights and KV cache")
+            return RowResult(row, None, "the weights plus one sequence's KV cache do not fit in the modelled memory "
+                                        f"({share}, on {row.gpu}'s {cm.gpu.memory_bytes / 2 ** 30:.0f} GiB less the "
+                                        "runtime reserve)")
         val = {"ttft_ms": p.ttft_ms, "tpot_ms": p.tpot_ms, "itl_ms": p.tpot_ms,
                "output_tokens_per_s_per_gpu": p.output_tokens_per_s_per_gpu,
                "tokens_per_s_per_user": p.tokens_per_s_per_user}[row.metric]

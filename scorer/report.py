@@ -493,6 +493,21 @@ def _with_skipped(rec: Recommendation, skipped: list[Skipped]) -> Recommendation
     return rec
 
 
+def _overhead_caveat(rec: Recommendation, models: list[ModelColumn], w: Workload, framework: str,
+                     overhead_ms: float) -> Recommendation:
+    """``rec`` with a caveat when a TTFT target is missed by some model and the framework's fixed per-request
+    prefill overhead (a fitted constant, not a per-model derivation) is at least half of that target: then the
+    constant, not the model, may decide the outcome."""
+    if not w.ttft_ms or overhead_ms < 0.5 * w.ttft_ms:
+        return rec
+    if not any(d.status != "ok" and d.best_ttft_ms is not None for m in models for d in m.deployments):
+        return rec
+    text = (f"The TTFT target ({w.ttft_ms:g} ms) is within 2x of {framework}'s fixed per-request prefill overhead "
+            f"({overhead_ms:.0f} ms, fitted mostly on large models): TTFT misses here may come from that constant "
+            "rather than the model; compare with another --framework or measure.")
+    return rec.model_copy(update={"caveats": list(rec.caveats) + [text]})
+
+
 def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | None = None,
                  usd_per_gpu_hour: list[float] | float | None = None, precision: str | None = None,
                  framework: str = "vllm", calibration: str | None = None,
@@ -572,6 +587,10 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
          + (f"{precision} for every model." if precision else "each checkpoint's own precision (BF16 if none).")),
         f"Cost model calibration: {cal_note}.",
     ]
+    overhead_ms = 1e3 * float(cal.resolve(framework).get("prefill_overhead_s", 0.0))
+    assumptions.append(f"Every TTFT includes {framework}'s fixed per-request prefill overhead of {overhead_ms:.0f} ms "
+                       "(data/calibration.json: fitted on closed-loop runs at 4 or more concurrent requests, mostly "
+                       "of large models); at low load on a small model it may overstate TTFT.")
     for pr in prices:
         assumptions.append(f"{pr.gpu}: " + (f"${pr.usd_per_hour:.2f}/GPU-hour, {pr.source}." if pr.usd_per_hour
                                             else f"{pr.source}: $ figures not computed."))
@@ -579,5 +598,6 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
                                     "date": datetime.date.today().isoformat()},
                          workload=workload, framework=framework, precision=precision, gpus=prices,
                          calibration=cal_note, models=columns, skipped=skipped,
-                         recommendation=_with_skipped(_recommend(columns, workload, prices), skipped),
+                         recommendation=_overhead_caveat(_with_skipped(_recommend(columns, workload, prices), skipped),
+                                                         columns, workload, framework, overhead_ms),
                          assumptions=assumptions)

@@ -712,6 +712,9 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                        "Benchmarks that start every user at once and average over a few waves (InferenceMAX: "
                        "10 x concurrency requests) measure more; 'deploysheet validate' models their protocol "
                        "(data/harnesses.json).")
+    assumptions.append("tok/s/user is 1 / TPOT, the rate a user sees once tokens stream; tok/s/GPU counts whole "
+                       "requests, TTFT included: concurrency x OSL / (TTFT + (OSL - 1) x TPOT) / GPUs (Little's law), "
+                       "so it is below tok/s/user x concurrency / GPUs.")
     assumptions.insert(1, _checkpoint_assumption(ck, raw.checkpoint_note, prec.id, stored))
     assumptions[1:1] = [n[0].upper() + n[1:] + "." for n in raw.source_notes]
     sources = [Source(id=k, text=v, trusted=True) for k, v in gpu_sources().items()]
@@ -845,8 +848,10 @@ def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, un
                                                           "error bar yet") + ".",
         "Continuous batching steady state: TPOT includes other users' prefills (chunked prefill); TTFT includes "
         "a share of the other users' prefills (half a wave where the engine prefills apart from decode, as "
-        "SGLang does) and a fixed per-request overhead fitted per framework on closed-loop runs at 4 or more "
-        "concurrent requests, mostly of large models: at concurrency 1 on a small model it may overstate TTFT.",
+        "SGLang does) and a fixed per-request overhead fitted per framework "
+        f"({opts.framework}: {1e3 * float(cal.resolve(opts.framework).get('prefill_overhead_s', 0.0)):.0f} ms) on "
+        "closed-loop runs at 4 or more concurrent requests, mostly of large models: at concurrency 1 on a small "
+        "model it may overstate TTFT.",
         "Parameter counts follow transformers' module layout; bytes use 1 GiB = 2^30 B. GPU memory: "
         + "; ".join(f"{g.id} {g.memory_bytes / GIB:,.1f} GiB" + (" (the capacity its source states)" if
                     g.memory_capacity_bytes else f" ({g.memory_gb:g} vendor GB of 1e9 B: no source states it exactly)")

@@ -8,6 +8,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_s = resolve('s')
+    l_0_m = resolve('m')
     try:
         t_1 = environment.filters['format']
     except KeyError:
@@ -196,12 +197,10 @@ def root(context, missing=missing):
         t_8 = 0
     l_1_loop = l_1_gpu = l_1_results = l_1_launches = l_1_fr = missing
     if t_8:
-        l_1_m = resolve('m')
         pass
         yield '<p>'
-        yield escape(environment.finalize(environment.getattr((undefined(name='m') if l_1_m is missing else l_1_m), 'kind')))
+        yield escape(environment.finalize(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind')))
         yield ' model: decoder serving regimes do not apply (rule S3).</p>'
-        l_1_m = missing
     if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'sla'):
         pass
         yield '<p><b>SLA search</b> ('
@@ -263,7 +262,9 @@ def root(context, missing=missing):
                 yield ' · '
         l_1_loop = l_1_g = l_1_x = missing
         yield '.</p>'
-    if (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct') and (not t_7(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct'), 'tpot_ms')))):
+    if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') != 'decoder'):
+        pass
+    elif (environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct') and (not t_7(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct'), 'tpot_ms')))):
         pass
         yield '<p>Expected error (leave-one-model-out MdAPE): TTFT ±'
         yield escape(environment.finalize(t_1('%.0f', environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct'), 'ttft_ms'))))
@@ -282,4 +283,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '4=57&5=62&7=68&8=75&11=115&12=117&13=124&14=144&15=149&16=151&17=164&19=168&20=191&21=202&22=205&23=266'
+debug_info = '4=58&5=63&7=69&8=76&11=116&12=118&13=125&14=145&15=150&16=152&17=165&19=169&20=192&21=202&22=204&23=265'

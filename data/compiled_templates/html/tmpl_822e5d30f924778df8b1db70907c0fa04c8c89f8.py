@@ -39,7 +39,7 @@ def root(context, missing=missing):
         pass
         yield '<p>'
         yield escape(environment.finalize(t_1(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind'))))
-        yield " model: no KV cache is kept between requests (rule S3); memory is the weights and one batch's activations.</p>\n"
+        yield " model: its decoder keeps self- and cross-attention caches only while a request generates; deploysheet does not model their capacity or the serving regimes (rule S3), so memory here is the weights and one batch's activations.</p>\n"
     else:
         pass
         yield '<table><tr><th>layer kind</th><th>layers</th><th>KV B/token/layer</th><th>window</th><th>state B/seq/layer</th></tr>\n'

@@ -8,6 +8,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_s = resolve('s')
+    l_0_m = resolve('m')
     try:
         t_1 = environment.filters['format']
     except KeyError:
@@ -28,6 +29,9 @@ def root(context, missing=missing):
     if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'provisional'):
         pass
         yield ', provisional'
+    if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') != 'decoder'):
+        pass
+        yield ', serving not scored'
     yield ')</h2>\n<table><tr><th>component</th><th>weight</th><th>sub-score</th><th>points</th><th>inputs and deductions</th></tr>\n'
     for l_1_c in environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'components'):
         _loop_vars = {}
@@ -47,4 +51,4 @@ def root(context, missing=missing):
     yield '</table>\n\n'
 
 blocks = {}
-debug_info = '3=25&5=32'
+debug_info = '3=26&5=36'

@@ -98,6 +98,9 @@ def root(context, missing=missing):
     if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'provisional'):
         pass
         yield ', provisional'
+    if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') != 'decoder'):
+        pass
+        yield ', serving not scored'
     yield ')</span> ·\n'
     yield escape(environment.finalize(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind')))
     if environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'):
@@ -309,4 +312,4 @@ def root(context, missing=missing):
     yield '</body>\n</html>'
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=102&28=115&29=131&30=154&31=166&32=240&34=268&35=277&36=288&37=291&39=295&41=299'
+debug_info = '2=74&3=77&4=80&5=83&11=87&24=89&26=95&27=105&28=118&29=134&30=157&31=169&32=243&34=271&35=280&36=291&37=294&39=298&41=302'

@@ -100,6 +100,9 @@ def root(context, missing=missing):
     if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'provisional'):
         pass
         yield ', provisional'
+    if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') != 'decoder'):
+        pass
+        yield ', serving not scored'
     yield ')** · '
     yield str(environment.finalize(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind')))
     if environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'moe'):
@@ -299,4 +302,4 @@ def root(context, missing=missing):
     l_1_sec = missing
 
 blocks = {}
-debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=235&12=243&16=263&17=266&18=272&19=276&23=280&24=283&27=287&31=290'
+debug_info = '2=74&3=77&4=80&5=83&6=87&9=93&10=97&11=238&12=246&16=266&17=269&18=275&19=279&23=283&24=286&27=290&31=293'

@@ -8,6 +8,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_s = resolve('s')
+    l_0_m = resolve('m')
     l_0_ee = missing
     try:
         t_1 = environment.filters['f']
@@ -237,11 +238,9 @@ def root(context, missing=missing):
         t_11 = 0
     l_1_gpu = l_1_results = l_1_launches = l_1_fr = missing
     if t_11:
-        l_1_m = resolve('m')
         pass
-        yield str(environment.finalize(environment.getattr((undefined(name='m') if l_1_m is missing else l_1_m), 'kind')))
+        yield str(environment.finalize(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind')))
         yield ' model: decoder serving regimes do not apply (rule S3).\n'
-        l_1_m = missing
     if environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'sla'):
         pass
         yield '**SLA search** ('
@@ -302,7 +301,9 @@ def root(context, missing=missing):
     l_0_ee = environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'expected_error_pct')
     context.vars['ee'] = l_0_ee
     context.exported_vars.add('ee')
-    if ((undefined(name='ee') if l_0_ee is missing else l_0_ee) and (not t_10(environment.getattr((undefined(name='ee') if l_0_ee is missing else l_0_ee), 'tpot_ms')))):
+    if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') != 'decoder'):
+        pass
+    elif ((undefined(name='ee') if l_0_ee is missing else l_0_ee) and (not t_10(environment.getattr((undefined(name='ee') if l_0_ee is missing else l_0_ee), 'tpot_ms')))):
         pass
         yield 'Expected error (leave-one-model-out MdAPE of the calibration): TTFT ±'
         yield str(environment.finalize(t_1(environment.getattr((undefined(name='ee') if l_0_ee is missing else l_0_ee), 'ttft_ms'), 0)))
@@ -321,4 +322,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '3=75&4=80&8=88&9=92&10=94&11=97&13=129&17=141&18=149&21=155&22=157&23=160&25=164&26=172&28=174&30=176&31=180&34=184&35=186&38=189&39=191&40=194&42=202&46=204&47=208&50=229&51=232&56=242&58=245&59=248&62=302&63=305&64=308'
+debug_info = '3=76&4=81&8=89&9=93&10=95&11=98&13=130&17=142&18=150&21=156&22=158&23=161&25=165&26=173&28=175&30=177&31=181&34=185&35=187&38=190&39=192&40=195&42=203&46=205&47=209&50=230&51=233&56=242&58=244&59=247&62=301&63=304&64=306&65=309'

@@ -8,6 +8,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_s = resolve('s')
+    l_0_m = resolve('m')
     try:
         t_1 = environment.filters['f']
     except KeyError:
@@ -28,6 +29,9 @@ def root(context, missing=missing):
     if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'score'), 'provisional'):
         pass
         yield ', provisional'
+    if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') != 'decoder'):
+        pass
+        yield ', serving not scored'
     yield ')\n\nFor '
     yield str(environment.finalize(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'primary_gpu')))
     yield ' at '
@@ -51,4 +55,4 @@ def root(context, missing=missing):
     yield '\nWeights and credits: data/scoring.json.\n\n'
 
 blocks = {}
-debug_info = '2=25&4=32&8=36&9=40'
+debug_info = '2=26&4=36&8=40&9=44'

@@ -38,7 +38,7 @@ def root(context, missing=missing):
     if (environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind') != 'decoder'):
         pass
         yield str(environment.finalize(t_1(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'kind'))))
-        yield " model: no KV cache is kept between requests (rule S3); memory is the weights and one batch's activations.\n\n"
+        yield " model: its decoder keeps self- and cross-attention caches only while a request generates; deploysheet does not model their capacity or the serving regimes (rule S3), so memory here is the weights and one batch's activations.\n\n"
     else:
         pass
         yield '| layer kind | layers | KV B/token/layer | window | state B/seq/layer |\n|---|---:|---:|---:|---:|\n'
