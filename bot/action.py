@@ -118,6 +118,8 @@ class Inputs:
             if parsed is None or parsed[1] or (revision and parse_hub_source(f"{parsed[0]}@{revision}") is None):
                 raise BadInputError(f"input hf-repo-id/hf-revision: {repo_id[:100]!r} @ {revision[:100]!r} is not a "
                                     "Hub repo id (org/name) and a branch, tag or commit")
+            from scorer.sources import hub_endpoint
+            hub_endpoint()  # a malformed HF_ENDPOINT is the user's setting (exit 2), before huggingface_hub loads
         return cls(model_path=get("MODEL_PATH", "."), hf_repo_id=repo_id, hf_revision=revision, gpus=gpus,
                    precision=precision, threshold=threshold, comment=comment, header=header, diff=diff == "true",
                    on_error=on_error)

@@ -63,14 +63,14 @@ def refuse_overwrite(out: str | None, inputs) -> None:
             raise BadInputError(f"-o {out[:200]}: is the input {src[:200]}; refusing to overwrite it")
 
 
-def refuse_inside(out: str | None, folder: str | None, what: str) -> None:
+def refuse_inside(out: str | None, folder: str | None, what: str, flag: str = "-o") -> None:
     """BadInputError when ``-o out`` lies inside ``folder`` (an input folder such as --corpus, whose files the
     command reads): an output must never replace one of them."""
     if not out or not folder or not os.path.isdir(folder):
         return
     root = os.path.realpath(folder)
     if os.path.commonpath([root, os.path.realpath(out)]) == root:
-        raise BadInputError(f"-o {out[:200]}: is inside {what} {folder[:200]}, whose files this command reads; "
+        raise BadInputError(f"{flag} {out[:200]}: is inside {what} {folder[:200]}, whose files this command reads; "
                             "refusing to write there")
 
 
@@ -509,6 +509,11 @@ def cmd_crawl(args) -> int:
             sys.stderr.flush()
             sys.stdout.flush()
             os._exit(130)
+        if stats.crawled and stats.unreachable == stats.crawled:  # not one repo reached: the network, not the repos
+            from .errors import HubError
+            raise HubError(f"crawl: could not reach the Hub at {endpoint} for any of the {stats.crawled} repos tried "
+                           "(check the network and HF_ENDPOINT); their errors are stored and the next run retries "
+                           "them")
     return 0
 
 
@@ -528,6 +533,12 @@ def cmd_leaderboard(args) -> int:
         raise BadInputError(f"leaderboard: --push-to-hub {args.push_to_hub[:100]!r} is not a Hub repo id (org/name)")
     if (args.db is None) == (not args.from_dirs):
         raise BadInputError("leaderboard: give a crawl database DB or --from DIR..., one of the two")
+    if args.push_to_hub is not None:
+        from .sources import hub_endpoint
+        hub_endpoint()  # a malformed HF_ENDPOINT is the user's setting (exit 2), before huggingface_hub loads
+    for folder in args.from_dirs or []:  # the outputs never land among the configs being read
+        refuse_inside(args.output, folder, "--from")
+        refuse_inside(args.out, folder, "--from", "--out")
     tmp_db = None
     try:  # the scratch database goes whatever happens, bad input in a --from folder included
         if args.from_dirs:
@@ -1097,13 +1108,18 @@ def cmd_hub(args) -> int:
             raise BadInputError(f"hub post: two revisions given ({parsed[1]!r} in the repo id and --revision "
                                 f"{args.revision!r})")
         args.revision = parsed[1]
-    from bot.card import post_card_pr
-    from bot.post import post_discussion
-    opts = Options(gpus=args.gpus or ["H100-SXM"])
+    from .hardware import get_gpu
+    from .sources import hub_endpoint
+    opts = Options(gpus=[get_gpu(g).id for g in (args.gpus or ["H100-SXM"])])  # bad input before any network
     if args.revision is not None and parse_hub_source(f"{parsed[0]}@{args.revision}") is None:
         raise BadInputError(f"hub post: --revision {args.revision[:100]!r} is not a branch, tag or commit name")
     if args.dry_run is not None and not args.dry_run.strip():
         raise BadInputError("hub post: --dry-run needs a folder (an empty path would post for real)")
+    if args.dry_run and os.path.exists(args.dry_run) and not os.path.isdir(args.dry_run):
+        raise BadInputError(f"hub post: --dry-run {args.dry_run[:200]} is a file, not a folder")
+    hub_endpoint()  # a malformed HF_ENDPOINT is the user's setting (exit 2), before huggingface_hub loads
+    from bot.card import post_card_pr
+    from bot.post import post_discussion
     poster = post_card_pr if args.mode == "pr" else post_discussion
     from json import JSONDecodeError
 

@@ -88,6 +88,7 @@ class CrawlStats(BaseModel):
     statuses: dict[str, int] = Field(default_factory=dict)
     seconds: float = 0.0
     interrupted: bool = False
+    unreachable: int = Field(0, description="repos whose last try could not reach the Hub at all (network)")
 
     @property
     def rate(self) -> float:
@@ -426,6 +427,7 @@ def run_crawl(db: CrawlDB, tasks: list[Task], backend: Backend, concurrency: int
                 except sqlite3.Error as exc:
                     raise BadInputError(f"cannot write the crawl database {db.path}: {exc}") from None
                 stats.crawled += 1
+                stats.unreachable += int(res.status == "error" and (res.error or "").startswith("cannot reach the Hub"))
                 stats.fetched += int(res.fetched)
                 counts[res.status] += 1
                 bar.update(1)

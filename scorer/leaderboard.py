@@ -44,7 +44,7 @@ class Entry(BaseModel):
     sha: str
     url: str = Field(description="the model's Hub page")
     sheet: str | None = Field(None, description="relative path of the rendered sheet, when one was written")
-    score: float | None = None
+    score: float | None = Field(None, ge=0, le=100, allow_inf_nan=False)
     grade: str | None = None
     provisional: bool = Field(False, description="the score is provisional (a model type read by keys, not known)")
     generates: bool = Field(True, description="the checkpoint generates text (False: an encoder or a reward / "
@@ -57,11 +57,11 @@ class Entry(BaseModel):
     kind: str | None = None
     precision: str | None = None
     kv_bytes_per_token: int | None = None
-    usd_per_1m_output_tokens: float | None = None
-    output_tokens_per_s_per_gpu: float | None = None
-    tokens_per_s_per_user: float | None = None
-    ttft_ms: float | None = None
-    tpot_ms: float | None = None
+    usd_per_1m_output_tokens: float | None = Field(None, ge=0, allow_inf_nan=False)
+    output_tokens_per_s_per_gpu: float | None = Field(None, ge=0, allow_inf_nan=False)
+    tokens_per_s_per_user: float | None = Field(None, ge=0, allow_inf_nan=False)
+    ttft_ms: float | None = Field(None, ge=0, allow_inf_nan=False)
+    tpot_ms: float | None = Field(None, ge=0, allow_inf_nan=False)
     layout: str | None = None
     num_gpus: int | None = None
     concurrency: int | None = None
@@ -225,7 +225,7 @@ def build_leaderboard(path: str | Path, gpu: str = DEFAULT_GPU, regime: str = DE
             _add_row(r, costs, entries, not_scored, counts, labels)
         except (ValidationError, TypeError, ValueError) as exc:
             raise BadInputError(f"{path}: corrupt row for {str(r.get('repo_id'))[:100]!r} "
-                                f"({type(exc).__name__}: a value of the wrong type)") from None
+                                f"({type(exc).__name__}: a value of the wrong type or out of range)") from None
     return _rank(entries, not_scored, counts, gpu, regime, gpus, regimes, path)
 
 

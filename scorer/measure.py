@@ -143,6 +143,10 @@ def read_rows(path: str | Path) -> tuple[list[Row], list[dict[str, Any]]]:
             missing = [c for c in REQUIRED_COLUMNS if c not in header]
             if missing:
                 raise BadInputError(f"{path}: missing columns {', '.join(missing)}")
+            twice = sorted({c for c in header if header.count(c) > 1})
+            if twice:  # csv.DictReader would keep the last copy's cells, silently
+                raise BadInputError(f"{path}: column {twice[0][:60]!r} appears {header.count(twice[0])} times in the "
+                                    "header; which one holds the values is ambiguous")
             for i, rec in enumerate(reader, start=2):
                 extra = rec.get(None)  # csv.DictReader's restkey: the fields beyond the header's columns
                 rec = {k: (v if isinstance(v, str) else "") for k, v in rec.items() if k is not None}  # short rows

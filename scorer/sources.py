@@ -745,6 +745,15 @@ def hub_endpoint() -> str:
     endpoint = (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").strip().rstrip("/")
     if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", endpoint):
         raise BadInputError(f"HF_ENDPOINT {endpoint[:80]!r} is not an http(s) URL (e.g. https://huggingface.co)")
+    from urllib.parse import urlsplit
+    try:  # a bracketed host that is no IPv6 address, or a port out of 0-65535 (huggingface_hub fails on import)
+        parts = urlsplit(endpoint)
+        ok = bool(parts.hostname)
+        parts.port
+    except ValueError as exc:
+        raise BadInputError(f"HF_ENDPOINT {endpoint[:80]!r} is not a usable URL: {exc}") from None
+    if not ok:
+        raise BadInputError(f"HF_ENDPOINT {endpoint[:80]!r} names no host (e.g. https://huggingface.co)")
     return endpoint
 
 

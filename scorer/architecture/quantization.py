@@ -217,6 +217,11 @@ def _ct_component_formats(groups: list[dict[str, Any]], fmt_name: str, ignore: l
 def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
     groups = qc.get("config_groups") or {}
     listed = [g for g in groups.values() if isinstance(g, dict)] if isinstance(groups, dict) else []
+    for name, g in (groups.items() if isinstance(groups, dict) else []):
+        for key in ("weights", "input_activations"):
+            if isinstance(g, dict) and g.get(key) is not None and not isinstance(g[key], dict):
+                raise ConfigError(f"quantization_config.config_groups.{str(name)[:40]}.{key} is "
+                                  f"{type(g[key]).__name__}, not an object of quantization arguments")
     fmt_name = str(qc.get("format") or "")
     comp_formats, main, unread = _ct_component_formats(listed, fmt_name, excluded)
     first = listed[main] if listed else {}

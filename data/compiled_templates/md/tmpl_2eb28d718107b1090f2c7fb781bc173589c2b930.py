@@ -87,9 +87,9 @@ def root(context, missing=missing):
     yield ' output tokens per request ('
     yield str(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'output_tokens_per_s'), 0)))
     yield ' output tokens/s) · '
-    yield str(environment.finalize((str_join(('TTFT ≤ ', t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'ttft_ms'), 0), ' ms', )) if environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'ttft_ms') else 'no TTFT target')))
+    yield str(environment.finalize((str_join(('TTFT ≤ ', t_3('%g', environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'ttft_ms')), ' ms', )) if environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'ttft_ms') else 'no TTFT target')))
     yield ' · '
-    yield str(environment.finalize((str_join(('ITL ≤ ', t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'itl_ms'), 1), ' ms', )) if environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'itl_ms') else 'no ITL target')))
+    yield str(environment.finalize((str_join(('ITL ≤ ', t_3('%g', environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'itl_ms')), ' ms', )) if environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'itl_ms') else 'no ITL target')))
     yield ' · '
     yield str(environment.finalize(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'framework')))
     yield ' · GPUs: '
