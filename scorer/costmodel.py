@@ -483,6 +483,11 @@ def speculative_setting(method: str, arch: ModelArch, tokens: int | None = None,
     src = spec["src"] if acceptance is None else f"--acceptance-rate {a:g} (given)"
     if tokens is not None and acceptance is None:
         src = f"--spec-tokens {k} (given); acceptance per token {a:g}: " + spec["src"]
+    if method == "mtp" and arch.mtp is not None and k > arch.mtp.num_layers:
+        n = arch.mtp.num_layers
+        src += (f"; {k} drafted tokens from {n} MTP layer(s): the layer(s) are run again for the tokens beyond "
+                f"{n} (estimated: the same acceptance {a:g} is assumed at every depth, which the source does not "
+                "measure past the first; pass --acceptance-rate for your data)")
     return Speculative(method, k, a, spec["draft_layers"], src)
 
 
@@ -1399,6 +1404,11 @@ def adp_wait_applies(dp) -> Any:
     return dp > 1
 
 
+#: concurrency per DP rank from which the fitted κ (``ttft_decode_steps``) applies in full: the lowest concurrency of
+#: the closed-loop TTFT rows it was fitted on (measured.csv: 4); below, κ is interpolated to the physical ½ at one
+KAPPA_FULL_AT = 4.0
+
+
 def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl: int, num_gpus: int,
           concurrency: int, p: dict[str, float], isl: int = 0, wave_share: float = 0.0) -> dict[str, float]:
     """Closed-loop continuous batching from step times (seconds): TTFT, TPOT, tokens/s.
@@ -1410,8 +1420,11 @@ def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl
     * TPOT = t_dec + μ · (c − 1) / OSL · t_pre_marginal — each decode step also carries (c − 1) / OSL prompts'
       worth of prefill compute (μ = ``tpot_interference``, 1 = all of it, the physical value);
     * TTFT = t_pre + κ · t_dec + λ · (c − 1) · (t_pre_marginal + ISL / B · t_dec) — the request's own prefill,
-      the rest of the iteration running when it arrives (κ = ``ttft_decode_steps``, ½ = half a step on average),
-      and queueing behind prefills that arrived before it: each costs its compute plus the decode iterations
+      the rest of the iteration running when it arrives (κ = ``ttft_decode_steps``, ½ = half a step on average,
+      the physical value kept for vLLM; fitted for TensorRT-LLM and SGLang, whose measured TTFT carries a floor of
+      about 16-18 decode steps — an effective term, see :mod:`scorer.calibrate`; the fitted κ applies from
+      :data:`KAPPA_FULL_AT` requests per rank, the lowest measured, and is interpolated linearly to ½ at one), and
+      queueing behind prefills that arrived before it: each costs its compute plus the decode iterations
       its ISL / B chunks ride with (λ = ``ttft_queue``: 0 = never, ½ = every user arrives in one burst;
       closed-loop benchmarks start with such a burst and then spread out);
     * engines that run prefill batches on their own, ahead of decode (``prefill_separate`` = 1: SGLang's
@@ -1461,7 +1474,11 @@ def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurren
     tpot = t_dec + param("tpot_interference", 1.0) * share * extra / np.maximum(osl, 1) * t_pre_marginal
     ahead = t_pre_marginal + mixed * isl / param("prefill_chunk_tokens", 8192.0) * t_dec
     queue = mixed * param("ttft_queue", 0.0) + (1.0 - mixed) * BURST_QUEUE
-    ttft = t_pre + queue * extra * ahead + np.where(c_local > 1, param("ttft_decode_steps", 0.5) * t_dec, 0.0) \
+    # κ: the physical ½ at one request, the fitted value from KAPPA_FULL_AT requests (the lowest measured), linear
+    # between (no measurement below): 0.5 + (κ − 0.5) · ramp, exactly ½ where κ is ½
+    ramp = np.where(c_local >= KAPPA_FULL_AT, 1.0, (c_local - 1.0) / (KAPPA_FULL_AT - 1.0))
+    kappa = 0.5 + (param("ttft_decode_steps", 0.5) - 0.5) * ramp
+    ttft = t_pre + queue * extra * ahead + np.where(c_local > 1, kappa * t_dec, 0.0) \
         + param(ADP_WAIT, 0.0) * t_dec
     latency = ttft + np.maximum(osl - 1, 0) * tpot
     # the benchmark's opening wave (its share of the requests): prefilled back to back, nobody decoding yet
@@ -1489,6 +1506,8 @@ def serve_point(k: tuple[float, ...], t_dec: float, t_pre: float, t_pre_marginal
         extra = 0.0
     tpot = t_dec + mu_share * extra / (1 if 1 > osl else osl) * t_pre_marginal
     ahead = t_pre_marginal + mixed * isl / chunk * t_dec
+    ramp = 1.0 if c_local >= KAPPA_FULL_AT else (c_local - 1.0) / (KAPPA_FULL_AT - 1.0)
+    kappa = 0.5 + (kappa - 0.5) * ramp
     ttft = t_pre + queue * extra * ahead + (kappa * t_dec if c_local > 1 else 0.0) + adp_wait * t_dec
     latency = ttft + (0 if 0 > osl - 1 else osl - 1) * tpot
     ttft = ttft + wave_share * (t_pre + BURST_QUEUE * extra * t_pre_marginal - ttft)

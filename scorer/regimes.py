@@ -128,6 +128,7 @@ def predict(cm: CostModel, isl: int, osl: int, concurrency: int | Literal["max"]
     if concurrency == "max":
         if max_c < 1:
             return _no_fit(cm, isl, osl, 1, max_c)
+        cap *= cm.layout.dp  # the search cap holds per engine: each attention-DP rank schedules its own batch
         top = min(max_c, cap, max_requests or cap, cm.admission_cap() or cap)
         if engine_choice:
             return _engine_max(cm, isl, osl, top, max_c, usd_per_gpu_hour, wave_share)
@@ -501,7 +502,8 @@ def sweep(make_cm, arch, isl: int, osl: int, usd_per_gpu_hour: float | None,
             continue
         label, tp, ep, pp, dp = lay.label, lay.tp, lay.ep, lay.pp, lay.dp
         # the full batch predict's --concurrency max reaches: memory, the engine's admission cap, the global cap
-        full = min(max_c, top_cap, cm.admission_cap() or top_cap)
+        rank_cap = top_cap * dp  # per attention-DP rank, as predict's --concurrency max
+        full = min(max_c, rank_cap, cm.admission_cap() or rank_cap)
         grid = [c for c in concurrencies if c <= max_c]
         if grid and full > grid[-1]:
             grid.append(full)

@@ -38,6 +38,7 @@ from .sheet import (
     DEFAULT_GPU,
     Options,
     Sheet,
+    _decode_steps_note,
     build_sheet,
     cost_model_factory,
     expected_errors,
@@ -494,18 +495,26 @@ def _with_skipped(rec: Recommendation, skipped: list[Skipped]) -> Recommendation
 
 
 def _overhead_caveat(rec: Recommendation, models: list[ModelColumn], w: Workload, framework: str,
-                     overhead_ms: float) -> Recommendation:
-    """``rec`` with a caveat when a TTFT target is missed by some model and the framework's fixed per-request
-    prefill overhead (a fitted constant, not a per-model derivation) is at least half of that target: then the
-    constant, not the model, may decide the outcome."""
-    if not w.ttft_ms or overhead_ms < 0.5 * w.ttft_ms:
+                     overhead_ms: float, decode_steps: float = 0.5) -> Recommendation:
+    """``rec`` with caveats when a TTFT target is missed by some model and a fitted term, not a per-model
+    derivation, may decide the outcome: the framework's fixed per-request prefill overhead when it is at least
+    half of the target; the decode iterations in its TTFT (``decode_steps``, κ) when they are fitted (not ½)."""
+    if not w.ttft_ms:
         return rec
     if not any(d.status != "ok" and d.best_ttft_ms is not None for m in models for d in m.deployments):
         return rec
-    text = (f"The TTFT target ({w.ttft_ms:g} ms) is within 2x of {framework}'s fixed per-request prefill overhead "
-            f"({overhead_ms:.0f} ms, fitted mostly on large models): TTFT misses here may come from that constant "
-            "rather than the model; compare with another --framework or measure.")
-    return rec.model_copy(update={"caveats": list(rec.caveats) + [text]})
+    texts = []
+    if overhead_ms >= 0.5 * w.ttft_ms:
+        texts.append(f"The TTFT target ({w.ttft_ms:g} ms) is within 2x of {framework}'s fixed per-request prefill "
+                     f"overhead ({overhead_ms:.0f} ms, fitted mostly on large models): TTFT misses here may come from "
+                     "that constant rather than the model; compare with another --framework or measure.")
+    if abs(decode_steps - 0.5) > 1e-9:
+        texts.append(f"{framework}'s TTFT includes {decode_steps:.1f} decode iterations, a fitted term whose "
+                     "mechanism is not established: TTFT misses may come from it rather than the model; compare "
+                     "with another --framework or measure.")
+    if not texts:
+        return rec
+    return rec.model_copy(update={"caveats": list(rec.caveats) + texts})
 
 
 def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | None = None,
@@ -588,9 +597,11 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
         f"Cost model calibration: {cal_note}.",
     ]
     overhead_ms = 1e3 * float(cal.resolve(framework).get("prefill_overhead_s", 0.0))
+    decode_steps = float(cal.resolve(framework).get("ttft_decode_steps", 0.5))
     assumptions.append(f"Every TTFT includes {framework}'s fixed per-request prefill overhead of {overhead_ms:.0f} ms "
                        "(data/calibration.json: fitted on closed-loop runs at 4 or more concurrent requests, mostly "
-                       "of large models); at low load on a small model it may overstate TTFT.")
+                       "of large models); at low load on a small model it may overstate TTFT. "
+                       + _decode_steps_note(cal, framework))
     for pr in prices:
         assumptions.append(f"{pr.gpu}: " + (f"${pr.usd_per_hour:.2f}/GPU-hour, {pr.source}." if pr.usd_per_hour
                                             else f"{pr.source}: $ figures not computed."))
@@ -599,5 +610,6 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
                          workload=workload, framework=framework, precision=precision, gpus=prices,
                          calibration=cal_note, models=columns, skipped=skipped,
                          recommendation=_overhead_caveat(_with_skipped(_recommend(columns, workload, prices), skipped),
-                                                         columns, workload, framework, overhead_ms),
+                                                         columns, workload, framework, overhead_ms,
+                                                         decode_steps),
                          assumptions=assumptions)

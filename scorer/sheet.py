@@ -811,6 +811,17 @@ def hub_param_check(arch: ModelArch, params: ParamCounts, prov: Provenance) -> H
                          config_total=config_total, delta_pct=round(delta * 100, 3), comparable=True, note=note)
 
 
+def _decode_steps_note(cal, framework: str) -> str:
+    """The assumption sentence on the decode iterations in TTFT (κ = ``ttft_decode_steps``) for ``framework``."""
+    k = float(cal.resolve(framework).get("ttft_decode_steps", 0.5))
+    if abs(k - 0.5) < 1e-9:
+        return ("At 2 or more concurrent requests TTFT also waits half a decode iteration (the one running when it "
+                "arrives).")
+    return (f"At 4 or more concurrent requests per engine TTFT also includes {k:.1f} decode iterations ({framework}: "
+            "fitted on measured runs at 4 or more, whose TTFT floor follows the decode step time; an effective term, "
+            "its mechanism is not established), interpolated to half an iteration at 1 request (not measured).")
+
+
 def _memory_assumption(arch: ModelArch, opts: Options, cal, gpus) -> str:
     """How the framework's KV budget is sized: vLLM's gpu_memory_utilization, TensorRT-LLM's free-memory fraction,
     or SGLang's default mem_fraction_static, which depends on the GPU and the layout (examples at TP1 and TP8)."""
@@ -851,7 +862,7 @@ def _assumptions(arch: ModelArch, opts: Options, kv: KVCache, cal, prec: str, un
         "SGLang does) and a fixed per-request overhead fitted per framework "
         f"({opts.framework}: {1e3 * float(cal.resolve(opts.framework).get('prefill_overhead_s', 0.0)):.0f} ms) on "
         "closed-loop runs at 4 or more concurrent requests, mostly of large models: at concurrency 1 on a small "
-        "model it may overstate TTFT.",
+        "model it may overstate TTFT. " + _decode_steps_note(cal, opts.framework),
         "Parameter counts follow transformers' module layout; bytes use 1 GiB = 2^30 B. GPU memory: "
         + "; ".join(f"{g.id} {g.memory_bytes / GIB:,.1f} GiB" + (" (the capacity its source states)" if
                     g.memory_capacity_bytes else f" ({g.memory_gb:g} vendor GB of 1e9 B: no source states it exactly)")
