@@ -746,9 +746,21 @@ def cmd_predict(args) -> int:
         raise BadInputError(f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}")
     unq = unquantized_components(arch, prec.id)
     kv_source = None
+    from .kvcache import default_kv_dtype, model_dtype
+    runs_in = model_dtype(args.framework, arch, prec.id)
+    auto_kv, auto_source = default_kv_dtype(args.framework, prec.id, runs_in, arch, gpu)
     if args.kv_dtype == "auto":
-        from .kvcache import default_kv_dtype, model_dtype
-        args.kv_dtype, kv_source = default_kv_dtype(args.framework, prec.id, model_dtype(args.framework, arch, prec.id))
+        args.kv_dtype, kv_source = auto_kv, auto_source
+    elif args.kv_dtype != auto_kv:  # only what the engine launches: its --kv-cache-dtype must exist and take the model
+        from .launch import kv_flag, kv_runs_instead
+        why = kv_flag(args.framework, args.kv_dtype, arch, gpu)[1]
+        if why:
+            raise BadInputError(f"{why}; it launches KV at "
+                                f"{', '.join(kv_runs_instead(args.framework, arch, gpu, auto_kv))} (--kv-dtype)")
+    if args.framework == "vllm" and args.ep > 1 and args.ep != args.tp * (dp or 1):
+        raise BadInputError(f"vLLM 0.33.0 has no flag for EP {args.ep}: --enable-expert-parallel spreads the experts "
+                            f"over all TP x DP = {args.tp * (dp or 1)} GPUs (fused_moe/config.py: ep_size = TP x DP); "
+                            f"run --ep {args.tp * (dp or 1)} or --ep 1 (experts split by TP), or --framework sglang (its --ep-size takes it)")
     params = count_params(arch)
     from .checkpoint import analyze, stored_weight_bytes
     ck = analyze(raw.checkpoint, arch, params) if raw.checkpoint else None
@@ -803,9 +815,19 @@ def cmd_predict(args) -> int:
         notes.append(f"{gpu.id} has no native {prec.id} GEMM kernels (its tensor cores lack "
                      f"{' / '.join(prec.native)}): modelled as {prec.id} weights dequantized to {math_dtype} math "
                      "(weight-only kernels)")
-    if args.kv_dtype == "nvfp4" and float(gpu.compute_capability or 0) < 10.0:
+    if args.kv_dtype == "nvfp4" and args.framework == "vllm" and float(gpu.compute_capability or 0) < 10.0:
+        notes.append(f"vLLM reads an NVFP4 KV cache on compute capability {gpu.compute_capability} through its FA2 "
+                     "path, dequantizing it (vllm 0.33.0 v1/attention/backends/flashinfer.py), not on FP4 tensor "
+                     "cores: attention is modelled at the cache's bytes")
+    elif args.kv_dtype == "nvfp4" and float(gpu.compute_capability or 0) < 10.0:
         notes.append(f"an NVFP4 KV cache needs Blackwell FP4 tensor cores (compute capability 10.0); {gpu.id} has "
                      f"{gpu.compute_capability or 'none'}")
+    full = cm.max_concurrency(args.isl + args.osl) if p.max_concurrency >= 1 and args.osl > 1 else None
+    if full is not None and full < p.concurrency <= p.max_concurrency:  # where the occupancy decides the fit
+        notes.append(f"fits and max_concurrency count each running sequence at its mean occupancy, isl + osl/2 = "
+                     f"{args.isl + (args.osl + 1) // 2:,} tokens of KV (a steady closed loop's sequences are spread "
+                     f"over their decode; engines page KV as tokens arrive and preempt when they run out): at the "
+                     f"full isl + osl = {args.isl + args.osl:,} tokens only {full:,} fit at once")
     if args.osl == 1:
         notes.append("osl = 1: a request ends at its first token, so no engine measures a TPOT here; tpot_ms is "
                      "the decode step the model would run, for reference")

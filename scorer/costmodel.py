@@ -567,7 +567,6 @@ class CostModel:
         self._qb = int_weight_bytes(self.precision, self.arch.quantization)  # bytes per quantized weight
         self._comp_qb = component_weight_bytes(self.arch, self.precision)  # a mixed checkpoint's, per component
         tp = lay.tp
-        self.link_peak = self.topology.scaleup_bytes_per_s
         self._shards = _shards_for(self.gemms, tp, lay.moe_tp)
         self.kv_policy = resolve_policy(self.kv_policy, self.framework)
         self.engine_kv = engine_kv(self.framework, self.gpu, lay.pp,
@@ -849,7 +848,7 @@ class CostModel:
         if pp > 1:  # activations hop between consecutive stages
             byts = local_tokens * self.arch.hidden_size * ACT_BYTES
             crossing = pp_hops_across(pp, self.layout.tp * self.layout.dp, topo.domain)
-            intra += (pp - 1 - crossing) * byts / topo.scaleup_bytes_per_s
+            intra += (pp - 1 - crossing) * byts / topo.scaleup_bw(2)  # one GPU to one GPU
             n += pp - 1 - crossing
             inter += crossing * byts / topo.scaleout_bytes_per_s
             inter_lat += crossing * topo.scaleout_latency_s
@@ -1045,7 +1044,7 @@ class CostModel:
         for kind, group, per_tok, count in self._blocks:
             if kind != "allreduce" or not 1 < group <= d or not per_tok > 0:
                 return None
-            out.append((count, 2.0 * (group - 1) / group, per_tok))
+            out.append((count, 2.0 * (group - 1) / group, per_tok, self.topology.scaleup_bw(group)))
             n += count
         return tuple(out), n
 
@@ -1103,9 +1102,8 @@ class CostModel:
         p = self.p
         fast = kit[11]
         if fast is not None and local_tokens > 0:  # collective_time's (f · size / up, 1, 0, 0) per all-reduce
-            up = self.topology.scaleup_bytes_per_s
             comm_s = 0.0
-            for count, f, per_tok in fast[0]:
+            for count, f, per_tok, up in fast[0]:
                 comm_s += count * (f * (local_tokens * per_tok) / up)
             comm_n, inter_s, inter_lat = fast[1], 0.0, 0.0
         elif self._blocks or self.layout.pp > 1:
@@ -1332,7 +1330,9 @@ class CollectiveTime(NamedTuple):
 def collective_time(kind: str, group: int, size: float, topo: Topology) -> CollectiveTime:
     """Cost terms of one collective of ``size`` bytes per GPU over ``group`` consecutive GPUs.
 
-    ``allreduce``: within one scale-up domain a ring, 2(t − 1)/t · S at the scale-up bandwidth and one
+    ``allreduce``: within one scale-up domain a ring, 2(t − 1)/t · S at the scale-up bandwidth
+    (:meth:`~scorer.hardware.Topology.scaleup_bw`: on a fully connected mesh such as XGMI only the t − 1 links
+    to the group's peers, t − 1 per-peer links at most) and one
     message latency (the calibrated ``comm_latency_s``). A group over n domains of g GPUs each runs
     hierarchically (NCCL's scheme): reduce-scatter and all-gather inside each domain (2(g − 1)/g · S at
     the scale-up bandwidth, one latency), and between them an all-reduce across the n domains of each
@@ -1353,7 +1353,7 @@ def collective_time(kind: str, group: int, size: float, topo: Topology) -> Colle
     else:
         n = -(-group // d)
         g = group // n
-    up, out = topo.scaleup_bytes_per_s, topo.scaleout_bytes_per_s
+    up, out = topo.scaleup_bw(g), topo.scaleout_bytes_per_s
     intra = 2.0 * (g - 1) / g * size / up if g > 1 else 0.0
     if n == 1:
         return CollectiveTime(intra, 1, 0.0, 0.0)

@@ -42,6 +42,17 @@ class Topology(BaseModel):
     scaleout_bytes_per_s: float
     scaleout_latency_s: float
     scaleout: str
+    link_bytes_per_s: float | None = Field(None, description="a fully connected mesh's per-peer link (XGMI: each GPU "
+                                                             "wired to every other by its own link); None: a switched "
+                                                             "fabric (NVLink/NVSwitch), any group at the full figure")
+
+    def scaleup_bw(self, group: int) -> float:
+        """Scale-up bytes/s one GPU moves in a collective over ``group`` GPUs of its domain: the full figure on a
+        switched fabric; on a mesh only the links to the group's other ``group - 1`` GPUs carry it, so at most
+        ``(group - 1)`` x the per-peer link (a pipeline hop between two GPUs: one link)."""
+        if self.link_bytes_per_s is None:
+            return self.scaleup_bytes_per_s
+        return min(self.scaleup_bytes_per_s, max(1, group - 1) * self.link_bytes_per_s)
 
     def domains(self, gpus: int) -> int:
         """Scale-up domains a layout of ``gpus`` GPUs spans."""
@@ -70,6 +81,8 @@ class GPU(BaseModel):
     l2_mb: float | None = None
     scaleup_gbps: float
     scaleup: str
+    #: per-peer link of a fully connected scale-up mesh, GB/s unidirectional (MI300X XGMI: 7 x 64); None: switched
+    scaleup_link_gbps: float | None = None
     node_gpus: int = 8
     #: GPUs joined by the scale-up fabric (default: the node)
     scaleup_domain: int | None = None
@@ -105,7 +118,8 @@ class GPU(BaseModel):
                         scaleout_bytes_per_s=(self.scaleout_gbps if known else DEFAULT_SCALEOUT_GBPS) * 1e9,
                         scaleout_latency_s=(self.scaleout_latency_us if self.scaleout_latency_us is not None
                                             else DEFAULT_SCALEOUT_LATENCY_US) * 1e-6,
-                        scaleout=self.scaleout or ("assumed" if not known else "?"))
+                        scaleout=self.scaleout or ("assumed" if not known else "?"),
+                        link_bytes_per_s=self.scaleup_link_gbps * 1e9 if self.scaleup_link_gbps else None)
 
     def supports(self, fmt: str) -> bool:
         return fmt in self.formats

@@ -448,20 +448,90 @@ def model_dtype(framework: str, arch: ModelArch, precision: str) -> str:
     return precision if precision in ("bf16", "fp16") else served_dtype(framework, arch.dtype, arch.model_type)[0]
 
 
-def default_kv_dtype(framework: str, precision: str, model_dtype: str = "bf16") -> tuple[str, str]:
-    """The KV dtype a framework serves by default at a weight precision, and why (one default used by predict,
-    score, validate and calibrate; stated in their output). ``model_dtype``: the 16-bit dtype the engine runs the
-    model in (:func:`served_dtype`).
+_FP8_FORMATS = ("fp8", "fp8_channel", "fp8_block")
+#: SGLang 0.5.23 configs/model_config.py is_deepseek_dsa: these architectures with index_topk run DeepSeek sparse
+#: attention, whose KV dtype arg_groups/overrides.py _dsa_kv_cache_dtype_default sets at auto
+SGLANG_DSA_ARCHS = ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "MistralLarge3ForCausalLM",
+                    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "Glm5NextForConditionalGeneration",
+                    "LongcatFlashForCausalLM", "Dots3NoteForCausalLM", "HYV4ForCausalLM")
+#: vLLM 0.33.0 model_executor/models/config.py GlmMoeDsaForCausalLM / Glm5NextModelConfig: fp8 KV at auto on SM10x
+VLLM_FP8_ON_SM100 = ("GlmMoeDsaForCausalLM", "Glm5NextForCausalLM", "Glm5NextForConditionalGeneration")
 
-    vLLM and SGLang: ``--kv-cache-dtype auto`` = the model's dtype. TensorRT-LLM: ``KvCacheConfig.dtype``
-    ``auto`` takes the checkpoint's ``kv_cache_quant_algo``, FP8 in the ModelOpt FP8 / NVFP4 checkpoints it is
-    run with (assumption from the published recipes, not read from its source); the model's dtype otherwise.
+
+def _major(gpu) -> int:
+    try:
+        return int(str(getattr(gpu, "compute_capability", None) or "0").split(".")[0])
+    except ValueError:
+        return 0
+
+
+def default_kv_dtype(framework: str, precision: str, model_dtype: str = "bf16", arch: ModelArch | None = None,
+                     gpu=None) -> tuple[str, str]:
+    """The KV dtype a framework caches at ``--kv-cache-dtype auto`` for this checkpoint and GPU, and why (one
+    default used by predict, score, validate and calibrate; stated in their output). ``model_dtype``: the 16-bit
+    dtype the engine runs the model in (:func:`served_dtype`); ``arch``: the model (its quantization config and
+    architecture; None: an unquantized, unremarkable one); ``gpu``: the GPU (some defaults depend on its
+    compute capability; None: below SM100).
+
+    vLLM 0.33.0: engine/arg_utils.py resolves auto through utils/torch_utils.py resolve_kv_cache_dtype_string: a
+    ModelOpt quantization config naming ``kv_cache_quant_algo`` / ``kv_cache_scheme`` FP8 or NVFP4 gives that dtype
+    (a legacy hf_quant_config.json too: transformers_utils/config.py loads it as the quantization config and
+    model_arch_config_convertor.py sets its quant_method to modelopt); a compressed-tensors ``kv_cache_scheme`` gives fp8 (model_executor/layers/attention/attention.py);
+    GLM-MoE-DSA / GLM-5-Next on SM10x take fp8 (model_executor/models/config.py); else the model's dtype.
+    SGLang 0.5.23: mem_cache/kv_cache_dtype.py configure_kv_cache_dtype takes fp8 when the checkpoint's quant
+    config names ``kv_cache_quant_algo`` FP8 (ModelOpt, or an fp8 config carrying it: layers/quantization/fp8.py);
+    DeepSeek sparse attention (is_deepseek_dsa) takes fp8 on SM100 and newer, bf16 below (arg_groups/overrides.py;
+    learnable attention sinks, which force bf16, are not read); DeepSeek-V4 takes fp8; else the model's dtype.
+    TensorRT-LLM (its source not read here: assumed): ``KvCacheConfig.dtype`` auto takes the checkpoint's
+    ``kv_cache_quant_algo`` — a ModelOpt checkpoint's own, none for another method's checkpoint served at its own
+    format; FP8/NVFP4 weights the checkpoint does not hold need a ModelOpt export, assumed with FP8 KV.
     """
+    quant = arch.quantization if arch is not None else None
+    held = quant is not None and (quant.format == precision or (
+        quant.format in _FP8_FORMATS and precision in _FP8_FORMATS))
+    kv = quant.kv_cache_dtype if held else None
+    archs = set(arch.architectures) if arch is not None else set()
+    dsa = arch is not None and any(getattr(lay.mixer, "indexer", None) is not None for lay in arch.layers)
+    auto = f"{framework} default: --kv-cache-dtype auto = the model's dtype ({model_dtype})"
+    if framework == "vllm":
+        if held and quant.method == "modelopt" and kv in ("fp8", "nvfp4"):
+            return kv, (f"vLLM 0.33.0 default: --kv-cache-dtype auto takes the ModelOpt checkpoint's "
+                        f"{kv.upper()} KV (utils/torch_utils.py resolve_kv_cache_dtype_string)")
+        if held and quant.method == "compressed-tensors" and kv == "fp8":
+            return "fp8", ("vLLM 0.33.0 default: --kv-cache-dtype auto takes the checkpoint's compressed-tensors "
+                           "kv_cache_scheme, FP8 (model_executor/layers/attention/attention.py)")
+        if archs & set(VLLM_FP8_ON_SM100) and dsa and _major(gpu) == 10:
+            return "fp8", ("vLLM 0.33.0 default on SM10x for this architecture: fp8 KV "
+                           "(model_executor/models/config.py verify_and_update_config)")
+        return model_dtype, auto
+    if framework == "sglang":
+        if "DeepseekV4ForCausalLM" in archs:
+            return "fp8", "SGLang 0.5.23 default for DeepSeek-V4: fp8_e4m3 KV (arg_groups/overrides.py)"
+        if dsa and archs & set(SGLANG_DSA_ARCHS):
+            if _major(gpu) >= 10:
+                return "fp8", ("SGLang 0.5.23 default for DeepSeek sparse attention on SM100 and newer: fp8_e4m3 KV "
+                               "(arg_groups/overrides.py _dsa_kv_cache_dtype_default)")
+            return "bf16", ("SGLang 0.5.23 default for DeepSeek sparse attention below SM100: bfloat16 KV "
+                            "(arg_groups/overrides.py _dsa_kv_cache_dtype_default)")
+        if held and quant.method in ("modelopt", "fp8") and kv == "fp8":
+            return "fp8", ("SGLang 0.5.23 default: --kv-cache-dtype auto takes the checkpoint's kv_cache_quant_algo "
+                           "FP8 (mem_cache/kv_cache_dtype.py configure_kv_cache_dtype)")
+        return model_dtype, auto
     if framework == "trtllm" and precision in FP8_KV_CHECKPOINTS:
-        return "fp8", ("assumed TensorRT-LLM default at FP8/NVFP4 weights: FP8 KV, as its ModelOpt FP8/NVFP4 "
-                       "checkpoints set kv_cache_quant_algo (KvCacheConfig dtype auto); pass --kv-dtype bf16 for a "
-                       "checkpoint without it")
-    return model_dtype, f"{framework} default: --kv-cache-dtype auto = the model's dtype ({model_dtype})"
+        if held and quant.method == "modelopt":
+            if kv in ("fp8", "nvfp4"):
+                return kv, (f"TensorRT-LLM default (assumed): the ModelOpt checkpoint's kv_cache_quant_algo "
+                            f"{kv.upper()} (KvCacheConfig dtype auto)")
+            return model_dtype, ("TensorRT-LLM default (assumed): the ModelOpt checkpoint names no "
+                                 f"kv_cache_quant_algo, so KvCacheConfig dtype auto = the model's dtype ({model_dtype})")
+        if held:
+            return model_dtype, (f"TensorRT-LLM default (assumed): this {quant.method} checkpoint's quantization config "
+                                 f"names no KV algorithm TensorRT-LLM reads, so KvCacheConfig dtype auto = the model's "
+                                 f"dtype ({model_dtype}); pass --kv-dtype fp8 for an FP8 cache")
+        return "fp8", ("assumed TensorRT-LLM default at FP8/NVFP4 weights the checkpoint does not hold: a ModelOpt "
+                       "FP8/NVFP4 export, whose recipes set kv_cache_quant_algo FP8 (KvCacheConfig dtype auto); pass "
+                       "--kv-dtype bf16 for an export without it")
+    return model_dtype, auto
 
 
 def resolve_policy(policy: str, framework: str) -> str:

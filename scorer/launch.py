@@ -28,11 +28,91 @@ ONLINE = {"fp8": "fp8"}
 SAFE_MODEL = re.compile(r"(?:/|~/|(?:\.\.?/)+)?[A-Za-z0-9][A-Za-z0-9._/~+-]{0,300}")
 PLACEHOLDER = "MODEL_REPO_OR_FOLDER"
 #: --kv-cache-dtype values per KV dtype: vLLM 0.33.0 vllm/config/cache.py CacheDType (auto, float16, bfloat16, fp8,
-#: fp8_e4m3, ...; no float32, NVFP4 only as nvfp4_ds_mla for DeepSeek's MLA); SGLang 0.5.23
-#: sglang/srt/arg_groups/fields/model.py kv_cache_dtype choices (auto, fp8_e5m2, fp8_e4m3, mxfp8, bf16, bfloat16,
-#: nvfp4, fp4_mx_block16; no float16, no float32). A KV dtype absent here has no flag in that engine
-KV_FLAG = {"vllm": {"fp8": "fp8", "bf16": "bfloat16", "fp16": "float16"},
+#: fp8_e4m3, ..., nvfp4, nvfp4_ds_mla; no float32); SGLang 0.5.23 sglang/srt/arg_groups/fields/model.py
+#: kv_cache_dtype choices (auto, fp8_e5m2, fp8_e4m3, mxfp8, bf16, bfloat16, nvfp4, fp4_mx_block16; no float16, no
+#: float32). A KV dtype absent here has no flag in that engine; :func:`kv_flag` adds where the engine refuses a
+#: flag it has (NVFP4 on a model or GPU its kernels do not take)
+KV_FLAG = {"vllm": {"fp8": "fp8", "bf16": "bfloat16", "fp16": "float16", "nvfp4": "nvfp4"},
            "sglang": {"fp8": "fp8_e4m3", "bf16": "bfloat16", "nvfp4": "nvfp4"}}
+KV_ENGINE_VERSION = {"vllm": "0.33.0", "sglang": "0.5.23"}
+
+
+def _cc(gpu) -> tuple[int, int]:
+    try:
+        major, _, minor = str(gpu.compute_capability or "0").partition(".")
+        return int(major), int(minor or 0)
+    except ValueError:
+        return 0, 0
+
+
+def kv_flag(framework: str, kv_dtype: str, arch, gpu) -> tuple[str | None, str | None]:
+    """The ``--kv-cache-dtype`` value that caches KV at ``kv_dtype`` (``bf16``, ``fp16``, ``fp8``, ``fp32``,
+    ``nvfp4``) for ``arch`` on ``gpu`` under ``framework``, and None; or None and the one-line reason the engine
+    has no such flag or refuses it. Only vLLM and SGLang are checked (TensorRT-LLM's KvCacheConfig was not read:
+    ``(None, None)``). The caller asks only for a dtype other than the model's own (``auto`` covers that).
+
+    vLLM 0.33.0: config/vllm.py ``validate_nvfp4_kv_cache_with_mla`` refuses ``nvfp4`` with MLA, whose
+    ``nvfp4_ds_mla`` layout only the sparse MLA backends read and only on SM100
+    (v1/attention/backends/mla/flashmla_sparse.py); for other attention only the FlashInfer backend reads NVFP4
+    (v1/attention/backends/flashinfer.py ``supports_kv_cache_dtype``: SM100 through TRT-LLM attention, SM80/90/120
+    through FA2, where ``supports_combination`` refuses head size 64 and attention sinks).
+    SGLang 0.5.23 arg_groups/kv_cache_hook.py ``handle_kv4_compatibility``: ``nvfp4`` needs CUDA SM100 or SM120.
+    """
+    if framework not in KV_FLAG:
+        return None, None
+    ver = f"{ {'vllm': 'vLLM', 'sglang': 'SGLang'}[framework]} {KV_ENGINE_VERSION[framework]}"
+    flag = KV_FLAG[framework].get(kv_dtype)
+    if flag is None:
+        return None, f"{ver} has no --kv-cache-dtype value for a KV cache in {kv_dtype}"
+    if kv_dtype != "nvfp4":
+        return flag, None
+    cuda = getattr(gpu, "vendor", "nvidia") == "nvidia"
+    major, _ = _cc(gpu)
+    mixers = [lay.mixer for lay in arch.layers if lay.mixer is not None]
+    mla = [m for m in mixers if m.kind in ("mla", "compressed_attention")]
+    cc = gpu.compute_capability or "none"
+    if framework == "sglang":
+        if not cuda:
+            return None, (f"{ver} refuses an NVFP4 KV cache on {gpu.id}: 'KV4 is not tested on non-CUDA platforms' "
+                          "(arg_groups/kv_cache_hook.py)")
+        if major not in (10, 12):
+            return None, (f"{ver} refuses an NVFP4 KV cache on {gpu.id} (compute capability {cc}): it needs "
+                          "Blackwell SM100 or SM120 (arg_groups/kv_cache_hook.py)")
+        return flag, None
+    if not cuda:
+        return None, (f"{ver} reads an NVFP4 KV cache only in its FlashInfer backend, which {gpu.id} "
+                      f"({gpu.vendor.upper()}) does not run")
+    if mla:
+        sparse = all(getattr(m, "indexer", None) is not None or m.kind == "compressed_attention" for m in mla)
+        if not sparse:
+            return None, (f"{ver} refuses an NVFP4 KV cache with MLA (config/vllm.py validate_nvfp4_kv_cache_with_mla); "
+                          "its nvfp4_ds_mla layout is for sparse MLA backends only")
+        if major != 10:
+            return None, (f"{ver} reads the nvfp4_ds_mla KV cache only on SM100 (flashmla_sparse.py); {gpu.id} has "
+                          f"compute capability {cc}")
+        return "nvfp4_ds_mla", None
+    if major == 10:
+        return flag, None
+    if major not in (8, 9, 12):
+        return None, (f"{ver}'s FlashInfer backend reads an NVFP4 KV cache on SM80/90/100/120 only; {gpu.id} has "
+                      f"compute capability {cc}")
+    attn = [m for m in mixers if m.kind == "attention" and not getattr(m, "kv_shared", False)]
+    if any(m.head_dim == 64 for m in attn):
+        return None, (f"{ver} refuses an NVFP4 KV cache at head size 64 on compute capability {cc} ('fa2 prefill "
+                      "misreads an NVFP4 KV cache at head_size 64', flashinfer.py)")
+    if any(getattr(m, "sinks", False) for m in attn):
+        return None, (f"{ver} refuses an NVFP4 KV cache with attention sinks on compute capability {cc} ('the sink "
+                      "prefill wrapper cannot read an NVFP4 KV cache', flashinfer.py)")
+    return flag, None
+
+
+def kv_runs_instead(framework: str, arch, gpu, model_dtype: str) -> list[str]:
+    """KV dtypes that ``framework`` launches for ``arch`` on ``gpu``: the model's own (``auto``) first."""
+    out = [model_dtype]
+    for d in ("fp8", "bf16", "fp16", "nvfp4"):
+        if d not in out and kv_flag(framework, d, arch, gpu)[0] is not None:
+            out.append(d)
+    return out
 
 
 class LaunchCommand(BaseModel):
@@ -155,13 +235,14 @@ def launch_command(cm, p, prov) -> LaunchCommand:
     if prec in ("bf16", "fp16"):
         if served_dtype(fw, cm.arch.dtype, cm.arch.model_type)[0] != prec:  # --dtype auto would run the other one
             flags.append(("--dtype", {"bf16": "bfloat16", "fp16": "float16"}[prec]))
-    kv = None  # --kv-cache-dtype auto caches KV in the model's dtype: a flag only for another one
-    runs_in = model_dtype(fw, cm.arch, prec)
+    kv = None  # a flag only for a KV dtype other than what --kv-cache-dtype auto caches
+    from .kvcache import default_kv_dtype
+    runs_in = default_kv_dtype(fw, prec, model_dtype(fw, cm.arch, prec), cm.arch, cm.gpu)[0]  # what auto caches
     if cm.kv_dtype != runs_in:
-        kv = KV_FLAG.get(fw, {}).get(cm.kv_dtype)
+        kv = kv_flag(fw, cm.kv_dtype, cm.arch, cm.gpu)[0]
         if kv is None:
             notes.append(f"KV cache {cm.kv_dtype}: {fw} {table.get('version')} has no --kv-cache-dtype for it; the "
-                         f"command leaves auto, which caches KV in the model's dtype ({runs_in}), not what was "
+                         f"command leaves auto, which caches KV in {runs_in}, not what was "
                          "predicted")
     ctx = p.isl + p.osl
     if fw == "vllm":

@@ -406,7 +406,8 @@ class Predictor:
             return RowResult(row, None, problem)
         from .kvcache import default_kv_dtype, model_dtype
         kv = row.kv_precision if row.kv_precision in ("fp8", "bf16", "fp16") else \
-            default_kv_dtype(row.framework, prec_id, model_dtype(row.framework, arch, prec_id))[0]
+            default_kv_dtype(row.framework, prec_id, model_dtype(row.framework, arch, prec_id), arch,
+                             gpu)[0]
         prec = get_precision(prec_id)
         unq = unquantized_components(arch, prec_id)
         key = (row.config, gpu.id, prec_id, row.tp, row.pp, max(1, row.ep), row.attention_dp, kv, row.framework)

@@ -57,8 +57,9 @@ class Prediction(BaseModel):
     isl: int
     osl: int
     concurrency: int
-    fits: bool
-    memory_per_gpu_gib: float = Field(description="weights + KV for the concurrency + runtime reserve, GiB")
+    fits: bool = Field(description="the concurrency's KV fits at each sequence's mean occupancy, ISL + OSL/2 tokens")
+    memory_per_gpu_gib: float = Field(description="weights + KV for the concurrency (sequences at ISL + OSL/2 "
+                                                  "tokens) + runtime reserve, GiB")
     weights_per_gpu_gib: float
     kv_per_gpu_gib: float
     ttft_ms: float | None
@@ -67,7 +68,10 @@ class Prediction(BaseModel):
     output_tokens_per_s_per_gpu: float | None
     bound: str | None
     usd_per_1m_output_tokens: float | None = None
-    max_concurrency: int = Field(description="sequences of ISL+OSL tokens that fit on this layout")
+    max_concurrency: int = Field(description="sequences that fit on this layout at their mean occupancy, "
+                                             "ISL + OSL/2 tokens of KV each (a steady closed loop's running "
+                                             "sequences are spread over their decode; engines page KV as tokens "
+                                             "arrive and preempt when they run out)")
     nodes: int = Field(1, description="servers the layout spans (the catalog's node_gpus per server)")
     scaleup_domains: int = Field(1, description="scale-up (NVLink/XGMI) domains the layout spans; above 1 its "
                                                 "collectives cross the scale-out network")

@@ -535,9 +535,18 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     prec = get_precision(prec_id)
     from .kvcache import default_kv_dtype, model_dtype, served_dtype
     kv_note = None
+    auto_kv, auto_note = default_kv_dtype(opts.framework, prec.id, model_dtype(opts.framework, arch, prec.id), arch,
+                                          gpus[0])
     if opts.kv_dtype == "auto":
-        kv_dt, kv_note = default_kv_dtype(opts.framework, prec.id, model_dtype(opts.framework, arch, prec.id))
-        opts = opts.model_copy(update={"kv_dtype": kv_dt, "kv_dtype_source": kv_note})
+        kv_note = auto_note + (f" (on {gpus[0].id})" if len(gpus) > 1 else "")
+        opts = opts.model_copy(update={"kv_dtype": auto_kv, "kv_dtype_source": kv_note})
+    elif opts.kv_dtype != auto_kv:  # only what the engine launches (as predict)
+        from .launch import kv_flag, kv_runs_instead
+        for gpu in gpus:
+            why = kv_flag(opts.framework, opts.kv_dtype, arch, gpu)[1]
+            if why:
+                raise BadInputError(f"{why}; it launches KV at "
+                                    f"{', '.join(kv_runs_instead(opts.framework, arch, gpu, auto_kv))} (--kv-dtype)")
     prec_note = None
     if not opts.precision:
         q = arch.quantization

@@ -240,7 +240,16 @@ def test_predict_says_when_the_gpu_lacks_the_format(capsys):
                  "nvfp4", "--isl", "128", "--osl", "128", "--concurrency", "1"]) == 0
     notes = json.loads(capsys.readouterr().out)["notes"]
     assert any("no native nvfp4 GEMM kernels" in n and "bf16 math" in n for n in notes)
+    # vLLM 0.33.0 v1/attention/backends/flashinfer.py _nvfp4_kv_on_fa2: SM80/90/120 read NVFP4 KV through FA2
+    assert any("through its FA2 path" in n and "8.0" in n for n in notes), notes
+    assert main(["predict", "example:qwen3-4b", "--gpu", "A100-SXM-80GB", "--framework", "trtllm", "--kv-dtype",
+                 "nvfp4", "--isl", "128", "--osl", "128", "--concurrency", "1"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
     assert any("NVFP4 KV cache needs Blackwell" in n and "8.0" in n for n in notes)
+    # SGLang 0.5.23 arg_groups/kv_cache_hook.py: --kv-cache-dtype nvfp4 needs SM100 or SM120
+    one_line_exit_2(capsys, ["predict", "example:qwen3-4b", "--gpu", "A100-SXM-80GB", "--framework", "sglang",
+                             "--kv-dtype", "nvfp4", "--isl", "8", "--osl", "8", "--concurrency", "1"],
+                    "needs Blackwell SM100 or SM120")
     assert main(["predict", "example:qwen3-4b", "--gpu", "B200", "--precision", "nvfp4", "--kv-dtype", "nvfp4",
                  "--isl", "128", "--osl", "128", "--concurrency", "1"]) == 0
     notes = json.loads(capsys.readouterr().out)["notes"]

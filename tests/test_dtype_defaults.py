@@ -120,21 +120,53 @@ def test_kv_flags_say_what_auto_would_not_do(fp16_folder, capsys):
     out = _predict(capsys, fp16_folder, "--kv-dtype", "bf16")  # an fp16 model, a bf16 cache: the flag says so
     argv = out["launch"]["argv"]
     assert argv[argv.index("--kv-cache-dtype") + 1] == "bfloat16"
-    out = _predict(capsys, fp16_folder, "--kv-dtype", "fp32")
-    assert "--kv-cache-dtype" not in out["launch"]["argv"]
-    assert any("no --kv-cache-dtype for it" in n for n in out["launch"]["notes"])
-    out = _predict(capsys, fp16_folder, "--framework", "sglang", "--precision", "bf16", "--kv-dtype", "fp16")
-    assert any("no --kv-cache-dtype for it" in n for n in out["launch"]["notes"])
+    # a KV dtype the engine's CLI has no value for is not predicted: exit 2, one line, what it launches instead
+    _refused(capsys, [str(fp16_folder), "--kv-dtype", "fp32"],
+             "vLLM 0.33.0 has no --kv-cache-dtype value for a KV cache in fp32; it launches KV at fp16, fp8, bf16")
+    _refused(capsys, [str(fp16_folder), "--framework", "sglang", "--precision", "bf16", "--kv-dtype", "fp16"],
+             "SGLang 0.5.23 has no --kv-cache-dtype value for a KV cache in fp16")
+    out = _predict(capsys, fp16_folder, "--framework", "sglang", "--kv-dtype", "fp16")  # the model's own: auto
+    assert out["kv_dtype"] == "fp16" and "--kv-cache-dtype" not in out["launch"]["argv"]
 
 
-def test_vllm_expert_parallel_below_tp_x_dp_is_noted(tmp_path, capsys):
-    """vLLM 0.33.0 fused_moe/config.py FusedMoEParallelConfig.make: with --enable-expert-parallel, ep_size = TP x DP."""
+def _refused(capsys, argv, needle):
+    assert main(["predict", *argv, "--isl", "100", "--osl", "10", "--concurrency", "4"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("deploysheet: error:") and needle in err, err
+
+
+def test_nvfp4_kv_only_where_the_engine_reads_it(capsys):
+    """vLLM 0.33.0 v1/attention/backends/flashinfer.py: NVFP4 KV on SM100 (TRT-LLM attention) or SM80/90/120 (FA2,
+    refusing head size 64 and sinks); config/vllm.py refuses nvfp4 with MLA (nvfp4_ds_mla: sparse MLA, SM100 only).
+    SGLang 0.5.23 arg_groups/kv_cache_hook.py: SM100/SM120 only, CUDA only."""
+    out = _predict(capsys, "example:qwen3-4b", "--kv-dtype", "nvfp4")  # head_dim 128, no sinks, H100 (9.0): FA2
+    argv = out["launch"]["argv"]
+    assert argv[argv.index("--kv-cache-dtype") + 1] == "nvfp4"
+    _refused(capsys, ["example:gpt-oss-20b", "--kv-dtype", "nvfp4"], "head size 64 on compute capability 9.0")
+    out = _predict(capsys, "example:gpt-oss-20b", "--kv-dtype", "nvfp4", "--gpu", "B200")  # SM100: TRT-LLM attention
+    assert out["kv_dtype"] == "nvfp4"
+    _refused(capsys, ["example:qwen3-4b", "--kv-dtype", "nvfp4", "--gpu", "MI300X"], "FlashInfer backend")
+    _refused(capsys, ["example:qwen3-4b", "--kv-dtype", "nvfp4", "--framework", "sglang"],
+             "needs Blackwell SM100 or SM120 (arg_groups/kv_cache_hook.py); it launches KV at bf16, fp8")
+    assert _predict(capsys, "example:qwen3-4b", "--kv-dtype", "nvfp4", "--framework", "sglang", "--gpu",
+                    "B200")["kv_dtype"] == "nvfp4"
+    # the sheet refuses the same, for any GPU it lists
+    assert main(["score", "example:qwen3-4b", "--kv-dtype", "nvfp4", "--gpu", "B200", "--gpu", "MI300X"]) == 2
+    assert "FlashInfer backend" in capsys.readouterr().err
+
+
+def test_vllm_expert_parallel_below_tp_x_dp_is_refused(tmp_path, capsys):
+    """vLLM 0.33.0 fused_moe/config.py FusedMoEParallelConfig.make: with --enable-expert-parallel, ep_size = TP x DP;
+    any other EP has no flag, so predict refuses it (SGLang's --ep-size takes it)."""
     cfg = json.loads((data_dir() / "examples" / "mixtral-8x7b" / "config.json").read_text())
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "config.json").write_text(json.dumps(cfg))
-    out = _predict(capsys, tmp_path / "m", "--tp", "8", "--ep", "2")
-    assert "--enable-expert-parallel" in out["launch"]["argv"]
-    assert any("runs EP 8, not the layout predicted" in n for n in out["launch"]["notes"])
+    _refused(capsys, [str(tmp_path / "m"), "--tp", "8", "--ep", "2"], "vLLM 0.33.0 has no flag for EP 2")
+    _refused(capsys, [str(tmp_path / "m"), "--tp", "4", "--dp", "2", "--ep", "4"], "run --ep 8 or --ep 1")
+    out = _predict(capsys, tmp_path / "m", "--tp", "8", "--ep", "2", "--framework", "sglang")
+    assert out["launch"]["argv"][out["launch"]["argv"].index("--ep-size") + 1] == "2"
+    assert "--enable-expert-parallel" in _predict(capsys, tmp_path / "m", "--tp", "4", "--dp", "2", "--ep",
+                                                  "8")["launch"]["argv"]
     assert not _predict(capsys, tmp_path / "m", "--tp", "8", "--ep", "8")["launch"]["notes"]
 
 

@@ -73,6 +73,43 @@ def test_tp16_allreduce_across_two_h100_nodes_is_derived_independently():
     assert 4.5 < inter_ms < 5.5
 
 
+#: Llama-3.1-8B's published architecture (the Hub config)
+LLAMA_8B = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
+            "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+            "vocab_size": 128256, "max_position_embeddings": 131072, "rope_theta": 500000.0,
+            "tie_word_embeddings": False, "torch_dtype": "bfloat16"}
+
+
+@pytest.mark.parametrize("tp", [2, 4, 8])
+def test_xgmi_mesh_allreduce_uses_only_the_groups_links(tp):
+    """MI300X's Infinity Fabric is a fully connected mesh of 7 x 64 GB/s peer links (ml-engineering
+    network/README.md, S2n): a GPU of a TP group of t reaches its t - 1 peers over t - 1 links, so a ring
+    all-reduce of S bytes moves 2(t-1)/t S at (t-1) x 64 GB/s (448 GB/s only at t = 8). One decode step of
+    Llama-3.1-8B at batch 1: 2 all-reduces per block x 32 blocks of 4096 x 2 B, at the calibrated
+    comm_bw_eff, plus one comm_latency_s each."""
+    mi = get_gpu("MI300X")
+    assert (mi.scaleup_link_gbps, mi.scaleup_gbps) == (64, 448)
+    cal = load_calibration().resolve("vllm", mi.arch)
+    size, count = 4096 * 2, 2 * 32
+    bw = min(448, (tp - 1) * 64) * 1e9
+    intra_ms = count * (2 * (tp - 1) / tp * size / bw / cal["comm_bw_eff"] + cal["comm_latency_s"]) * 1e3
+    parts = _cm(LLAMA_8B, "MI300X", "bf16", Layout(tp=tp)).decode_step(1, 1088)
+    assert parts["comm_intra"] * 1e3 == pytest.approx(intra_ms, rel=1e-9)
+    assert parts["comm_inter"] == 0
+    # NVSwitch is no mesh: H100's TP2 all-reduce runs at the full 450 GB/s
+    h = _cm(LLAMA_8B, "H100-SXM", "bf16", Layout(tp=2)).decode_step(1, 1088)
+    hcal = load_calibration().resolve("vllm", "hopper")
+    assert h["comm_intra"] == pytest.approx(count * (size / 450e9 / hcal["comm_bw_eff"] + hcal["comm_latency_s"]),
+                                            rel=1e-9)
+
+
+def test_xgmi_pipeline_hop_uses_one_link():
+    """A pipeline hop sends one GPU's activations to one GPU: one 64 GB/s XGMI link on MI300X."""
+    cm = _cm(LLAMA_8B, "MI300X", "bf16", Layout(tp=1, pp=2))
+    intra, n, inter, _ = cm._comm(3.0)
+    assert intra == pytest.approx(3.0 * 4096 * 2 / 64e9, rel=1e-12) and n == 1 and inter == 0
+
+
 def test_predict_json_reports_nodes_and_a_breakdown(tmp_path, capsys):
     cfg = tmp_path / "config.json"
     cfg.write_text(json.dumps(LLAMA_405B))

@@ -50,12 +50,15 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
     excluded = _str_list(qc.get(excl_key), excl_key) if excl_key else []
     if method in ("fp8", "fbgemm_fp8"):
         block = qc.get("weight_block_size")
+        kv = _kv_scheme(qc.get("kv_cache_quant_algo"))  # SGLang's Fp8Config reads it (layers/quantization/fp8.py)
         if isinstance(block, list) and len(block) == 2:
             return QuantSpec(method=method, format="fp8_block", weight_bits=8, block=[int(b) for b in block],
-                             activations=f"fp8-{qc.get('activation_scheme', 'dynamic')}", excluded=excluded)
+                             activations=f"fp8-{qc.get('activation_scheme', 'dynamic')}", excluded=excluded,
+                             kv_cache_dtype=kv)
         fmt = "fp8_channel" if method == "fbgemm_fp8" else "fp8"
         return QuantSpec(method=method, format=fmt, weight_bits=8,
-                         activations=f"fp8-{qc.get('activation_scheme', 'dynamic')}", excluded=excluded)
+                         activations=f"fp8-{qc.get('activation_scheme', 'dynamic')}", excluded=excluded,
+                         kv_cache_dtype=kv)
     if method == "mxfp4":
         return QuantSpec(method=method, format="mxfp4", weight_bits=4, group_size=32, excluded=excluded)
     if method == "modelopt":
@@ -88,25 +91,36 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
     return QuantSpec(method=method, format="unknown", excluded=excluded)
 
 
+def _kv_scheme(kv: Any) -> str | None:
+    """The KV-cache dtype a quantization config names: a ``kv_cache_quant_algo`` string (``FP8`` -> ``fp8``) or a
+    ``kv_cache_scheme`` object (8-bit float -> ``fp8``, 4-bit float -> ``nvfp4``, as vLLM 0.33.0
+    utils/torch_utils.py get_kv_cache_quant_algo_string reads them); None when it names none or another form."""
+    if isinstance(kv, str) and kv.strip():
+        return kv.strip().lower()
+    if isinstance(kv, dict) and kv.get("type") == "float":
+        return {8: "fp8", 4: "nvfp4"}.get(kv.get("num_bits"))
+    return None
+
+
 def _modelopt(q: dict[str, Any], source: str) -> QuantSpec:
     algo = str(q.get("quant_algo") or "").upper()
     if algo == "MIXED_PRECISION":
         return _modelopt_mixed(q, source)
     excluded = _str_list(q.get("exclude_modules") if q.get("exclude_modules") is not None else q.get("ignore"),
                          "exclude_modules")
-    kv = q.get("kv_cache_quant_algo")
+    kv = _kv_scheme(q.get("kv_cache_scheme")) or _kv_scheme(q.get("kv_cache_quant_algo"))
     if "NVFP4" in algo or algo == "FP4":
         return QuantSpec(method="modelopt", format="nvfp4", weight_bits=4, group_size=int(q.get("group_size") or 16),
                          activations="nvfp4" if "AWQ" not in algo else None, excluded=excluded,
-                         kv_cache_dtype=str(kv).lower() if kv else None, source=source)
+                         kv_cache_dtype=kv, source=source)
     if algo.startswith("FP8"):
         block = q.get("weight_block_size") or None
         return QuantSpec(method="modelopt", format="fp8_block" if block else "fp8", weight_bits=8, block=block,
-                         activations="fp8", excluded=excluded, kv_cache_dtype=str(kv).lower() if kv else None,
+                         activations="fp8", excluded=excluded, kv_cache_dtype=kv,
                          source=source)
     if "W4A16" in algo or "AWQ" in algo or "INT4" in algo:
         return QuantSpec(method="modelopt", format="int4", weight_bits=4, group_size=int(q.get("group_size") or 128),
-                         excluded=excluded, kv_cache_dtype=str(kv).lower() if kv else None, source=source)
+                         excluded=excluded, kv_cache_dtype=kv, source=source)
     if "INT8" in algo or "W8A8" in algo:
         return QuantSpec(method="modelopt", format="int8", weight_bits=8, activations="int8", excluded=excluded,
                          source=source)
@@ -236,7 +250,8 @@ def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
         act = f"{a.get('type', 'int')}{a.get('num_bits')}-{'dynamic' if a.get('dynamic') else 'static'}"
     return QuantSpec(method="compressed-tensors", format=fmt, weight_bits=bits if isinstance(bits, int) else None,
                      group_size=gs if isinstance(gs, int) else None, block=block, activations=act, excluded=excluded,
-                     kv_cache_dtype=None, component_formats=comp_formats, component_unread=unread,
+                     kv_cache_dtype=_kv_scheme(qc.get("kv_cache_scheme")), component_formats=comp_formats,
+                     component_unread=unread,
                      zero_points=not w["symmetric"] if isinstance(w.get("symmetric"), bool) else None)
 
 

@@ -1,0 +1,119 @@
+"""Audit round 5: predict states the KV occupancy its fit counts where that occupancy decides the fit."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from scorer.cli import main
+
+
+def _notes(capsys, *argv) -> tuple[dict, list[str]]:
+    assert main(["predict", "example:llama-3.1-8b", "--format", "json", *argv]) == 0
+    out = json.loads(capsys.readouterr().out)
+    return out, out["notes"]
+
+
+def test_the_mean_occupancy_is_stated_where_it_decides_the_fit(capsys):
+    # 8,000 in / 8,000 out: the mean occupancy is 8,000 + 8,000/2 = 12,000 tokens, the full context 16,000
+    out, notes = _notes(capsys, "--isl", "8000", "--osl", "8000", "--concurrency", "8")
+    assert not any("mean occupancy" in n for n in notes)  # 8 fit either way
+    m = out["max_concurrency"]
+    out, notes = _notes(capsys, "--isl", "8000", "--osl", "8000", "--concurrency", str(m))
+    note = next(n for n in notes if "mean occupancy" in n)
+    assert "isl + osl/2 = 12,000 tokens" in note and "isl + osl = 16,000 tokens" in note
+    full = int(re.search(r"only ([\d,]+) fit at once", note).group(1).replace(",", ""))
+    # the same KV budget B over sequences of k bytes per token: m = floor(B / 12,000k), full = floor(B / 16,000k),
+    # so full <= 12,000/16,000 (m + 1)
+    assert 1 <= full < m and full <= 0.75 * (m + 1)
+
+
+# ---------------------------------------------------------------- the engines' own --kv-cache-dtype auto
+from scorer.architecture import normalize  # noqa: E402
+from scorer.hardware import get_gpu  # noqa: E402
+from scorer.kvcache import default_kv_dtype  # noqa: E402
+from scorer.resources import data_dir  # noqa: E402
+
+LLAMA = json.loads((data_dir() / "examples" / "llama-3.1-8b" / "config.json").read_text())
+MODELOPT_FP8 = {"quant_method": "modelopt", "quant_algo": "FP8", "kv_cache_quant_algo": "FP8",
+                "exclude_modules": ["lm_head"]}
+CT_FP8_KV = {"quant_method": "compressed-tensors", "format": "float-quantized",
+             "config_groups": {"group_0": {"targets": ["Linear"],
+                                           "weights": {"num_bits": 8, "type": "float", "strategy": "channel",
+                                                       "symmetric": True, "dynamic": False}}},
+             "ignore": ["lm_head"],
+             "kv_cache_scheme": {"num_bits": 8, "type": "float", "strategy": "tensor", "dynamic": False,
+                                 "symmetric": True}}
+HF_FP8_BLOCK = {"quant_method": "fp8", "activation_scheme": "dynamic", "weight_block_size": [128, 128]}
+
+
+def _auto(framework, quant, precision, gpu="H100-SXM", **extra):
+    arch = normalize(dict(LLAMA, quantization_config=quant, **extra) if quant else dict(LLAMA, **extra))
+    return default_kv_dtype(framework, precision, "bf16", arch, get_gpu(gpu))
+
+
+def test_a_modelopt_checkpoint_caches_kv_at_its_own_algorithm_in_vllm_and_sglang():
+    """vLLM 0.33.0 utils/torch_utils.py resolve_kv_cache_dtype_string (auto -> the ModelOpt checkpoint's
+    kv_cache_quant_algo, FP8 -> fp8_e4m3); SGLang 0.5.23 mem_cache/kv_cache_dtype.py configure_kv_cache_dtype
+    (auto -> float8_e4m3fn when quant_config.kv_cache_quant_algo is FP8)."""
+    for fw in ("vllm", "sglang", "trtllm"):
+        kv, why = _auto(fw, MODELOPT_FP8, "fp8")
+        assert kv == "fp8", (fw, why)
+    assert "resolve_kv_cache_dtype_string" in _auto("vllm", MODELOPT_FP8, "fp8")[1]
+    no_kv = {k: v for k, v in MODELOPT_FP8.items() if k != "kv_cache_quant_algo"}
+    for fw in ("vllm", "sglang", "trtllm"):
+        assert _auto(fw, no_kv, "fp8")[0] == "bf16", fw
+
+
+def test_other_methods_differ_per_engine():
+    # compressed-tensors kv_cache_scheme: vLLM's attention layer takes fp8 (model_executor/layers/attention/
+    # attention.py); SGLang's configure_kv_cache_dtype reads only kv_cache_quant_algo
+    assert _auto("vllm", CT_FP8_KV, "fp8_channel")[0] == "fp8"
+    assert _auto("sglang", CT_FP8_KV, "fp8_channel")[0] == "bf16"
+    # an HF fp8 block checkpoint names no KV algorithm: the model's dtype everywhere, TensorRT-LLM included
+    for fw in ("vllm", "sglang", "trtllm"):
+        assert _auto(fw, HF_FP8_BLOCK, "fp8_block")[0] == "bf16", fw
+    # ... unless its config carries kv_cache_quant_algo, which SGLang's Fp8Config reads (layers/quantization/fp8.py)
+    assert _auto("sglang", dict(HF_FP8_BLOCK, kv_cache_quant_algo="FP8"), "fp8_block")[0] == "fp8"
+    assert _auto("vllm", dict(HF_FP8_BLOCK, kv_cache_quant_algo="FP8"), "fp8_block")[0] == "bf16"
+    # FP8 weights a bf16 checkpoint does not hold: vLLM/SGLang quantize online (auto = bf16); TensorRT-LLM needs a
+    # ModelOpt export, assumed with FP8 KV
+    assert _auto("vllm", None, "fp8")[0] == "bf16" and _auto("trtllm", None, "fp8")[0] == "fp8"
+    assert "assumed" in _auto("trtllm", None, "fp8")[1]
+
+
+def test_sglang_deepseek_sparse_attention_defaults_by_gpu():
+    """SGLang 0.5.23 arg_groups/overrides.py _dsa_kv_cache_dtype_default: fp8_e4m3 on SM100 and newer, bfloat16
+    below, for is_deepseek_dsa architectures (configs/model_config.py) with index_topk."""
+    base = {"model_type": "deepseek_v32", "architectures": ["DeepseekV32ForCausalLM"], "hidden_size": 1024,
+            "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 8, "vocab_size": 32000,
+            "intermediate_size": 4096, "moe_intermediate_size": 512, "n_routed_experts": 8,
+            "num_experts_per_tok": 2, "n_shared_experts": 1, "first_k_dense_replace": 1, "kv_lora_rank": 128,
+            "q_lora_rank": 256, "qk_rope_head_dim": 32, "qk_nope_head_dim": 64, "v_head_dim": 64,
+            "index_n_heads": 16, "index_head_dim": 64, "index_topk": 256, "torch_dtype": "bfloat16"}
+    arch = normalize(base)
+    assert default_kv_dtype("sglang", "bf16", "bf16", arch, get_gpu("B200"))[0] == "fp8"
+    assert default_kv_dtype("sglang", "bf16", "bf16", arch, get_gpu("H100-SXM"))[0] == "bf16"
+    assert default_kv_dtype("vllm", "bf16", "bf16", arch, get_gpu("B200"))[0] == "bf16"  # DeepseekV32: auto
+    glm = normalize(dict(base, architectures=["GlmMoeDsaForCausalLM"]))
+    # vLLM 0.33.0 model_executor/models/config.py GlmMoeDsaForCausalLM: fp8_e4m3 on SM10x only
+    assert default_kv_dtype("vllm", "bf16", "bf16", glm, get_gpu("B200"))[0] == "fp8"
+    assert default_kv_dtype("vllm", "bf16", "bf16", glm, get_gpu("H100-SXM"))[0] == "bf16"
+
+
+def test_predict_launches_the_kv_dtype_it_predicts(tmp_path, capsys):
+    """A ModelOpt FP8-KV checkpoint asked for a bf16 cache: auto would cache fp8, so the command says bfloat16."""
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "config.json").write_text(json.dumps(dict(LLAMA, quantization_config=MODELOPT_FP8)))
+    out, _ = _notes_of(capsys, str(tmp_path / "m"))
+    assert out["kv_dtype"] == "fp8" and "--kv-cache-dtype" not in out["launch"]["argv"]
+    out, _ = _notes_of(capsys, str(tmp_path / "m"), "--kv-dtype", "bf16")
+    argv = out["launch"]["argv"]
+    assert argv[argv.index("--kv-cache-dtype") + 1] == "bfloat16"
+
+
+def _notes_of(capsys, source, *argv):
+    assert main(["predict", source, "--format", "json", "--isl", "1000", "--osl", "100", "--concurrency", "4",
+                 *argv]) == 0
+    out = json.loads(capsys.readouterr().out)
+    return out, out["notes"]
