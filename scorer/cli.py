@@ -223,8 +223,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="GPU id (repeatable; the first is primary). Default H100-SXM. See 'deploysheet gpus'.")
     sc.add_argument("--precision", type=_precision, help="weight precision: bf16, fp16, fp8, fp8_channel, fp8_block, int8, nvfp4, mxfp4, "
                                         "int4 (default: the checkpoint's own, else bf16)")
-    sc.add_argument("--kv-dtype", default="auto", help="KV cache dtype: auto (default: the framework's own default "
-                                                      "at the weight precision), bf16, fp16, fp8, fp32, nvfp4")
+    sc.add_argument("--kv-dtype", default="auto", help="KV cache dtype: auto (default: what the framework's "
+                                                      "--kv-cache-dtype auto caches: the checkpoint's KV quantization "
+                                                      "where the engine reads it, else the model's dtype), bf16, fp16, "
+                                                      "fp8, fp32, nvfp4; one the engine cannot launch exits 2")
     sc.add_argument("--kv-policy", default="auto",
                     help="KV allocation policy: auto (default: the --framework engine's own), vllm, vllm-unified, "
                          "sglang, trtllm, or window (llama.cpp-style)")
@@ -254,13 +256,15 @@ def build_parser() -> argparse.ArgumentParser:
                                                                     "unknown id lists the known ones)")
     pr.add_argument("--tp", type=_positive_int, default=1, help="tensor-parallel degree (default 1)")
     pr.add_argument("--pp", type=_positive_int, default=1, help="pipeline stages (default 1)")
-    pr.add_argument("--ep", type=_positive_int, default=1, help="expert-parallel degree of a MoE model (default 1)")
+    pr.add_argument("--ep", type=_positive_int, default=1, help="expert-parallel degree of a MoE model (default 1; "
+                    "vLLM takes 1 or TP x DP only)")
     pr.add_argument("--dp", type=_positive_int, default=None, help="attention data-parallel ranks (default 1, or "
                                                                    "--num-gpus / (tp x pp))")
     pr.add_argument("--num-gpus", type=_positive_int, default=None, help="GPUs of the layout (default tp x pp x dp)")
     pr.add_argument("--precision", type=_precision, default=None, help="weight format (bf16, fp16, fp8, fp8_block, int8, int4, nvfp4, "
                                                       "mxfp4, ...; default: the checkpoint's)")
-    pr.add_argument("--kv-dtype", default="auto", help="auto (the framework's default), bf16, fp16, fp8, fp32, nvfp4")
+    pr.add_argument("--kv-dtype", default="auto", help="auto (what the framework's --kv-cache-dtype auto caches), bf16, "
+                    "fp16, fp8, fp32, nvfp4; one the engine cannot launch exits 2")
     pr.add_argument("--framework", default="vllm", choices=["vllm", "sglang", "trtllm"])
     pr.add_argument("--isl", type=_positive_int, required=True, help="input tokens per request")
     pr.add_argument("--osl", type=_positive_int, required=True, help="output tokens per request")
@@ -432,7 +436,7 @@ def cmd_score(args) -> int:
     from .sheet import Options, build_sheet, validate_options
     from .sources import load_source
 
-    opts = Options(gpus=args.gpus or ["H100-SXM"], precision=args.precision, kv_dtype=args.kv_dtype.lower(),
+    opts = Options(gpus=args.gpus or ["H100-SXM"], precision=args.precision, kv_dtype=args.kv_dtype.strip().lower(),
                    kv_policy=args.kv_policy.strip().lower(), tp=args.tp, framework=args.framework, speculative=args.speculative,
                    spec_tokens=args.spec_tokens, acceptance_rate=args.acceptance_rate,
                    usd_per_gpu_hour=args.usd_per_gpu_hour, calibration=args.calibration,
@@ -751,12 +755,10 @@ def cmd_predict(args) -> int:
     auto_kv, auto_source = default_kv_dtype(args.framework, prec.id, runs_in, arch, gpu)
     if args.kv_dtype == "auto":
         args.kv_dtype, kv_source = auto_kv, auto_source
-    elif args.kv_dtype != auto_kv:  # only what the engine launches: its --kv-cache-dtype must exist and take the model
-        from .launch import kv_flag, kv_runs_instead
-        why = kv_flag(args.framework, args.kv_dtype, arch, gpu)[1]
-        if why:
-            raise BadInputError(f"{why}; it launches KV at "
-                                f"{', '.join(kv_runs_instead(args.framework, arch, gpu, auto_kv))} (--kv-dtype)")
+    from .launch import kv_launch_problem  # only what the engine launches: its --kv-cache-dtype must exist and take it
+    why = kv_launch_problem(args.framework, args.kv_dtype, auto_kv, arch, gpu)
+    if why:
+        raise BadInputError(why)
     if args.framework == "vllm" and args.ep > 1 and args.ep != args.tp * (dp or 1):
         raise BadInputError(f"vLLM 0.33.0 has no flag for EP {args.ep}: --enable-expert-parallel spreads the experts "
                             f"over all TP x DP = {args.tp * (dp or 1)} GPUs (fused_moe/config.py: ep_size = TP x DP); "
@@ -778,7 +780,9 @@ def cmd_predict(args) -> int:
     price = args.usd_per_gpu_hour or catalog_price(gpu)
     p = with_breakdown(cm, predict(cm, args.isl, args.osl, conc, price))
     too_long = bool(arch.max_positions) and args.isl + args.osl > arch.max_positions
-    if too_long:  # no engine serves it as configured: no latency figures, a note says why
+    full = cm.max_concurrency(args.isl + args.osl) if p.max_concurrency >= 1 and args.osl > 1 else None
+    one_short = full is not None and full < 1  # one full-length sequence does not fit: the engine does not start
+    if too_long or one_short:  # no engine serves it as configured: no latency figures, a note says why
         p = p.model_copy(update={"fits": False, "ttft_ms": None, "tpot_ms": None, "tokens_per_s_per_user": None,
                                  "output_tokens_per_s_per_gpu": None, "usd_per_1m_output_tokens": None,
                                  "bound": None, "breakdown": None, "queued": 0})
@@ -822,8 +826,15 @@ def cmd_predict(args) -> int:
     elif args.kv_dtype == "nvfp4" and float(gpu.compute_capability or 0) < 10.0:
         notes.append(f"an NVFP4 KV cache needs Blackwell FP4 tensor cores (compute capability 10.0); {gpu.id} has "
                      f"{gpu.compute_capability or 'none'}")
-    full = cm.max_concurrency(args.isl + args.osl) if p.max_concurrency >= 1 and args.osl > 1 else None
-    if full is not None and full < p.concurrency <= p.max_concurrency:  # where the occupancy decides the fit
+    if one_short:
+        notes.append(f"does not fit: the KV cache of one sequence at its full isl + osl = {args.isl + args.osl:,} "
+                     "tokens exceeds this layout's KV memory (fits by mean occupancy, isl + osl/2, but the request "
+                     "grows to its full length); "
+                     + ("vLLM 0.33.0 refuses to start ('To serve at least one request with the model's max seq len', "
+                        "v1/core/kv_cache_planning.py)" if args.framework == "vllm" else
+                        "the engine cannot hold the request at its full length")
+                     + "; " + _runs_instead(cm, args.framework, args.isl + args.osl))
+    elif full is not None and full < p.concurrency <= p.max_concurrency:  # where the occupancy decides the fit
         notes.append(f"fits and max_concurrency count each running sequence at its mean occupancy, isl + osl/2 = "
                      f"{args.isl + (args.osl + 1) // 2:,} tokens of KV (a steady closed loop's sequences are spread "
                      f"over their decode; engines page KV as tokens arrive and preempt when they run out): at the "

@@ -106,9 +106,26 @@ def kv_flag(framework: str, kv_dtype: str, arch, gpu) -> tuple[str | None, str |
     return flag, None
 
 
+def kv_launch_problem(framework: str, kv_dtype: str, auto_kv: str, arch, gpu) -> str | None:
+    """The one-line reason ``framework`` cannot run ``arch`` on ``gpu`` with its KV cache at ``kv_dtype``, or None.
+
+    ``auto_kv`` is what the engine's ``auto`` caches (:func:`scorer.kvcache.default_kv_dtype`). A dtype other than
+    it needs a ``--kv-cache-dtype`` flag (:func:`kv_flag`); ``auto`` itself is checked too where it is NVFP4 (a
+    checkpoint's own NVFP4 KV): the engine takes it and refuses what :func:`kv_flag` refuses. The reason ends with the
+    KV dtypes it does launch."""
+    if kv_dtype != auto_kv or kv_dtype == "nvfp4":
+        why = kv_flag(framework, kv_dtype, arch, gpu)[1]
+        if why:
+            if kv_dtype == auto_kv:
+                why += " (the checkpoint's own NVFP4 KV cache, which the engine's auto takes)"
+            return f"{why}; it launches KV at {', '.join(kv_runs_instead(framework, arch, gpu, auto_kv))} (--kv-dtype)"
+    return None
+
+
 def kv_runs_instead(framework: str, arch, gpu, model_dtype: str) -> list[str]:
-    """KV dtypes that ``framework`` launches for ``arch`` on ``gpu``: the model's own (``auto``) first."""
-    out = [model_dtype]
+    """KV dtypes that ``framework`` launches for ``arch`` on ``gpu``: the engine's ``auto`` dtype first where it
+    launches (an NVFP4 ``auto`` is checked as any other NVFP4)."""
+    out = [model_dtype] if model_dtype != "nvfp4" or kv_flag(framework, "nvfp4", arch, gpu)[1] is None else []
     for d in ("fp8", "bf16", "fp16", "nvfp4"):
         if d not in out and kv_flag(framework, d, arch, gpu)[0] is not None:
             out.append(d)
@@ -238,8 +255,12 @@ def launch_command(cm, p, prov) -> LaunchCommand:
     kv = None  # a flag only for a KV dtype other than what --kv-cache-dtype auto caches
     from .kvcache import default_kv_dtype
     runs_in = default_kv_dtype(fw, prec, model_dtype(fw, cm.arch, prec), cm.arch, cm.gpu)[0]  # what auto caches
-    if cm.kv_dtype != runs_in:
-        kv = kv_flag(fw, cm.kv_dtype, cm.arch, cm.gpu)[0]
+    special = kv_flag(fw, cm.kv_dtype, cm.arch, cm.gpu)[0]
+    # auto resolves a checkpoint's NVFP4 KV to the plain "nvfp4", which vLLM refuses with MLA (config/vllm.py
+    # validate_nvfp4_kv_cache_with_mla, after engine/arg_utils.py resolve_kv_cache_dtype_string): a layout of its own
+    # (nvfp4_ds_mla) is named even where it is what auto would take
+    if cm.kv_dtype != runs_in or special not in (None, KV_FLAG.get(fw, {}).get(cm.kv_dtype)):
+        kv = special
         if kv is None:
             notes.append(f"KV cache {cm.kv_dtype}: {fw} {table.get('version')} has no --kv-cache-dtype for it; the "
                          f"command leaves auto, which caches KV in {runs_in}, not what was "

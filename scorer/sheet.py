@@ -505,7 +505,7 @@ def validate_options(opts: Options) -> None:
     if opts.precision:
         get_precision(opts.precision)
     if opts.kv_dtype != "auto" and opts.kv_dtype not in KV_DTYPES:
-        raise BadInputError(f"unknown KV dtype {opts.kv_dtype!r}; known: {', '.join(KV_DTYPES)}")
+        raise BadInputError(f"unknown KV dtype {opts.kv_dtype!r}; known: auto, {', '.join(KV_DTYPES)}")
     if opts.kv_policy != "auto" and opts.kv_policy not in POLICIES:
         raise BadInputError(f"unknown KV policy {opts.kv_policy!r}; known: auto (the framework's), {', '.join(POLICIES)}")
     if opts.speculative in (None, "", "none") and (opts.spec_tokens is not None or opts.acceptance_rate is not None):
@@ -540,13 +540,11 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     if opts.kv_dtype == "auto":
         kv_note = auto_note + (f" (on {gpus[0].id})" if len(gpus) > 1 else "")
         opts = opts.model_copy(update={"kv_dtype": auto_kv, "kv_dtype_source": kv_note})
-    elif opts.kv_dtype != auto_kv:  # only what the engine launches (as predict)
-        from .launch import kv_flag, kv_runs_instead
-        for gpu in gpus:
-            why = kv_flag(opts.framework, opts.kv_dtype, arch, gpu)[1]
-            if why:
-                raise BadInputError(f"{why}; it launches KV at "
-                                    f"{', '.join(kv_runs_instead(opts.framework, arch, gpu, auto_kv))} (--kv-dtype)")
+    from .launch import kv_launch_problem  # only what the engine launches (as predict), on every GPU scored
+    for gpu in gpus:
+        why = kv_launch_problem(opts.framework, opts.kv_dtype, auto_kv, arch, gpu)
+        if why:
+            raise BadInputError(why)
     prec_note = None
     if not opts.precision:
         q = arch.quantization

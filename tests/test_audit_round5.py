@@ -117,3 +117,57 @@ def _notes_of(capsys, source, *argv):
                  *argv]) == 0
     out = json.loads(capsys.readouterr().out)
     return out, out["notes"]
+
+
+# ---------------------------------------------------------------- a checkpoint's own KV must launch too (breaker 6)
+MODELOPT_NVFP4_KV = {"quant_method": "modelopt", "quant_algo": "FP8", "kv_cache_quant_algo": "NVFP4",
+                     "exclude_modules": ["lm_head"]}
+DSA = {"model_type": "deepseek_v32", "architectures": ["DeepseekV32ForCausalLM"], "hidden_size": 1024,
+       "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 8, "vocab_size": 32000,
+       "intermediate_size": 4096, "moe_intermediate_size": 512, "n_routed_experts": 8, "num_experts_per_tok": 2,
+       "n_shared_experts": 1, "first_k_dense_replace": 1, "kv_lora_rank": 128, "q_lora_rank": 256,
+       "qk_rope_head_dim": 32, "qk_nope_head_dim": 64, "v_head_dim": 64, "index_n_heads": 16, "index_head_dim": 64,
+       "index_topk": 256, "torch_dtype": "bfloat16",
+       "quantization_config": {"quant_method": "modelopt", "quant_algo": "NVFP4", "kv_cache_quant_algo": "NVFP4"}}
+
+
+def _write(tmp_path, name, cfg) -> str:
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "config.json").write_text(json.dumps(cfg))
+    return str(tmp_path / name)
+
+
+def test_a_checkpoints_nvfp4_kv_is_refused_where_the_engine_refuses_it(tmp_path, capsys):
+    """vLLM 0.33.0 resolves auto to the checkpoint's kv_cache_quant_algo (engine/arg_utils.py
+    resolve_kv_cache_dtype_string) before it validates the cache: NVFP4 only through FlashInfer, so not on AMD."""
+    src = _write(tmp_path, "m", dict(LLAMA, quantization_config=MODELOPT_NVFP4_KV))
+    for cmd in (["predict", src, "--isl", "1000", "--osl", "100", "--concurrency", "4"], ["score", src]):
+        assert main([*cmd, "--gpu", "MI300X"]) == 2
+        err = capsys.readouterr().err
+        assert "FlashInfer" in err and "MI300X" in err and "checkpoint's own NVFP4" in err
+        assert "launches KV at fp8" in err and "nvfp4" not in err.split("launches KV at")[1]
+    out, _ = _notes_of(capsys, src, "--gpu", "B200")  # SM100 reads it: auto, no flag
+    assert out["kv_dtype"] == "nvfp4" and "--kv-cache-dtype" not in out["launch"]["argv"]
+
+
+def test_sparse_mla_nvfp4_kv_is_named_by_its_own_layout(tmp_path, capsys):
+    """auto resolves to the plain "nvfp4", which config/vllm.py validate_nvfp4_kv_cache_with_mla refuses with MLA;
+    the sparse MLA layout must be asked for by name (nvfp4_ds_mla, flashmla_sparse.py, SM100 only)."""
+    src = _write(tmp_path, "d", DSA)
+    out, _ = _notes_of(capsys, src, "--gpu", "B200")
+    argv = out["launch"]["argv"]
+    assert out["kv_dtype"] == "nvfp4" and argv[argv.index("--kv-cache-dtype") + 1] == "nvfp4_ds_mla"
+    assert main(["predict", src, "--gpu", "H100-SXM", "--isl", "1000", "--osl", "100", "--concurrency", "4"]) == 2
+    assert "only on SM100" in capsys.readouterr().err
+
+
+def test_one_sequence_that_outgrows_the_kv_cache_does_not_fit(capsys):
+    """8B bf16 on one L4 (24 GB): vLLM's 0.9 x 24 GB = 20.1 GiB less 15.0 GiB of weights leaves at most 5.1 GiB of
+    KV at 128 KiB per token (32 layers x 8 KV heads x 128 x 2 x 2 bytes), under 42k tokens; a 1,024 + 60,000 token
+    request fits by its mean (31k) but not at its end (61k); 1,024 + 20,000 (21k at its end) fits."""
+    out, notes = _notes(capsys, "--gpu", "L4", "--isl", "1024", "--osl", "60000", "--concurrency", "1")
+    assert out["fits"] is False and out["ttft_ms"] is None
+    assert any(n.startswith("does not fit: the KV cache of one sequence") and "kv_cache_planning.py" in n
+               for n in notes)
+    out, _ = _notes(capsys, "--gpu", "L4", "--isl", "1024", "--osl", "20000", "--concurrency", "1")
+    assert out["fits"] is True
