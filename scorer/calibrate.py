@@ -95,6 +95,7 @@ class Sample:
     osl: int
     isl: int = 0
     wave_share: float = 0.0
+    kv_note: str | None = None  # RowResult.kv_note: the KV dtype used and where it came from
 
 
 def _samples(pred: Predictor, rows: list[Row], speculative: list[RowResult] | None = None
@@ -127,7 +128,7 @@ def _samples(pred: Predictor, rows: list[Row], speculative: list[RowResult] | No
                           pre1=cm.prefill_features(cm.layout.dp, p.isl),
                           pre4=cm.prefill_features(4 * cm.layout.dp, p.isl), running=running, concurrency=c,
                           dp=cm.layout.dp, num_gpus=cm.layout.num_gpus, osl=p.osl, isl=p.isl,
-                          wave_share=proto.wave_share))
+                          wave_share=proto.wave_share, kv_note=res.kv_note))
     return out, skipped
 
 
@@ -361,7 +362,7 @@ def evaluate(samples: list[Sample], cal: Calibration) -> list[RowResult]:
     out = []
     for s in samples:
         p = cal.resolve(s.framework, s.family)
-        out.append(RowResult(s.row, predict_sample(s, p)))
+        out.append(RowResult(s.row, predict_sample(s, p), kv_note=s.kv_note))
     return out
 
 
@@ -463,6 +464,13 @@ def summary_dict(results: list[RowResult], skipped: list[dict[str, Any]]) -> dic
     reasons: dict[str, int] = {}
     for sk in skipped:
         reasons[sk["reason"]] = reasons.get(sk["reason"], 0) + 1
+    kv: dict[str, int] = {}
+    for r in results:
+        if r.kv_note:
+            kv[r.kv_note] = kv.get(r.kv_note, 0) + 1
+    # rows per "<framework> <KV dtype>: <source>": the dtype each row was predicted with, and why (a row
+    # that leaves kv_precision empty takes the engine default that predict and score state)
+    out["kv_dtypes"] = dict(sorted(kv.items(), key=lambda t: (-t[1], t[0])))
     out["skipped"] = skipped
     out["skipped_counts"] = reasons
     out["n_rows"] = len(results) + len(skipped)

@@ -1067,6 +1067,10 @@ def render_validation_md(report: dict) -> str:
         for g, d in report[key].items():
             for m, v in d.items():
                 lines.append(f"| {e(g)} | {e(m)} | {v['n']} | {e(v['mdape'])} | {e(v['spearman'])} |")
+    if report.get("kv_dtypes"):
+        lines += ["", "KV cache dtype per row (framework, dtype: where it came from; a row without kv_precision "
+                      "takes the engine default that predict and score state):", ""]
+        lines += [f"- {n} × {e(k)}" for k, n in report["kv_dtypes"].items()]
     if report["skipped_counts"]:
         lines += ["", "Skipped rows:", ""] + [f"- {n} × {e(r)}" for r, n in report["skipped_counts"].items()]
     return "\n".join(lines) + "\n"
@@ -1087,7 +1091,12 @@ def cmd_calibrate(args) -> int:
     if not samples:
         raise BadInputError(f"{args.measurements}: no row could be predicted, nothing to fit")
     cal = fit(samples, base, args.max_iterations)
-    report: dict = {"fitted_on_rows": len(samples), "skipped_rows": len(malformed) + len(skipped)}
+    kv_dtypes: dict[str, int] = {}
+    for s in samples:
+        if s.kv_note:
+            kv_dtypes[s.kv_note] = kv_dtypes.get(s.kv_note, 0) + 1
+    report: dict = {"fitted_on_rows": len(samples), "skipped_rows": len(malformed) + len(skipped),
+                    "kv_dtypes": dict(sorted(kv_dtypes.items(), key=lambda t: (-t[1], t[0])))}
     if not args.no_cross_validate and len(cv_groups(samples, "model")) < 2:
         print("deploysheet: warning: the rows cover one model, so no leave-one-model-out error can be computed; "
               "the file carries no error bars", file=sys.stderr)
@@ -1102,6 +1111,10 @@ def cmd_calibrate(args) -> int:
     errs = ", ".join(f"{m} {v['mdape']:g}%" for m, v in lomo_m.items() if v.get("mdape") is not None)
     print(f"deploysheet: fitted {len(samples):,} rows ({report['skipped_rows']:,} skipped) -> {args.output}"
           + (f"; leave-one-model-out MdAPE: {errs}" if errs else ""), file=sys.stderr)
+    defaults = sum(n for k, n in kv_dtypes.items() if not k.endswith(": the row's kv_precision"))
+    if defaults:
+        print(f"deploysheet: {defaults:,} rows leave kv_precision empty and were fitted at the engine's default KV "
+              f"dtype (counts per framework, dtype and source: kv_dtypes in {args.output})", file=sys.stderr)
     pinned = at_bounds(cal)
     if pinned:
         print("deploysheet: warning: the rows do not pin these parameters, which ended on a bound: "

@@ -67,6 +67,7 @@ class RowResult:
     skipped: str | None = None
     cost_model: Any = None  # the CostModel the prediction came from (None when skipped)
     prediction: Any = None  # the regimes.Prediction behind ``predicted``
+    kv_note: str | None = None  # "<framework> <kv dtype>: <where the dtype came from>" (summary_dict counts them)
 
     @property
     def ape(self) -> float | None:
@@ -386,6 +387,8 @@ class Predictor:
         except DeploysheetError:
             return RowResult(row, None, f"GPU {row.gpu[:40]} not in the catalog")
         row.gpu = gpu.id  # an alias ("H100") is reported under the catalog id
+        if row.framework == "trtllm" and gpu.vendor != "nvidia":  # as predict and score refuse it
+            return RowResult(row, None, f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}")
         prec_id = PRECISION_MAP.get(row.weight_precision)
         if prec_id is None:
             return RowResult(row, None, f"precision {row.weight_precision} not modelled")
@@ -405,9 +408,11 @@ class Predictor:
         if problem:
             return RowResult(row, None, problem)
         from .kvcache import default_kv_dtype, model_dtype
-        kv = row.kv_precision if row.kv_precision in ("fp8", "bf16", "fp16") else \
-            default_kv_dtype(row.framework, prec_id, model_dtype(row.framework, arch, prec_id), arch,
-                             gpu)[0]
+        if row.kv_precision in ("fp8", "bf16", "fp16"):
+            kv, kv_source = row.kv_precision, "the row's kv_precision"
+        else:  # empty: the framework's default, the one predict and score take (kvcache.default_kv_dtype)
+            kv, kv_source = default_kv_dtype(row.framework, prec_id, model_dtype(row.framework, arch, prec_id),
+                                             arch, gpu)
         prec = get_precision(prec_id)
         unq = unquantized_components(arch, prec_id)
         key = (row.config, gpu.id, prec_id, row.tp, row.pp, max(1, row.ep), row.attention_dp, kv, row.framework)
@@ -448,7 +453,7 @@ class Predictor:
         val = {"ttft_ms": p.ttft_ms, "tpot_ms": p.tpot_ms, "itl_ms": p.tpot_ms,
                "output_tokens_per_s_per_gpu": p.output_tokens_per_s_per_gpu,
                "tokens_per_s_per_user": p.tokens_per_s_per_user}[row.metric]
-        return RowResult(row, val, cost_model=cm, prediction=p)
+        return RowResult(row, val, cost_model=cm, prediction=p, kv_note=f"{row.framework} {kv}: {kv_source}")
 
     def run(self, rows: list[Row]) -> Report:
         return Report([self.predict_row(r) for r in rows])

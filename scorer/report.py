@@ -553,7 +553,8 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
             raise type(exc)(f"{name}: {exc}") from None
         arch = sheet.model.arch
         prec = get_precision(sheet.options.precision)
-        make_cm = cost_model_factory(arch, sheet.params, sheet.gemms, prec, sheet.options.kv_dtype, framework, cal,
+        kv_by_gpu = sheet.options.kv_dtype_by_gpu or {"*": sheet.options.kv_dtype}  # the engine's auto per GPU
+        make_cm = cost_model_factory(arch, sheet.params, sheet.gemms, prec, kv_by_gpu, framework, cal,
                                      unquantized_components(arch, prec.id), sheet.options.kv_policy,
                                      stored_weight_bytes(sheet.params.checkpoint, prec.id))
         deps = [_deploy(make_cm, arch, get_gpu(pr.gpu), pr, workload, expected_errors(cal, pr.gpu, framework),
@@ -566,7 +567,9 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
             weights_gib=_weights_gib(sheet, prec),
             weights_bf16_gib=_weights_gib(sheet, get_precision("bf16")), kv_bytes_per_token=(
                 sheet.kv_cache.bytes_per_token_all_layers if m.kind == "decoder" else None),
-            kv_dtype=sheet.kv_cache.dtype, max_positions=m.max_positions,
+            kv_dtype=sheet.kv_cache.dtype + "".join(  # the bytes per token are the primary GPU's dtype
+                f"; {kv} on {g}" for g, kv in kv_by_gpu.items() if kv != sheet.kv_cache.dtype),
+            max_positions=m.max_positions,
             checkpoint_quantization=(m.quantization or {}).get("format"), quant_ready=_quant_ready(sheet, framework),
             quant_ep_ready=_quant_ready(sheet, framework, "ep"), quant_padded=_quant_ready(sheet, framework, "padded"),
             custom_code=m.custom_code, gated=m.provenance.gated, license=m.provenance.license,

@@ -44,6 +44,9 @@ class Options(BaseModel):
     kv_dtype: str = "auto"
     #: why the KV dtype is what it is, when --kv-dtype was left at auto (the framework's default)
     kv_dtype_source: str | None = None
+    #: the KV dtype each scored GPU runs (resolved by build_sheet; an engine's auto may differ per GPU, e.g. SGLang
+    #: caches DeepSeek sparse attention in fp8 from SM100 on, bf16 below); None before resolution
+    kv_dtype_by_gpu: dict[str, str] | None = None
     #: why the weight precision is what it is, when --precision was not given (the checkpoint's format or dtype)
     precision_source: str | None = None
     kv_policy: str = "auto"
@@ -473,19 +476,22 @@ def layout_bias_notes(cal, framework: str, layout) -> list[str]:
     return out
 
 
-def cost_model_factory(arch: ModelArch, params: ParamCounts, gemms: list[Gemm], prec, kv_dtype: str, framework: str,
+def cost_model_factory(arch: ModelArch, params: ParamCounts, gemms: list[Gemm], prec, kv_dtype: str | dict[str, str],
+                       framework: str,
                        calibration, unq: set[str], kv_policy: str = "vllm", stored_bytes: float | None = None,
                        speculative=None):
     """``make_cm(gpu)`` -> ``build(Layout) -> CostModel``: one cost model per (GPU, layout), shared by every caller
     of the factory (regimes, sweeps and capacity reuse their memoized steps). ``stored_bytes``: the checkpoint's
-    stored weight bytes, which the memory fit uses instead of the modelled ones (CostModel.stored_weight_bytes)."""
+    stored weight bytes, which the memory fit uses instead of the modelled ones (CostModel.stored_weight_bytes).
+    ``kv_dtype``: one KV dtype, or one per GPU id (``"*"`` for any other GPU): an engine's auto may differ by GPU."""
     cms: dict[tuple, CostModel] = {}
 
     def make_cm(gpu):
         def build(layout: Layout) -> CostModel:
             key = (gpu.id, layout.tp, layout.pp, layout.ep, layout.dp)
             if key not in cms:
-                cms[key] = CostModel(arch, params, gpu, prec, layout, kv_dtype, framework, calibration, unq, gemms,
+                kv = kv_dtype.get(gpu.id, kv_dtype.get("*")) if isinstance(kv_dtype, dict) else kv_dtype
+                cms[key] = CostModel(arch, params, gpu, prec, layout, kv, framework, calibration, unq, gemms,
                                      kv_policy, stored_weight_bytes=stored_bytes, speculative=speculative)
             return cms[key]
         return build
@@ -535,14 +541,19 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     prec = get_precision(prec_id)
     from .kvcache import default_kv_dtype, model_dtype, served_dtype
     kv_note = None
-    auto_kv, auto_note = default_kv_dtype(opts.framework, prec.id, model_dtype(opts.framework, arch, prec.id), arch,
-                                          gpus[0])
+    autos = {g.id: default_kv_dtype(opts.framework, prec.id, model_dtype(opts.framework, arch, prec.id), arch, g)
+             for g in gpus}  # the engine's auto per GPU: it may differ by SM (kvcache.default_kv_dtype)
+    auto_kv, auto_note = autos[gpus[0].id]
     if opts.kv_dtype == "auto":
-        kv_note = auto_note + (f" (on {gpus[0].id})" if len(gpus) > 1 else "")
-        opts = opts.model_copy(update={"kv_dtype": auto_kv, "kv_dtype_source": kv_note})
+        kv_note = auto_note + (f" (on {gpus[0].id})" if len(gpus) > 1 else "") + "".join(
+            f"; {gid} takes {kv}: {why}" for gid, (kv, why) in autos.items() if kv != auto_kv)
+        by_gpu = {gid: kv for gid, (kv, _) in autos.items()}
+        opts = opts.model_copy(update={"kv_dtype": auto_kv, "kv_dtype_source": kv_note, "kv_dtype_by_gpu": by_gpu})
+    else:
+        opts = opts.model_copy(update={"kv_dtype_by_gpu": {g.id: opts.kv_dtype for g in gpus}})
     from .launch import kv_launch_problem  # only what the engine launches (as predict), on every GPU scored
     for gpu in gpus:
-        why = kv_launch_problem(opts.framework, opts.kv_dtype, auto_kv, arch, gpu)
+        why = kv_launch_problem(opts.framework, opts.kv_dtype_by_gpu[gpu.id], autos[gpu.id][0], arch, gpu)
         if why:
             raise BadInputError(why)
     prec_note = None
@@ -575,7 +586,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
 
     from .costmodel import speculative_setting
     spec = speculative_setting(opts.speculative, arch, opts.spec_tokens, opts.acceptance_rate)
-    make_cm = cost_model_factory(arch, params, gemms, prec, opts.kv_dtype, opts.framework, calibration, unq,
+    make_cm = cost_model_factory(arch, params, gemms, prec, opts.kv_dtype_by_gpu, opts.framework, calibration, unq,
                                  opts.kv_policy, stored, spec)
 
     regimes: dict[str, list[RegimeResult]] = {}

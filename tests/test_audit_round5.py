@@ -171,3 +171,79 @@ def test_one_sequence_that_outgrows_the_kv_cache_does_not_fit(capsys):
                for n in notes)
     out, _ = _notes(capsys, "--gpu", "L4", "--isl", "1024", "--osl", "20000", "--concurrency", "1")
     assert out["fits"] is True
+
+
+# ---------------------------------------------------------------- validate and calibrate state the KV dtype
+HEADER = ("id,model_id,config,gpu,num_gpus,tp,pp,ep,attention_dp,weight_precision,kv_precision,framework,"
+          "framework_version,isl,osl,concurrency,metric,value,unit,source,notes,harness\n")
+
+
+def test_validate_and_calibrate_state_each_rows_kv_dtype_and_refuse_trtllm_off_nvidia(tmp_path, capsys):
+    """A row that leaves kv_precision empty is predicted at the engine default predict states (here vLLM reads the
+    ModelOpt checkpoint's kv_cache_quant_algo FP8); a stated one at its own; TensorRT-LLM on an AMD GPU is skipped
+    for the reason predict exits 2 with."""
+    corpus = tmp_path / "corpus"
+    for name, cfg in (("llama", LLAMA), ("llama_fp8", dict(LLAMA, quantization_config=MODELOPT_FP8))):
+        (corpus / name).mkdir(parents=True)
+        (corpus / name / "config.json").write_text(json.dumps(cfg))
+    rows = [("a", "llama_fp8", "H100-SXM", "fp8", "", "vllm", "tpot_ms", "10"),
+            ("b", "llama_fp8", "H100-SXM", "fp8", "", "vllm", "ttft_ms", "90"),
+            ("c", "llama", "H100-SXM", "bf16", "bf16", "trtllm", "tpot_ms", "12"),
+            ("d", "llama", "H100-SXM", "bf16", "bf16", "trtllm", "ttft_ms", "80"),
+            ("e", "llama", "MI300X", "bf16", "", "trtllm", "tpot_ms", "12")]
+    csv = tmp_path / "m.csv"
+    csv.write_text(HEADER + "".join(f"{i},m,{c},{g},1,1,1,1,1,{w},{k},{f},x,1000,200,8,{m},{v},ms,s,,\n"
+                                    for i, c, g, w, k, f, m, v in rows))
+    assert main(["validate", str(csv), "--corpus", str(corpus), "--format", "json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    kv = rep["kv_dtypes"]
+    assert kv.pop("trtllm bf16: the row's kv_precision") == 2
+    (note, n), = kv.items()
+    assert n == 2 and note.startswith("vllm fp8: ") and "ModelOpt" in note
+    assert rep["skipped"] == [{"id": "e", "reason": "TensorRT-LLM runs on NVIDIA GPUs only; MI300X is AMD"}]
+    assert main(["validate", str(csv), "--corpus", str(corpus)]) == 0
+    assert "- 2 × trtllm bf16: the row's kv\\_precision" in capsys.readouterr().out
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(csv), "--corpus", str(corpus), "-o", str(out), "--no-cross-validate",
+                 "--max-iterations", "2"]) == 0
+    assert "2 rows leave kv_precision empty" in capsys.readouterr().err
+    assert json.loads(out.read_text())["validation"]["kv_dtypes"] == rep["kv_dtypes"] | {
+        "trtllm bf16: the row's kv_precision": 2}
+
+
+def test_each_scored_gpu_runs_its_own_engine_default_kv_whatever_the_gpu_order(tmp_path, capsys):
+    """SGLang 0.5.23 caches DeepSeek sparse attention in fp8 from SM100 on and bf16 below
+    (arg_groups/overrides.py _dsa_kv_cache_dtype_default): a sheet of H200 and B200 runs each at its own, so B200's
+    regimes are those of a B200-only sheet, in either order; compare likewise."""
+    cfg = {k: v for k, v in DSA.items() if k != "quantization_config"}
+    src = _write(tmp_path, "d", cfg)
+
+    def sheet(*gpus):
+        argv = ["score", src, "--framework", "sglang", "--format", "json"]
+        for g in gpus:
+            argv += ["--gpu", g]
+        assert main(argv) == 0
+        return json.loads(capsys.readouterr().out)
+
+    alone = {g: sheet(g) for g in ("B200", "H200-SXM")}
+    assert alone["B200"]["options"]["kv_dtype"] == "fp8" and alone["H200-SXM"]["options"]["kv_dtype"] == "bf16"
+    for order in (("H200-SXM", "B200"), ("B200", "H200-SXM")):
+        both = sheet(*order)
+        assert both["options"]["kv_dtype_by_gpu"] == {"B200": "fp8", "H200-SXM": "bf16"}
+        other = order[1]
+        assert f"{other} takes {alone[other]['options']['kv_dtype']}:" in both["options"]["kv_dtype_source"]
+        for g in order:
+            assert both["regimes"][g] == alone[g]["regimes"][g]
+
+    def deployments(*gpus):
+        argv = ["compare", src, _write(tmp_path, f"e{len(gpus)}{gpus[0]}", cfg), "--framework", "sglang",
+                "--isl", "1000", "--osl", "200", "--qps", "5", "--format", "json"]
+        for g in gpus:
+            argv += ["--gpu", g]
+        assert main(argv) == 0
+        col = json.loads(capsys.readouterr().out)["models"][0]
+        return col, {d["gpu"]: d for d in col["deployments"]}
+
+    col, both = deployments("H200-SXM", "B200")
+    assert col["kv_dtype"] == "bf16; fp8 on B200"
+    assert both["B200"] == deployments("B200")[1]["B200"]
