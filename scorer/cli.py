@@ -819,13 +819,8 @@ def cmd_predict(args) -> int:
         notes.append(f"{gpu.id} has no native {prec.id} GEMM kernels (its tensor cores lack "
                      f"{' / '.join(prec.native)}): modelled as {prec.id} weights dequantized to {math_dtype} math "
                      "(weight-only kernels)")
-    if args.kv_dtype == "nvfp4" and args.framework == "vllm" and float(gpu.compute_capability or 0) < 10.0:
-        notes.append(f"vLLM reads an NVFP4 KV cache on compute capability {gpu.compute_capability} through its FA2 "
-                     "path, dequantizing it (vllm 0.33.0 v1/attention/backends/flashinfer.py), not on FP4 tensor "
-                     "cores: attention is modelled at the cache's bytes")
-    elif args.kv_dtype == "nvfp4" and float(gpu.compute_capability or 0) < 10.0:
-        notes.append(f"an NVFP4 KV cache needs Blackwell FP4 tensor cores (compute capability 10.0); {gpu.id} has "
-                     f"{gpu.compute_capability or 'none'}")
+    from .launch import kv_read_notes
+    notes += kv_read_notes(args.framework, args.kv_dtype, gpu)
     if one_short:
         notes.append(f"does not fit: the KV cache of one sequence at its full isl + osl = {args.isl + args.osl:,} "
                      "tokens exceeds this layout's KV memory (fits by mean occupancy, isl + osl/2, but the request "
@@ -1027,7 +1022,7 @@ def cmd_validate(args) -> int:
     speculative: list = []
     samples, skipped = _samples(pred, rows, None if args.cross_validate else speculative)
     skipped = malformed + skipped
-    if not samples:
+    if not samples and not speculative:  # speculative rows alone are still reported in-sample
         why = "; ".join(f"{n} x {r}" for r, n in Counter(s["reason"] for s in skipped).most_common(3))
         raise BadInputError(f"{args.measurements}: no row could be predicted ({why or 'no rows'})"[:400])
     if args.cross_validate:

@@ -42,6 +42,15 @@ class BadInputError(DeploysheetError):
     exit_code = EXIT_BAD_INPUT
 
 
+class KVLaunchError(BadInputError):
+    """The engine cannot launch the KV cache dtype on ``gpu`` (scorer.launch.kv_launch_problem). Exit code 2;
+    compare marks that GPU's deployment refused and goes on."""
+
+    def __init__(self, message: str, gpu: str):
+        super().__init__(message)
+        self.gpu = gpu
+
+
 class ConfigError(BadInputError):
     """A config.json whose dimensions are missing, absurd or inconsistent. Exit code 2."""
 

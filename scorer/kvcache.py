@@ -492,7 +492,21 @@ def default_kv_dtype(framework: str, precision: str, model_dtype: str = "bf16", 
     kv = quant.kv_cache_dtype if held else None
     archs = set(arch.architectures) if arch is not None else set()
     dsa = arch is not None and any(getattr(lay.mixer, "indexer", None) is not None for lay in arch.layers)
-    auto = f"{framework} default: --kv-cache-dtype auto = the model's dtype ({model_dtype})"
+    engine = {"vllm": "vLLM 0.33.0", "sglang": "SGLang 0.5.23"}.get(framework)
+    auto = (f"{engine} default: --kv-cache-dtype auto = the model's dtype ({model_dtype})" if engine else
+            f"{'TensorRT-LLM' if framework == 'trtllm' else framework} default (assumed): KvCacheConfig dtype auto = "
+            f"the model's dtype ({model_dtype})")
+    if kv is not None and kv not in ("fp8", "nvfp4"):  # a KV algorithm named but not modelled (INT8, ...)
+        import re
+        named = re.sub(r"[^A-Za-z0-9_.-]", "", kv)[:24] or "?"
+        auto += {  # what each engine does with a KV algorithm it does not map, read from its source
+            "vllm": f"; the checkpoint's KV algorithm {named.upper()} is not one vLLM maps, so auto falls back to the "
+                    "model's dtype (utils/torch_utils.py get_kv_cache_quant_algo_string)",
+            "sglang": f"; SGLang reads only an FP8 kv_cache_quant_algo, not the checkpoint's {named.upper()} "
+                      "(mem_cache/kv_cache_dtype.py configure_kv_cache_dtype)",
+        }.get(framework, f"; the checkpoint names KV algorithm {named.upper()}, which TensorRT-LLM may read (INT8 is "
+                         f"one of its KV formats) and deploysheet does not model: the KV cache is sized at "
+                         f"{model_dtype} (estimated)")
     if framework == "vllm":
         if held and quant.method == "modelopt" and kv in ("fp8", "nvfp4"):
             return kv, (f"vLLM 0.33.0 default: --kv-cache-dtype auto takes the ModelOpt checkpoint's "
@@ -511,6 +525,10 @@ def default_kv_dtype(framework: str, precision: str, model_dtype: str = "bf16", 
             if _major(gpu) >= 10:
                 return "fp8", ("SGLang 0.5.23 default for DeepSeek sparse attention on SM100 and newer: fp8_e4m3 KV "
                                "(arg_groups/overrides.py _dsa_kv_cache_dtype_default)")
+            if getattr(gpu, "vendor", "nvidia") != "nvidia":  # ROCm's torch reports gfx9xx as capability 9.x
+                return "bf16", ("SGLang 0.5.23 default for DeepSeek sparse attention where torch reports a compute "
+                                f"capability below 10 ({gpu.id}: ROCm gfx9 reads as 9.x): bfloat16 KV "
+                                "(arg_groups/overrides.py _dsa_kv_cache_dtype_default)")
             return "bf16", ("SGLang 0.5.23 default for DeepSeek sparse attention below SM100: bfloat16 KV "
                             "(arg_groups/overrides.py _dsa_kv_cache_dtype_default)")
         if held and quant.method in ("modelopt", "fp8") and kv == "fp8":
@@ -522,6 +540,8 @@ def default_kv_dtype(framework: str, precision: str, model_dtype: str = "bf16", 
             if kv in ("fp8", "nvfp4"):
                 return kv, (f"TensorRT-LLM default (assumed): the ModelOpt checkpoint's kv_cache_quant_algo "
                             f"{kv.upper()} (KvCacheConfig dtype auto)")
+            if kv is not None:
+                return model_dtype, auto
             return model_dtype, ("TensorRT-LLM default (assumed): the ModelOpt checkpoint names no "
                                  f"kv_cache_quant_algo, so KvCacheConfig dtype auto = the model's dtype ({model_dtype})")
         if held:

@@ -106,20 +106,34 @@ def kv_flag(framework: str, kv_dtype: str, arch, gpu) -> tuple[str | None, str |
     return flag, None
 
 
-def kv_launch_problem(framework: str, kv_dtype: str, auto_kv: str, arch, gpu) -> str | None:
+def kv_launch_problem(framework: str, kv_dtype: str, auto_kv: str, arch, gpu, lever: str = "--kv-dtype"
+                      ) -> str | None:
     """The one-line reason ``framework`` cannot run ``arch`` on ``gpu`` with its KV cache at ``kv_dtype``, or None.
 
     ``auto_kv`` is what the engine's ``auto`` caches (:func:`scorer.kvcache.default_kv_dtype`). A dtype other than
     it needs a ``--kv-cache-dtype`` flag (:func:`kv_flag`); ``auto`` itself is checked too where it is NVFP4 (a
     checkpoint's own NVFP4 KV): the engine takes it and refuses what :func:`kv_flag` refuses. The reason ends with the
-    KV dtypes it does launch."""
+    KV dtypes it does launch and ``lever``, the setting that picks one (validate: the row's kv_precision)."""
     if kv_dtype != auto_kv or kv_dtype == "nvfp4":
         why = kv_flag(framework, kv_dtype, arch, gpu)[1]
         if why:
             if kv_dtype == auto_kv:
                 why += " (the checkpoint's own NVFP4 KV cache, which the engine's auto takes)"
-            return f"{why}; it launches KV at {', '.join(kv_runs_instead(framework, arch, gpu, auto_kv))} (--kv-dtype)"
+            return f"{why}; it launches KV at {', '.join(kv_runs_instead(framework, arch, gpu, auto_kv))} ({lever})"
     return None
+
+
+def kv_read_notes(framework: str, kv_dtype: str, gpu) -> list[str]:
+    """Caveats on how ``framework`` reads a ``kv_dtype`` cache on ``gpu`` (predict's notes, the sheet's
+    assumptions): an NVFP4 cache below compute capability 10.0 is not read on FP4 tensor cores."""
+    if kv_dtype != "nvfp4" or float(gpu.compute_capability or 0) >= 10.0:
+        return []
+    if framework == "vllm":
+        return [f"vLLM reads an NVFP4 KV cache on compute capability {gpu.compute_capability} through its FA2 "
+                "path, dequantizing it (vllm 0.33.0 v1/attention/backends/flashinfer.py), not on FP4 tensor "
+                "cores: attention is modelled at the cache's bytes"]
+    return [f"an NVFP4 KV cache needs Blackwell FP4 tensor cores (compute capability 10.0); {gpu.id} has "
+            f"{gpu.compute_capability or 'none'}"]
 
 
 def kv_runs_instead(framework: str, arch, gpu, model_dtype: str) -> list[str]:

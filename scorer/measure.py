@@ -408,11 +408,16 @@ class Predictor:
         if problem:
             return RowResult(row, None, problem)
         from .kvcache import default_kv_dtype, model_dtype
+        auto_kv, auto_source = default_kv_dtype(row.framework, prec_id, model_dtype(row.framework, arch, prec_id),
+                                                arch, gpu)
         if row.kv_precision in ("fp8", "bf16", "fp16"):
             kv, kv_source = row.kv_precision, "the row's kv_precision"
         else:  # empty: the framework's default, the one predict and score take (kvcache.default_kv_dtype)
-            kv, kv_source = default_kv_dtype(row.framework, prec_id, model_dtype(row.framework, arch, prec_id),
-                                             arch, gpu)
+            kv, kv_source = auto_kv, auto_source.replace("pass --kv-dtype", "set the row's kv_precision to")
+        from .launch import kv_launch_problem  # only what the engine launches, as predict and score
+        why = kv_launch_problem(row.framework, kv, auto_kv, arch, gpu, "the row's kv_precision")
+        if why:
+            return RowResult(row, None, why)
         prec = get_precision(prec_id)
         unq = unquantized_components(arch, prec_id)
         key = (row.config, gpu.id, prec_id, row.tp, row.pp, max(1, row.ep), row.attention_dp, kv, row.framework)

@@ -390,7 +390,8 @@ def render_sheet_csv(sheet: Sheet) -> str:
                              output_tokens_per_s_per_gpu=p.output_tokens_per_s_per_gpu if p else None,
                              memory_per_gpu_gib=p.memory_per_gpu_gib if p else None, bound=p.bound if p else None,
                              usd_per_1m_output_tokens=p.usd_per_1m_output_tokens if p else None,
-                             precision=sheet.options.precision, kv_dtype=sheet.options.kv_dtype,
+                             precision=sheet.options.precision,
+                             kv_dtype=(sheet.options.kv_dtype_by_gpu or {}).get(gpu, sheet.options.kv_dtype),
                              framework=sheet.options.framework, note=r.note))
     return _csv(SHEET_CSV, rows)
 

@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 from . import __version__
 from .checkpoint import stored_weight_bytes
 from .costmodel import load_calibration
-from .errors import BadInputError, ConfigError, DeploysheetError
+from .errors import BadInputError, ConfigError, DeploysheetError, KVLaunchError
 from .hardware import GIB, get_gpu, get_precision
 from .kvcache import resolve_policy
 from .regimes import SLA_CONCURRENCIES, Prediction, sweep, to_prediction
@@ -122,7 +122,11 @@ class ModelColumn(BaseModel):
     weights_bf16_gib: float
     kv_bytes_per_token: int | None = Field(description="K+V bytes per token, all attention layers (None: not a "
                                                        "decoder, no generation KV cache)")
-    kv_dtype: str
+    kv_dtype: str = Field(description="the KV dtype on the first GPU (kv_dtype_by_gpu: on each)")
+    kv_dtype_by_gpu: dict[str, str] = Field(default_factory=dict, description="GPU -> the KV dtype it runs (the "
+                                            "engine's auto may differ by GPU)")
+    kv_bytes_per_token_by_gpu: dict[str, int | None] = Field(default_factory=dict, description="GPU -> K+V bytes "
+                                                             "per token at that GPU's KV dtype")
     max_positions: int | None
     checkpoint_quantization: str | None
     quant_ready: dict[str, list[int]] = Field(description="format -> TP degrees the framework's kernels accept "
@@ -301,6 +305,20 @@ def _quant_ready(sheet: Sheet, framework: str, status: str = "ready") -> dict[st
             else:
                 out[fmt] = [e.tp for e in entries if e.tp not in tp_ready + ep_ready
                             and "padded" in (e.status, e.ep_status)]
+    return out
+
+
+def _kv_bytes_by_gpu(sheet, kv_by_gpu: dict[str, str], gpu_ids: list[str], framework: str) -> dict[str, int | None]:
+    """GPU -> K+V bytes per token at the KV dtype that GPU runs (None: not a decoder)."""
+    from .kvcache import engine_kv, kv_cache
+    if sheet.model.kind != "decoder":
+        return {g: None for g in gpu_ids}
+    out = {}
+    for g in gpu_ids:
+        kv = kv_by_gpu.get(g, kv_by_gpu.get("*", sheet.kv_cache.dtype))
+        out[g] = (sheet.kv_cache.bytes_per_token_all_layers if kv == sheet.kv_cache.dtype else
+                  kv_cache(sheet.model.arch, kv, sheet.options.kv_policy, contexts=(4096,),
+                           engine=engine_kv(framework, get_gpu(g))).bytes_per_token_all_layers)
     return out
 
 
@@ -539,25 +557,45 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
     cal = load_calibration(calibration)
     cal_note = cal.path + (f" (fitted {cal.fit_date})" if cal.fit_date else " (uncalibrated defaults)")
     gpu_ids = [p.gpu for p in prices]
+    if framework == "trtllm":  # the framework and the GPUs, not any one model (as predict and score say it)
+        for g in gpu_ids:
+            if get_gpu(g).vendor != "nvidia":
+                raise BadInputError(f"TensorRT-LLM runs on NVIDIA GPUs only; {g} is {get_gpu(g).vendor.upper()}")
     columns: list[ModelColumn] = []
     for raw in raws:
         name = raw.provenance.repo_id or raw.provenance.source
+        kv_refused: dict[str, str] = {}  # GPU -> why the engine cannot launch this model's KV cache there
+        run_gpus = list(gpu_ids)
+        sheet = None
         try:
-            sheet = build_sheet(raw, Options(gpus=gpu_ids, precision=precision, framework=framework,
-                                             calibration=calibration, recommendations=False))
+            while sheet is None and run_gpus:
+                try:
+                    sheet = build_sheet(raw, Options(gpus=run_gpus, precision=precision, framework=framework,
+                                                     calibration=calibration, recommendations=False))
+                except KVLaunchError as exc:  # that GPU's deployment is refused; the others are still compared
+                    kv_refused[exc.gpu] = str(exc).replace("(--kv-dtype)", "(score or predict --kv-dtype; compare "
+                                                                           "runs each engine's auto)")
+                    run_gpus = [g for g in run_gpus if g != exc.gpu]
         except ConfigError as exc:  # this model's config: compare the others, say why this one is missing
             custom = " (custom code: auto_map)" if isinstance(raw.config.get("auto_map"), dict) else ""
             skipped.append(Skipped(source=name, reason=f"config not readable{custom}: {exc}"))
             continue
         except DeploysheetError as exc:  # name the model: the message alone may not say which one
             raise type(exc)(f"{name}: {exc}") from None
+        if sheet is None:
+            skipped.append(Skipped(source=name, reason="the engine launches its KV cache on none of the GPUs: "
+                                                       + "; ".join(f"{g}: {w}" for g, w in kv_refused.items())))
+            continue
         arch = sheet.model.arch
         prec = get_precision(sheet.options.precision)
         kv_by_gpu = sheet.options.kv_dtype_by_gpu or {"*": sheet.options.kv_dtype}  # the engine's auto per GPU
         make_cm = cost_model_factory(arch, sheet.params, sheet.gemms, prec, kv_by_gpu, framework, cal,
                                      unquantized_components(arch, prec.id), sheet.options.kv_policy,
                                      stored_weight_bytes(sheet.params.checkpoint, prec.id))
-        deps = [_deploy(make_cm, arch, get_gpu(pr.gpu), pr, workload, expected_errors(cal, pr.gpu, framework),
+        deps = [Deployment(gpu=pr.gpu, status="engine_refuses", note=kv_refused[pr.gpu],
+                           usd_per_gpu_hour=pr.usd_per_hour, expected_error_pct=expected_errors(cal, pr.gpu, framework))
+                if pr.gpu in kv_refused else
+                _deploy(make_cm, arch, get_gpu(pr.gpu), pr, workload, expected_errors(cal, pr.gpu, framework),
                         cal_note, raw.provenance) for pr in prices]
         ok = [d for d in deps if d.status == "ok"]
         m = sheet.model
@@ -567,8 +605,9 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
             weights_gib=_weights_gib(sheet, prec),
             weights_bf16_gib=_weights_gib(sheet, get_precision("bf16")), kv_bytes_per_token=(
                 sheet.kv_cache.bytes_per_token_all_layers if m.kind == "decoder" else None),
-            kv_dtype=sheet.kv_cache.dtype + "".join(  # the bytes per token are the primary GPU's dtype
-                f"; {kv} on {g}" for g, kv in kv_by_gpu.items() if kv != sheet.kv_cache.dtype),
+            kv_dtype=sheet.kv_cache.dtype, kv_dtype_by_gpu=(
+                {g: kv_by_gpu.get(g, kv_by_gpu.get("*", sheet.kv_cache.dtype)) for g in run_gpus}),
+            kv_bytes_per_token_by_gpu=_kv_bytes_by_gpu(sheet, kv_by_gpu, run_gpus, framework),
             max_positions=m.max_positions,
             checkpoint_quantization=(m.quantization or {}).get("format"), quant_ready=_quant_ready(sheet, framework),
             quant_ep_ready=_quant_ready(sheet, framework, "ep"), quant_padded=_quant_ready(sheet, framework, "padded"),

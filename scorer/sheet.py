@@ -550,12 +550,14 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         by_gpu = {gid: kv for gid, (kv, _) in autos.items()}
         opts = opts.model_copy(update={"kv_dtype": auto_kv, "kv_dtype_source": kv_note, "kv_dtype_by_gpu": by_gpu})
     else:
-        opts = opts.model_copy(update={"kv_dtype_by_gpu": {g.id: opts.kv_dtype for g in gpus}})
+        opts = opts.model_copy(update={"kv_dtype_by_gpu": {g.id: opts.kv_dtype for g in gpus},
+                                       "kv_dtype_source": "--kv-dtype"})  # as predict states it
     from .launch import kv_launch_problem  # only what the engine launches (as predict), on every GPU scored
     for gpu in gpus:
         why = kv_launch_problem(opts.framework, opts.kv_dtype_by_gpu[gpu.id], autos[gpu.id][0], arch, gpu)
         if why:
-            raise BadInputError(why)
+            from .errors import KVLaunchError
+            raise KVLaunchError(why, gpu.id)
     prec_note = None
     if not opts.precision:
         q = arch.quantization
@@ -715,6 +717,10 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         recs += layout_recommendations(quant, arch)
 
     assumptions = _assumptions(arch, opts, kv, calibration, prec.id, unq, gpus)
+    from .launch import kv_read_notes  # the caveats predict states for the same setup, per GPU scored
+    for gpu in gpus:
+        for n in kv_read_notes(opts.framework, (opts.kv_dtype_by_gpu or {}).get(gpu.id, opts.kv_dtype), gpu):
+            assumptions.append((n if n.startswith("vLLM") else n[0].upper() + n[1:]) + ".")
     if spec is not None:
         assumptions.append(f"Speculative decoding ({spec.method}): {spec.tokens} drafted tokens per step, per-token "
                            f"acceptance {spec.acceptance:g} -> {spec.acceptance_length:.2f} tokens per draft-and-verify "

@@ -236,7 +236,9 @@ def test_each_scored_gpu_runs_its_own_engine_default_kv_whatever_the_gpu_order(t
             assert both["regimes"][g] == alone[g]["regimes"][g]
 
     def deployments(*gpus):
-        argv = ["compare", src, _write(tmp_path, f"e{len(gpus)}{gpus[0]}", cfg), "--framework", "sglang",
+        other = tmp_path / f"e{len(gpus)}{gpus[0]}"
+        argv = ["compare", src, str(other) if other.exists() else _write(tmp_path, other.name, cfg), "--framework",
+                "sglang",
                 "--isl", "1000", "--osl", "200", "--qps", "5", "--format", "json"]
         for g in gpus:
             argv += ["--gpu", g]
@@ -245,5 +247,9 @@ def test_each_scored_gpu_runs_its_own_engine_default_kv_whatever_the_gpu_order(t
         return col, {d["gpu"]: d for d in col["deployments"]}
 
     col, both = deployments("H200-SXM", "B200")
-    assert col["kv_dtype"] == "bf16; fp8 on B200"
+    assert col["kv_dtype_by_gpu"] == {"H200-SXM": "bf16", "B200": "fp8"}
+    by = col["kv_bytes_per_token_by_gpu"]  # fp8 halves the bf16 latent and rope cache (the indexer's keys are fp8
+    assert by["H200-SXM"] == col["kv_bytes_per_token"] and by["B200"] < by["H200-SXM"]  # in both: not halved)
+    b200_col, _ = deployments("B200")
+    assert b200_col["kv_bytes_per_token"] == by["B200"]
     assert both["B200"] == deployments("B200")[1]["B200"]

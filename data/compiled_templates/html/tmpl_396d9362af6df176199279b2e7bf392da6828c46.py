@@ -40,16 +40,28 @@ def root(context, missing=missing):
         def t_5(*unused):
             raise TemplateRuntimeError("No filter named 'length' found.")
     try:
-        t_6 = environment.filters['n']
+        t_6 = environment.filters['list']
     except KeyError:
         @internalcode
         def t_6(*unused):
-            raise TemplateRuntimeError("No filter named 'n' found.")
+            raise TemplateRuntimeError("No filter named 'list' found.")
     try:
-        t_7 = environment.tests['none']
+        t_7 = environment.filters['n']
     except KeyError:
         @internalcode
         def t_7(*unused):
+            raise TemplateRuntimeError("No filter named 'n' found.")
+    try:
+        t_8 = environment.filters['unique']
+    except KeyError:
+        @internalcode
+        def t_8(*unused):
+            raise TemplateRuntimeError("No filter named 'unique' found.")
+    try:
+        t_9 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_9(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     l_0_w = environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'workload')
@@ -73,9 +85,9 @@ def root(context, missing=missing):
     yield ' models</h1>\n<div class="card"><b>Workload:</b> '
     yield escape(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'qps'), 2)))
     yield ' requests/s · '
-    yield escape(environment.finalize(t_6(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'isl'))))
+    yield escape(environment.finalize(t_7(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'isl'))))
     yield ' input / '
-    yield escape(environment.finalize(t_6(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'osl'))))
+    yield escape(environment.finalize(t_7(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'osl'))))
     yield ' output tokens per request ('
     yield escape(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'output_tokens_per_s'), 0)))
     yield ' output tokens/s) · '
@@ -159,27 +171,46 @@ def root(context, missing=missing):
         yield '</td>'
     l_1_m = missing
     yield '</tr>\n<tr><th>KV cache per token</th>'
-    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'), undefined):
         _loop_vars = {}
         pass
         yield '<td class="num">'
-        if t_7(environment.getattr(l_1_m, 'kv_bytes_per_token')):
+        if t_9(environment.getattr(l_1_m, 'kv_bytes_per_token')):
             pass
             yield '– (not a decoder)'
         else:
             pass
-            yield escape(environment.finalize(t_6(environment.getattr(l_1_m, 'kv_bytes_per_token'))))
-            yield ' B ('
-            yield escape(environment.finalize(environment.getattr(l_1_m, 'kv_dtype')))
-            yield ')'
+            if (t_5(t_6(context.eval_ctx, t_8(environment, context.call(environment.getattr(environment.getattr(l_1_m, 'kv_dtype_by_gpu'), 'values'), _loop_vars=_loop_vars)))) > 1):
+                pass
+                l_2_loop = missing
+                for (l_2_g, l_2_kv), l_2_loop in LoopContext(context.call(environment.getattr(environment.getattr(l_1_m, 'kv_dtype_by_gpu'), 'items'), _loop_vars=_loop_vars), undefined):
+                    _loop_vars = {}
+                    pass
+                    if (not environment.getattr(l_2_loop, 'first')):
+                        pass
+                        yield ' · '
+                    yield escape(environment.finalize(t_7(environment.getitem(environment.getattr(l_1_m, 'kv_bytes_per_token_by_gpu'), l_2_g))))
+                    yield ' B ('
+                    yield escape(environment.finalize(l_2_kv))
+                    yield ' on '
+                    yield escape(environment.finalize(l_2_g))
+                    yield ')'
+                l_2_loop = l_2_g = l_2_kv = missing
+            else:
+                pass
+                yield escape(environment.finalize(t_7(environment.getattr(l_1_m, 'kv_bytes_per_token'))))
+                yield ' B ('
+                yield escape(environment.finalize(environment.getattr(l_1_m, 'kv_dtype')))
+                yield ')'
         yield '</td>'
-    l_1_m = missing
+    l_1_loop = l_1_m = missing
     yield '</tr>\n<tr><th>context</th>'
     for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
         _loop_vars = {}
         pass
         yield '<td class="num">'
-        yield escape(environment.finalize(t_6(environment.getattr(l_1_m, 'max_positions'))))
+        yield escape(environment.finalize(t_7(environment.getattr(l_1_m, 'max_positions'))))
         yield ' tokens</td>'
     l_1_m = missing
     yield '</tr>\n<tr><th>checkpoint quantization</th>'
@@ -237,15 +268,15 @@ def root(context, missing=missing):
         yield '<td>'
         if environment.getattr(l_1_m, 'best'):
             pass
-            yield escape(environment.finalize(t_6(environment.getattr(environment.getattr(l_1_m, 'best'), 'num_gpus'))))
+            yield escape(environment.finalize(t_7(environment.getattr(environment.getattr(l_1_m, 'best'), 'num_gpus'))))
             yield '× '
             yield escape(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'best'), 'gpu')))
             yield ' ('
-            yield escape(environment.finalize(t_6(environment.getattr(environment.getattr(l_1_m, 'best'), 'replicas'))))
+            yield escape(environment.finalize(t_7(environment.getattr(environment.getattr(l_1_m, 'best'), 'replicas'))))
             yield ' × '
             yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'prediction'), 'layout')))
             yield ', up to '
-            yield escape(environment.finalize(t_6(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'prediction'), 'concurrency'))))
+            yield escape(environment.finalize(t_7(environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'prediction'), 'concurrency'))))
             yield ' concurrent each)'
         else:
             pass
@@ -275,7 +306,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '<td class="num">'
-        yield escape(environment.finalize((t_6(environment.getattr(environment.getattr(l_1_m, 'best'), 'num_gpus')) if environment.getattr(l_1_m, 'best') else '–')))
+        yield escape(environment.finalize((t_7(environment.getattr(environment.getattr(l_1_m, 'best'), 'num_gpus')) if environment.getattr(l_1_m, 'best') else '–')))
         yield '</td>'
     l_1_m = missing
     yield '</tr>\n<tr><th>$ per month</th>'
@@ -283,7 +314,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '<td class="num">'
-        yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month'), 0), )) if (environment.getattr(l_1_m, 'best') and (not t_7(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))) else '–')))
+        yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month'), 0), )) if (environment.getattr(l_1_m, 'best') and (not t_9(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))) else '–')))
         yield '</td>'
     l_1_m = missing
     yield '</tr>\n<tr><th>$ per 1M output tokens (load · capacity)</th>'
@@ -291,7 +322,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '<td class="num">'
-        if (environment.getattr(l_1_m, 'best') and (not t_7(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))):
+        if (environment.getattr(l_1_m, 'best') and (not t_9(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))):
             pass
             yield '$'
             yield escape(environment.finalize(t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_1m_tokens_load'), 3)))
@@ -316,13 +347,13 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '<td>'
-        def t_8(fiter):
+        def t_10(fiter):
             for l_2_x in fiter:
                 if (environment.getattr(l_2_x, 'severity') != 'info'):
                     yield l_2_x
         l_2_loop = missing
-        t_9 = 1
-        for l_2_x, l_2_loop in LoopContext(t_8(environment.getattr(l_1_m, 'risks')), undefined):
+        t_11 = 1
+        for l_2_x, l_2_loop in LoopContext(t_10(environment.getattr(l_1_m, 'risks')), undefined):
             _loop_vars = {}
             pass
             yield '<span class="'
@@ -333,17 +364,17 @@ def root(context, missing=missing):
             if (not environment.getattr(l_2_loop, 'last')):
                 pass
                 yield ', '
-            t_9 = 0
+            t_11 = 0
         l_2_loop = l_2_x = missing
-        if t_9:
+        if t_11:
             pass
             yield 'none'
         yield '</td>'
     l_1_loop = l_1_m = missing
     yield '</tr>\n</table>\n\n<h2>Deployments by GPU</h2>\n<p>On each GPU, the layout and concurrency meeting the targets at '
-    yield escape(environment.finalize(t_6(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'isl'))))
+    yield escape(environment.finalize(t_7(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'isl'))))
     yield '/'
-    yield escape(environment.finalize(t_6(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'osl'))))
+    yield escape(environment.finalize(t_7(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'osl'))))
     yield ' tokens with the fewest GPUs for '
     yield escape(environment.finalize(t_2(environment.getattr((undefined(name='w') if l_0_w is missing else l_0_w), 'qps'), 2)))
     yield ' requests/s (then the most output tokens/s/GPU).</p>\n<table>\n<tr><th>model</th><th>GPU</th><th>layout</th><th>concurrency</th><th>TTFT ms</th><th>ITL ms</th><th>tokens/s/GPU</th><th>req/s per replica</th><th>replicas</th><th>GPUs</th><th>$/month</th><th>$/1M out (load)</th><th>$/1M out (capacity)</th><th>expected error (TTFT · ITL · tok/s)</th></tr>\n'
@@ -374,7 +405,7 @@ def root(context, missing=missing):
                 yield '</td><td>'
                 yield escape(environment.finalize(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'layout')))
                 yield '</td><td class="num">'
-                yield escape(environment.finalize(t_6(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'concurrency'))))
+                yield escape(environment.finalize(t_7(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'concurrency'))))
                 yield '</td><td class="num">'
                 yield escape(environment.finalize(t_2(environment.getattr(environment.getattr(l_2_d, 'prediction'), 'ttft_ms'), 0)))
                 yield '</td><td class="num">'
@@ -384,21 +415,21 @@ def root(context, missing=missing):
                 yield '</td><td class="num">'
                 yield escape(environment.finalize(t_2(environment.getattr(l_2_d, 'requests_per_s_per_replica'), 2)))
                 yield '</td><td class="num">'
-                yield escape(environment.finalize(t_6(environment.getattr(l_2_d, 'replicas'))))
+                yield escape(environment.finalize(t_7(environment.getattr(l_2_d, 'replicas'))))
                 yield '</td><td class="num">'
-                yield escape(environment.finalize(t_6(environment.getattr(l_2_d, 'num_gpus'))))
+                yield escape(environment.finalize(t_7(environment.getattr(l_2_d, 'num_gpus'))))
                 yield '</td><td class="num">'
-                yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_month'), 0), )) if (not t_7(environment.getattr(l_2_d, 'usd_per_month'))) else '–')))
+                yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_month'), 0), )) if (not t_9(environment.getattr(l_2_d, 'usd_per_month'))) else '–')))
                 yield '</td><td class="num">'
-                yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'), 3), )) if (not t_7(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'))) else '–')))
+                yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'), 3), )) if (not t_9(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'))) else '–')))
                 yield '</td><td class="num">'
-                yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'), 3), )) if (not t_7(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'))) else '–')))
+                yield escape(environment.finalize((markup_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'), 3), )) if (not t_9(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'))) else '–')))
                 yield '</td><td>'
                 l_3_loop = missing
                 for l_3_k, l_3_loop in LoopContext(('ttft_ms', 'tpot_ms', 'output_tokens_per_s_per_gpu'), undefined):
                     _loop_vars = {}
                     pass
-                    yield escape(environment.finalize((t_3('±%.0f%%', environment.getitem((undefined(name='e') if l_2_e is missing else l_2_e), l_3_k)) if (not t_7(context.call(environment.getattr((undefined(name='e') if l_2_e is missing else l_2_e), 'get'), l_3_k, _loop_vars=_loop_vars))) else '–')))
+                    yield escape(environment.finalize((t_3('±%.0f%%', environment.getitem((undefined(name='e') if l_2_e is missing else l_2_e), l_3_k)) if (not t_9(context.call(environment.getattr((undefined(name='e') if l_2_e is missing else l_2_e), 'get'), l_3_k, _loop_vars=_loop_vars))) else '–')))
                     if (not environment.getattr(l_3_loop, 'last')):
                         pass
                         yield ' · '
@@ -420,12 +451,12 @@ def root(context, missing=missing):
     yield "</table>\n<p><small>★ the model's cheapest deployment. Predictions from the cost model ("
     yield escape(environment.finalize(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'calibration')))
     yield "); the expected error is the calibration's leave-one-model-out median error on each GPU.</small></p>\n"
-    def t_10(fiter):
+    def t_12(fiter):
         for l_1_m in fiter:
             if ((environment.getattr(l_1_m, 'best') and environment.getattr(environment.getattr(l_1_m, 'best'), 'launch')) and environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'launch'), 'argv')):
                 yield l_1_m
     l_1_loop = missing
-    for l_1_m, l_1_loop in LoopContext(t_10(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models')), undefined):
+    for l_1_m, l_1_loop in LoopContext(t_12(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models')), undefined):
         _loop_vars = {}
         pass
         if environment.getattr(l_1_loop, 'first'):
@@ -466,7 +497,7 @@ def root(context, missing=missing):
         yield escape(environment.finalize(environment.getattr(l_1_m, 'name')))
         yield '</b>: '
         l_2_loop = missing
-        t_11 = 1
+        t_13 = 1
         for l_2_x, l_2_loop in LoopContext(environment.getattr(l_1_m, 'risks'), undefined):
             _loop_vars = {}
             pass
@@ -480,9 +511,9 @@ def root(context, missing=missing):
             if (not environment.getattr(l_2_loop, 'last')):
                 pass
                 yield '; '
-            t_11 = 0
+            t_13 = 0
         l_2_loop = l_2_x = missing
-        if t_11:
+        if t_13:
             pass
             yield 'none found'
         yield '</li>\n'
@@ -502,4 +533,4 @@ def root(context, missing=missing):
     yield '</small></p>\n</body>\n</html>'
 
 blocks = {}
-debug_info = '2=55&3=58&9=63&22=72&23=74&27=101&28=103&29=114&34=126&35=134&36=147&37=162&38=178&39=186&40=194&41=234&42=256&43=272&44=282&45=290&46=306&47=315&51=344&54=351&55=355&56=359&57=361&58=364&60=410&65=421&66=423&67=439&69=447&72=450&73=454&79=462&80=466&86=491&87=495&90=499'
+debug_info = '2=67&3=70&9=75&22=84&23=86&27=113&28=115&29=126&34=138&35=146&36=159&37=175&38=209&39=217&40=225&41=265&42=287&43=303&44=313&45=321&46=337&47=346&51=375&54=382&55=386&56=390&57=392&58=395&60=441&65=452&66=454&67=470&69=478&72=481&73=485&79=493&80=497&86=522&87=526&90=530'

@@ -64,7 +64,7 @@ def root(context, missing=missing):
         yield '</b>, '
         yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
         yield ' weights, '
-        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
+        yield escape(environment.finalize(context.call(environment.getattr((environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'kv_dtype_by_gpu') or {}), 'get'), l_1_gpu, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype'), _loop_vars=_loop_vars)))
         yield ' KV</p>\n<table><tr><th>regime</th><th>workload</th><th>layout</th><th>TTFT ms</th><th>TPOT ms</th><th>tok/s/user</th><th>tok/s/GPU</th><th>memory/GPU GiB</th><th>bound</th><th>$/1M out</th></tr>\n'
         for l_2_r in l_1_results:
             l_2_x = missing

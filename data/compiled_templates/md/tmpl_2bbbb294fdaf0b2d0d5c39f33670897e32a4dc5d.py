@@ -82,7 +82,7 @@ def root(context, missing=missing):
         yield ', '
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'precision')))
         yield ' weights, '
-        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype')))
+        yield str(environment.finalize(context.call(environment.getattr((environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'kv_dtype_by_gpu') or {}), 'get'), l_1_gpu, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'kv_cache'), 'dtype'), _loop_vars=_loop_vars)))
         yield ' KV, '
         yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'options'), 'framework')))
         yield ' profile**\n\n| regime | workload | layout | TTFT | TPOT/ITL | tok/s/user | tok/s/GPU | memory/GPU | bound | $/1M out |\n|---|---|---|---:|---:|---:|---:|---:|---|---:|\n'

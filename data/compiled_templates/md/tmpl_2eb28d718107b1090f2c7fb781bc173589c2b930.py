@@ -64,10 +64,16 @@ def root(context, missing=missing):
         def t_9(*unused):
             raise TemplateRuntimeError("No filter named 'trusted' found.")
     try:
-        t_10 = environment.tests['none']
+        t_10 = environment.filters['unique']
     except KeyError:
         @internalcode
         def t_10(*unused):
+            raise TemplateRuntimeError("No filter named 'unique' found.")
+    try:
+        t_11 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_11(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     l_0_w = environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'workload')
@@ -174,21 +180,40 @@ def root(context, missing=missing):
         yield ' |'
     l_1_m = missing
     yield '\n| KV cache per token |'
-    for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
+    l_1_loop = missing
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'), undefined):
         _loop_vars = {}
         pass
         yield ' '
-        if t_10(environment.getattr(l_1_m, 'kv_bytes_per_token')):
+        if t_11(environment.getattr(l_1_m, 'kv_bytes_per_token')):
             pass
             yield '– (not a decoder)'
         else:
             pass
-            yield str(environment.finalize(t_7(environment.getattr(l_1_m, 'kv_bytes_per_token'))))
-            yield ' B ('
-            yield str(environment.finalize(environment.getattr(l_1_m, 'kv_dtype')))
-            yield ')'
+            if (t_5(t_6(context.eval_ctx, t_10(environment, context.call(environment.getattr(environment.getattr(l_1_m, 'kv_dtype_by_gpu'), 'values'), _loop_vars=_loop_vars)))) > 1):
+                pass
+                l_2_loop = missing
+                for (l_2_g, l_2_kv), l_2_loop in LoopContext(context.call(environment.getattr(environment.getattr(l_1_m, 'kv_dtype_by_gpu'), 'items'), _loop_vars=_loop_vars), undefined):
+                    _loop_vars = {}
+                    pass
+                    if (not environment.getattr(l_2_loop, 'first')):
+                        pass
+                        yield ' · '
+                    yield str(environment.finalize(t_7(environment.getitem(environment.getattr(l_1_m, 'kv_bytes_per_token_by_gpu'), l_2_g))))
+                    yield ' B ('
+                    yield str(environment.finalize(l_2_kv))
+                    yield ' on '
+                    yield str(environment.finalize(l_2_g))
+                    yield ')'
+                l_2_loop = l_2_g = l_2_kv = missing
+            else:
+                pass
+                yield str(environment.finalize(t_7(environment.getattr(l_1_m, 'kv_bytes_per_token'))))
+                yield ' B ('
+                yield str(environment.finalize(environment.getattr(l_1_m, 'kv_dtype')))
+                yield ')'
         yield ' |'
-    l_1_m = missing
+    l_1_loop = l_1_m = missing
     yield '\n| context |'
     for l_1_m in environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models'):
         _loop_vars = {}
@@ -298,7 +323,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield ' '
-        yield str(environment.finalize((str_join(('$', t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month'), 0), )) if (environment.getattr(l_1_m, 'best') and (not t_10(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))) else '–')))
+        yield str(environment.finalize((str_join(('$', t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month'), 0), )) if (environment.getattr(l_1_m, 'best') and (not t_11(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))) else '–')))
         yield ' |'
     l_1_m = missing
     yield '\n| $ per 1M output tokens (load · capacity) |'
@@ -306,7 +331,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield ' '
-        if (environment.getattr(l_1_m, 'best') and (not t_10(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))):
+        if (environment.getattr(l_1_m, 'best') and (not t_11(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_month')))):
             pass
             yield '$'
             yield str(environment.finalize(t_2(environment.getattr(environment.getattr(l_1_m, 'best'), 'usd_per_1m_tokens_load'), 3)))
@@ -335,7 +360,7 @@ def root(context, missing=missing):
         l_1_rk = t_6(context.eval_ctx, t_8(context, environment.getattr(l_1_m, 'risks'), 'severity', 'equalto', 'info'))
         _loop_vars['rk'] = l_1_rk
         l_2_loop = missing
-        t_11 = 1
+        t_12 = 1
         for l_2_x, l_2_loop in LoopContext((undefined(name='rk') if l_1_rk is missing else l_1_rk), undefined):
             _loop_vars = {}
             pass
@@ -343,9 +368,9 @@ def root(context, missing=missing):
             if (not environment.getattr(l_2_loop, 'last')):
                 pass
                 yield ', '
-            t_11 = 0
+            t_12 = 0
         l_2_loop = l_2_x = missing
-        if t_11:
+        if t_12:
             pass
             yield 'none'
         yield ' |'
@@ -394,17 +419,17 @@ def root(context, missing=missing):
                 yield ' | '
                 yield str(environment.finalize(t_7(environment.getattr(l_2_d, 'num_gpus'))))
                 yield ' | '
-                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_month'), 0), )) if (not t_10(environment.getattr(l_2_d, 'usd_per_month'))) else '–')))
+                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_month'), 0), )) if (not t_11(environment.getattr(l_2_d, 'usd_per_month'))) else '–')))
                 yield ' | '
-                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'), 3), )) if (not t_10(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'))) else '–')))
+                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'), 3), )) if (not t_11(environment.getattr(l_2_d, 'usd_per_1m_tokens_load'))) else '–')))
                 yield ' | '
-                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'), 3), )) if (not t_10(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'))) else '–')))
+                yield str(environment.finalize((str_join(('$', t_2(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'), 3), )) if (not t_11(environment.getattr(l_2_d, 'usd_per_1m_tokens_capacity'))) else '–')))
                 yield ' | '
                 l_3_loop = missing
                 for l_3_k, l_3_loop in LoopContext(('ttft_ms', 'tpot_ms', 'output_tokens_per_s_per_gpu'), undefined):
                     _loop_vars = {}
                     pass
-                    yield str(environment.finalize((t_3('±%.0f%%', environment.getitem((undefined(name='e') if l_2_e is missing else l_2_e), l_3_k)) if (not t_10(context.call(environment.getattr((undefined(name='e') if l_2_e is missing else l_2_e), 'get'), l_3_k, _loop_vars=_loop_vars))) else '–')))
+                    yield str(environment.finalize((t_3('±%.0f%%', environment.getitem((undefined(name='e') if l_2_e is missing else l_2_e), l_3_k)) if (not t_11(context.call(environment.getattr((undefined(name='e') if l_2_e is missing else l_2_e), 'get'), l_3_k, _loop_vars=_loop_vars))) else '–')))
                     if (not environment.getattr(l_3_loop, 'last')):
                         pass
                         yield ' · '
@@ -426,12 +451,12 @@ def root(context, missing=missing):
     yield "\n★ the model's cheapest deployment. Predictions from the cost model ("
     yield str(environment.finalize(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'calibration')))
     yield "); the expected error is the calibration's leave-one-model-out median error on each GPU.\n\n"
-    def t_12(fiter):
+    def t_13(fiter):
         for l_1_m in fiter:
             if ((environment.getattr(l_1_m, 'best') and environment.getattr(environment.getattr(l_1_m, 'best'), 'launch')) and environment.getattr(environment.getattr(environment.getattr(l_1_m, 'best'), 'launch'), 'argv')):
                 yield l_1_m
     l_1_loop = missing
-    for l_1_m, l_1_loop in LoopContext(t_12(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models')), undefined):
+    for l_1_m, l_1_loop in LoopContext(t_13(environment.getattr((undefined(name='r') if l_0_r is missing else l_0_r), 'models')), undefined):
         _loop_vars = {}
         pass
         if environment.getattr(l_1_loop, 'first'):
@@ -472,7 +497,7 @@ def root(context, missing=missing):
         yield str(environment.finalize(environment.getattr(l_1_m, 'name')))
         yield '**: '
         l_2_loop = missing
-        t_13 = 1
+        t_14 = 1
         for l_2_x, l_2_loop in LoopContext(environment.getattr(l_1_m, 'risks'), undefined):
             _loop_vars = {}
             pass
@@ -483,9 +508,9 @@ def root(context, missing=missing):
             if (not environment.getattr(l_2_loop, 'last')):
                 pass
                 yield '; '
-            t_13 = 0
+            t_14 = 0
         l_2_loop = l_2_x = missing
-        if t_13:
+        if t_14:
             pass
             yield 'none found'
         yield '\n'
@@ -505,4 +530,4 @@ def root(context, missing=missing):
     yield '</sub>\n'
 
 blocks = {}
-debug_info = '2=73&3=76&4=80&6=82&11=109&13=111&14=114&15=117&19=123&22=126&23=130&29=135&31=143&33=149&35=162&37=177&39=193&41=201&43=209&45=249&47=271&49=287&51=297&53=305&55=321&57=330&62=354&66=361&67=365&68=369&69=371&70=374&72=416&77=427&79=429&80=437&83=445&85=449&89=453&92=456&93=460&99=468&100=472&106=494&107=498&110=502'
+debug_info = '2=79&3=82&4=86&6=88&11=115&13=117&14=120&15=123&19=129&22=132&23=136&29=141&31=149&33=155&35=168&37=184&39=218&41=226&43=234&45=274&47=296&49=312&51=322&53=330&55=346&57=355&62=379&66=386&67=390&68=394&69=396&70=399&72=441&77=452&79=454&80=462&83=470&85=474&89=478&92=481&93=485&99=493&100=497&106=519&107=523&110=527'
