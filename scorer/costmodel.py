@@ -14,7 +14,9 @@ source). Operators:
   the indexer picks, after scoring every compressed index key; HCA: all of them);
 * recurrent layers: state read and write per decode step;
 * TP all-reduce: latency + 2(t−1)/t · bytes / link bandwidth, twice per transformer block;
-* fixed per-step overheads (decode step, prefill batch).
+* fixed per-step overheads (decode step, prefill batch), a fixed latency per GEMM (``op_latency_s``) and, in
+  prefill only, ``prefill_op_latency_s`` more per GEMM: prefill batches run outside CUDA graphs, so their
+  kernels pay eager launch overhead (data/calibration.json states the value and how it was chosen).
 
 Units: seconds internally; bytes; FLOP. Public results are in ms and tokens/s.
 """
@@ -419,7 +421,7 @@ def step_time(f: Features, p: dict[str, float], eff_c: float) -> dict[str, float
     intra = f.comm_s / p["comm_bw_eff"] + f.comm_n * p["comm_latency_s"]
     inter = f.comm_inter_s / p["comm_bw_eff"] + f.comm_inter_lat
     comm = intra + inter
-    lat = f.gemm_ops * p["op_latency_s"]
+    lat = f.gemm_ops * (p["op_latency_s"] + (p.get("prefill_op_latency_s", 0.0) if f.kind == "prefill" else 0.0))
     over = p["decode_step_overhead_s"] if f.kind == "decode" else p["prefill_overhead_s"]
     return {"total": gemm + attn + comm + lat + over, "gemm": gemm, "gemm_compute": comp, "gemm_memory": mem,
             "attention": attn, "comm": comm, "comm_intra": intra, "comm_inter": inter, "overhead": over + lat}
@@ -1218,7 +1220,7 @@ class CostModel:
         for m, n in self._mixers:
             a_c += n * self._prefill_attention(m, local_seqs, length)
         attn = max((a_c / self.peak_bf16) / (p["attn_compute_eff"] * scale), 0.0)  # prefill reads no KV
-        lat = self._gemm_ops * p["op_latency_s"]
+        lat = self._gemm_ops * (p["op_latency_s"] + p.get("prefill_op_latency_s", 0.0))  # as step_time
         return gemm + attn + self._comm_seconds(m_tokens / dp) + lat + p["prefill_overhead_s"]
 
     def _prefill_attention(self, m, local_seqs: float, length: int) -> float:

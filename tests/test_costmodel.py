@@ -367,3 +367,18 @@ def test_layout_kinds_the_validation_groups_errors_by():
     groups = load_calibration().validation["leave_one_model_out"]["by_layout"]
     ttft = groups["trtllm attention-dp"]["ttft_ms"]
     assert ttft["n"] >= 10 and ttft["median_ratio"] > 0
+
+
+def test_prefill_op_latency_applies_to_prefill_only():
+    """Prefill batches run outside CUDA graphs: each of a prefill's GEMMs pays prefill_op_latency_s on top of
+    op_latency_s; a decode step (graph-captured) does not. By hand: 300 GEMMs x (7 + 30) us + 2 ms overhead."""
+    from scorer.costmodel import Features, step_time
+    p = {"mem_bw_eff": 1.0, "attn_compute_eff": 1.0, "comm_bw_eff": 1.0, "comm_latency_s": 0.0,
+         "op_latency_s": 7e-6, "prefill_op_latency_s": 3e-5, "decode_step_overhead_s": 1e-3,
+         "prefill_overhead_s": 2e-3}
+
+    def feats(kind):
+        return Features(gemm_compute=[0.0], gemm_memory=[0.0], gemm_ops=300, attn_compute=0.0, attn_memory=0.0,
+                        comm_s=0.0, comm_n=0, kind=kind)
+    assert math.isclose(step_time(feats("prefill"), p, 1.0)["total"], 300 * (7e-6 + 3e-5) + 2e-3)
+    assert math.isclose(step_time(feats("decode"), p, 1.0)["total"], 300 * 7e-6 + 1e-3)
