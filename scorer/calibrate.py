@@ -457,6 +457,15 @@ def write_calibration(cal: Calibration, report: dict[str, Any], path: str | Path
     write_output(json.dumps(doc, indent=2, sort_keys=False) + "\n", str(path))  # atomic: whole file or nothing
 
 
+def kv_dtype_counts(items) -> dict[str, int]:
+    """Rows per ``kv_note`` ("<framework> <KV dtype>: <source>") of RowResults or Samples, most rows first: the
+    dtype each row was predicted with and why (a row that leaves kv_precision empty takes the engine default that
+    predict and score state)."""
+    from collections import Counter
+    counts = Counter(x.kv_note for x in items if x.kv_note)
+    return dict(sorted(counts.items(), key=lambda t: (-t[1], t[0])))
+
+
 def summary_dict(results: list[RowResult], skipped: list[dict[str, Any]]) -> dict[str, Any]:
     """JSON-ready report: metrics.<metric>.{mdape, spearman, n}, breakdowns by GPU/framework/model, skipped."""
     rep = Report(results, skipped)
@@ -469,13 +478,7 @@ def summary_dict(results: list[RowResult], skipped: list[dict[str, Any]]) -> dic
     reasons: dict[str, int] = {}
     for sk in skipped:
         reasons[sk["reason"]] = reasons.get(sk["reason"], 0) + 1
-    kv: dict[str, int] = {}
-    for r in results:
-        if r.kv_note:
-            kv[r.kv_note] = kv.get(r.kv_note, 0) + 1
-    # rows per "<framework> <KV dtype>: <source>": the dtype each row was predicted with, and why (a row
-    # that leaves kv_precision empty takes the engine default that predict and score state)
-    out["kv_dtypes"] = dict(sorted(kv.items(), key=lambda t: (-t[1], t[0])))
+    out["kv_dtypes"] = kv_dtype_counts(results)
     out["skipped"] = skipped
     out["skipped_counts"] = reasons
     out["n_rows"] = len(results) + len(skipped)

@@ -746,8 +746,9 @@ def cmd_predict(args) -> int:
     if problem:
         raise BadInputError(problem)
     prec = get_precision(args.precision or default_precision(arch, args.framework))
-    if args.framework == "trtllm" and gpu.vendor != "nvidia":
-        raise BadInputError(f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}")
+    from .launch import framework_gpu_problem
+    if framework_gpu_problem(args.framework, gpu):
+        raise BadInputError(framework_gpu_problem(args.framework, gpu))
     unq = unquantized_components(arch, prec.id)
     kv_source = None
     from .kvcache import default_kv_dtype, model_dtype
@@ -1073,7 +1074,8 @@ def render_validation_md(report: dict) -> str:
 
 def cmd_calibrate(args) -> int:
 
-    from .calibrate import _samples, at_bounds, cross_validate, cv_groups, fit, summary_dict, write_calibration
+    from .calibrate import (_samples, at_bounds, cross_validate, cv_groups, fit, kv_dtype_counts, summary_dict,
+                            write_calibration)
     from .costmodel import load_calibration
     from .measure import Predictor, read_rows
 
@@ -1086,12 +1088,9 @@ def cmd_calibrate(args) -> int:
     if not samples:
         raise BadInputError(f"{args.measurements}: no row could be predicted, nothing to fit")
     cal = fit(samples, base, args.max_iterations)
-    kv_dtypes: dict[str, int] = {}
-    for s in samples:
-        if s.kv_note:
-            kv_dtypes[s.kv_note] = kv_dtypes.get(s.kv_note, 0) + 1
+    kv_dtypes = kv_dtype_counts(samples)
     report: dict = {"fitted_on_rows": len(samples), "skipped_rows": len(malformed) + len(skipped),
-                    "kv_dtypes": dict(sorted(kv_dtypes.items(), key=lambda t: (-t[1], t[0])))}
+                    "kv_dtypes": kv_dtypes}
     if not args.no_cross_validate and len(cv_groups(samples, "model")) < 2:
         print("deploysheet: warning: the rows cover one model, so no leave-one-model-out error can be computed; "
               "the file carries no error bars", file=sys.stderr)

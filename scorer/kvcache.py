@@ -44,6 +44,7 @@ Recurrent state is split by heads across TP.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from pydantic import BaseModel, Field
@@ -497,7 +498,6 @@ def default_kv_dtype(framework: str, precision: str, model_dtype: str = "bf16", 
             f"{'TensorRT-LLM' if framework == 'trtllm' else framework} default (assumed): KvCacheConfig dtype auto = "
             f"the model's dtype ({model_dtype})")
     if kv is not None and kv not in ("fp8", "nvfp4"):  # a KV algorithm named but not modelled (INT8, ...)
-        import re
         named = re.sub(r"[^A-Za-z0-9_.-]", "", kv)[:24] or "?"
         auto += {  # what each engine does with a KV algorithm it does not map, read from its source
             "vllm": f"; the checkpoint's KV algorithm {named.upper()} is not one vLLM maps, so auto falls back to the "

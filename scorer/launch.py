@@ -106,6 +106,13 @@ def kv_flag(framework: str, kv_dtype: str, arch, gpu) -> tuple[str | None, str |
     return flag, None
 
 
+def framework_gpu_problem(framework: str, gpu) -> str | None:
+    """The one-line reason ``framework`` does not run on ``gpu`` at all, or None: TensorRT-LLM is NVIDIA-only."""
+    if framework == "trtllm" and getattr(gpu, "vendor", "nvidia") != "nvidia":
+        return f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}"
+    return None
+
+
 def kv_launch_problem(framework: str, kv_dtype: str, auto_kv: str, arch, gpu, lever: str = "--kv-dtype"
                       ) -> str | None:
     """The one-line reason ``framework`` cannot run ``arch`` on ``gpu`` with its KV cache at ``kv_dtype``, or None.

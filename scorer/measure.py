@@ -387,8 +387,9 @@ class Predictor:
         except DeploysheetError:
             return RowResult(row, None, f"GPU {row.gpu[:40]} not in the catalog")
         row.gpu = gpu.id  # an alias ("H100") is reported under the catalog id
-        if row.framework == "trtllm" and gpu.vendor != "nvidia":  # as predict and score refuse it
-            return RowResult(row, None, f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}")
+        from .launch import framework_gpu_problem  # as predict and score refuse it
+        if framework_gpu_problem(row.framework, gpu):
+            return RowResult(row, None, framework_gpu_problem(row.framework, gpu))
         prec_id = PRECISION_MAP.get(row.weight_precision)
         if prec_id is None:
             return RowResult(row, None, f"precision {row.weight_precision} not modelled")

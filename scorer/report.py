@@ -308,14 +308,13 @@ def _quant_ready(sheet: Sheet, framework: str, status: str = "ready") -> dict[st
     return out
 
 
-def _kv_bytes_by_gpu(sheet, kv_by_gpu: dict[str, str], gpu_ids: list[str], framework: str) -> dict[str, int | None]:
-    """GPU -> K+V bytes per token at the KV dtype that GPU runs (None: not a decoder)."""
+def _kv_bytes_by_gpu(sheet, kv_by_gpu: dict[str, str], framework: str) -> dict[str, int | None]:
+    """GPU -> K+V bytes per token (bytes) at the KV dtype that GPU runs (None: not a decoder)."""
     from .kvcache import engine_kv, kv_cache
     if sheet.model.kind != "decoder":
-        return {g: None for g in gpu_ids}
+        return {g: None for g in kv_by_gpu}
     out = {}
-    for g in gpu_ids:
-        kv = kv_by_gpu.get(g, kv_by_gpu.get("*", sheet.kv_cache.dtype))
+    for g, kv in kv_by_gpu.items():
         out[g] = (sheet.kv_cache.bytes_per_token_all_layers if kv == sheet.kv_cache.dtype else
                   kv_cache(sheet.model.arch, kv, sheet.options.kv_policy, contexts=(4096,),
                            engine=engine_kv(framework, get_gpu(g))).bytes_per_token_all_layers)
@@ -557,10 +556,10 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
     cal = load_calibration(calibration)
     cal_note = cal.path + (f" (fitted {cal.fit_date})" if cal.fit_date else " (uncalibrated defaults)")
     gpu_ids = [p.gpu for p in prices]
-    if framework == "trtllm":  # the framework and the GPUs, not any one model (as predict and score say it)
-        for g in gpu_ids:
-            if get_gpu(g).vendor != "nvidia":
-                raise BadInputError(f"TensorRT-LLM runs on NVIDIA GPUs only; {g} is {get_gpu(g).vendor.upper()}")
+    from .launch import framework_gpu_problem
+    for g in gpu_ids:  # the framework and the GPUs, not any one model, are at fault: no model named
+        if framework_gpu_problem(framework, get_gpu(g)):
+            raise BadInputError(framework_gpu_problem(framework, get_gpu(g)))
     columns: list[ModelColumn] = []
     for raw in raws:
         name = raw.provenance.repo_id or raw.provenance.source
@@ -588,7 +587,7 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
             continue
         arch = sheet.model.arch
         prec = get_precision(sheet.options.precision)
-        kv_by_gpu = sheet.options.kv_dtype_by_gpu or {"*": sheet.options.kv_dtype}  # the engine's auto per GPU
+        kv_by_gpu = sheet.options.kv_dtype_by_gpu  # the engine's auto per GPU (build_sheet resolves it)
         make_cm = cost_model_factory(arch, sheet.params, sheet.gemms, prec, kv_by_gpu, framework, cal,
                                      unquantized_components(arch, prec.id), sheet.options.kv_policy,
                                      stored_weight_bytes(sheet.params.checkpoint, prec.id))
@@ -605,9 +604,8 @@ def build_report(raws: list[RawModel], workload: Workload, gpus: list[str] | Non
             weights_gib=_weights_gib(sheet, prec),
             weights_bf16_gib=_weights_gib(sheet, get_precision("bf16")), kv_bytes_per_token=(
                 sheet.kv_cache.bytes_per_token_all_layers if m.kind == "decoder" else None),
-            kv_dtype=sheet.kv_cache.dtype, kv_dtype_by_gpu=(
-                {g: kv_by_gpu.get(g, kv_by_gpu.get("*", sheet.kv_cache.dtype)) for g in run_gpus}),
-            kv_bytes_per_token_by_gpu=_kv_bytes_by_gpu(sheet, kv_by_gpu, run_gpus, framework),
+            kv_dtype=sheet.kv_cache.dtype, kv_dtype_by_gpu=dict(kv_by_gpu),
+            kv_bytes_per_token_by_gpu=_kv_bytes_by_gpu(sheet, kv_by_gpu, framework),
             max_positions=m.max_positions,
             checkpoint_quantization=(m.quantization or {}).get("format"), quant_ready=_quant_ready(sheet, framework),
             quant_ep_ready=_quant_ready(sheet, framework, "ep"), quant_padded=_quant_ready(sheet, framework, "padded"),

@@ -483,14 +483,14 @@ def cost_model_factory(arch: ModelArch, params: ParamCounts, gemms: list[Gemm], 
     """``make_cm(gpu)`` -> ``build(Layout) -> CostModel``: one cost model per (GPU, layout), shared by every caller
     of the factory (regimes, sweeps and capacity reuse their memoized steps). ``stored_bytes``: the checkpoint's
     stored weight bytes, which the memory fit uses instead of the modelled ones (CostModel.stored_weight_bytes).
-    ``kv_dtype``: one KV dtype, or one per GPU id (``"*"`` for any other GPU): an engine's auto may differ by GPU."""
+    ``kv_dtype``: one KV dtype, or one per GPU id (Options.kv_dtype_by_gpu): an engine's auto may differ by GPU."""
     cms: dict[tuple, CostModel] = {}
 
     def make_cm(gpu):
         def build(layout: Layout) -> CostModel:
             key = (gpu.id, layout.tp, layout.pp, layout.ep, layout.dp)
             if key not in cms:
-                kv = kv_dtype.get(gpu.id, kv_dtype.get("*")) if isinstance(kv_dtype, dict) else kv_dtype
+                kv = kv_dtype[gpu.id] if isinstance(kv_dtype, dict) else kv_dtype
                 cms[key] = CostModel(arch, params, gpu, prec, layout, kv, framework, calibration, unq, gemms,
                                      kv_policy, stored_weight_bytes=stored_bytes, speculative=speculative)
             return cms[key]
@@ -506,8 +506,9 @@ def validate_options(opts: Options) -> None:
         if gpu.id in seen:  # as compare says: the sheet would show the same GPU twice
             raise BadInputError(f"GPU listed twice: {seen[gpu.id]} and {g} are both {gpu.id}"[:300])
         seen[gpu.id] = g
-        if opts.framework == "trtllm" and gpu.vendor != "nvidia":
-            raise BadInputError(f"TensorRT-LLM runs on NVIDIA GPUs only; {gpu.id} is {gpu.vendor.upper()}")
+        from .launch import framework_gpu_problem
+        if framework_gpu_problem(opts.framework, gpu):
+            raise BadInputError(framework_gpu_problem(opts.framework, gpu))
     if opts.precision:
         get_precision(opts.precision)
     if opts.kv_dtype != "auto" and opts.kv_dtype not in KV_DTYPES:
@@ -719,7 +720,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     assumptions = _assumptions(arch, opts, kv, calibration, prec.id, unq, gpus)
     from .launch import kv_read_notes  # the caveats predict states for the same setup, per GPU scored
     for gpu in gpus:
-        for n in kv_read_notes(opts.framework, (opts.kv_dtype_by_gpu or {}).get(gpu.id, opts.kv_dtype), gpu):
+        for n in kv_read_notes(opts.framework, opts.kv_dtype_by_gpu[gpu.id], gpu):
             assumptions.append((n if n.startswith("vLLM") else n[0].upper() + n[1:]) + ".")
     if spec is not None:
         assumptions.append(f"Speculative decoding ({spec.method}): {spec.tokens} drafted tokens per step, per-token "
