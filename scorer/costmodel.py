@@ -691,7 +691,7 @@ class CostModel:
             full += wb * g.k * g.n * g.count
         gemm_params = sum(g.k * g.n * g.count for g in self.gemms)
         if self.arch.tie_word_embeddings and self.arch.has_lm_head_gemm:
-            gemm_params -= self.arch.vocab_size * self.arch.hidden_size  # lm_head shares the embedding table
+            gemm_params -= self.arch.head_vocab * self.arch.hidden_size  # lm_head shares the embedding table
         emb = self.params.by_component["embedding"]
         from .gemms import shared_weight_factor
         share = shared_weight_factor(self.arch, self.params.total, emb, self.gemms)
@@ -1134,6 +1134,9 @@ class CostModel:
                               n * 2.0 * (m.num_heads / tp) * d, 0.0))
                 if sel is not None:
                     terms += _selection_decode_terms(sel, m.head_dim, n, self.kv_b)
+                if m.index_kv_heads:  # Qwen4-Exp QSA: the indexer scores every cached index key
+                    terms.append((None, n * kv_heads_per_gpu(m.index_kv_heads, tp) * m.index_head_dim * self.kv_b,
+                                  n * 2.0 * m.index_heads * m.index_head_dim, 0.0))
             elif isinstance(m, MLASpec):
                 lat_dim = m.kv_lora_rank + m.qk_rope_head_dim
                 # DeepSeek sparse attention: the latent attention reads only the index_topk selected tokens,
@@ -1237,6 +1240,8 @@ class CostModel:
                 ix = m.indexer
                 if not ix.shared:  # a GLM-5 "shared" layer reuses the previous layer's selection
                     extra = 2.0 * local_seqs * ix.num_heads * ix.head_dim * length * (length + 1) / 2
+            if isinstance(m, AttentionSpec) and m.index_kv_heads:  # Qwen4-Exp QSA indexer scoring, unsharded
+                extra = 2.0 * local_seqs * m.index_heads * m.index_head_dim * length * (length + 1) / 2
             sel = m.selection if isinstance(m, AttentionSpec) else None
             if sel is not None:  # Kolibri 1.1: the selected keys, and the scoring (unsharded, as DSA's indexer)
                 w = sel.attended

@@ -269,7 +269,7 @@ def inventory(arch: ModelArch, include_lm_head: bool = True) -> list[Gemm]:
         items += [(lay.index, g) for g in _layer(lay, h)]
     out = _merge(items)
     if include_lm_head and arch.has_lm_head_gemm:
-        out.append(Gemm(name="lm_head", component="lm_head", k=h, n=arch.vocab_size, count=1, active=1,
+        out.append(Gemm(name="lm_head", component="lm_head", k=h, n=arch.head_vocab, count=1, active=1,
                         shard="column", quantizable=False))
     return out
 
@@ -300,7 +300,7 @@ def shared_weight_factor(arch: ModelArch, total_params: int, embedding_params: i
     """
     gemm_params = sum(g.k * g.n * g.count for g in gemms)
     if arch.tie_word_embeddings and arch.has_lm_head_gemm:
-        gemm_params -= arch.vocab_size * arch.hidden_size  # the lm_head GEMM is the embedding table
+        gemm_params -= arch.head_vocab * arch.hidden_size  # the lm_head GEMM is the embedding table
     eligible = total_params - embedding_params
     if gemm_params <= 0 or gemm_params <= eligible:
         return 1.0

@@ -146,10 +146,8 @@ def _layer_bytes(mixer, b: float) -> int:
         return int(mla_elements_per_token(mixer) * b)
     if isinstance(mixer, CompressedAttentionSpec):
         return int(compressed_elements_per_token(mixer) * b)
-    if isinstance(mixer, AttentionSpec):
-        if mixer.kv_shared:  # reads an earlier layer's cache
-            return 0
-        return int(mixer.num_kv_heads * (mixer.head_dim + mixer.v_head_dim) * b)
+    if isinstance(mixer, AttentionSpec):  # 0 when it reads an earlier layer's cache (kv_shared)
+        return int(mixer.kv_elements_per_token() * b)
     return 0
 
 
@@ -303,9 +301,7 @@ def _sequence_bytes_one(m, context: int, b: float, sb: float, policy: str, tp: i
     windowed = policy == "window" and getattr(m, "span", "full") != "full" and getattr(m, "window", None)
     tokens = min(context, m.window) if windowed else context
     if isinstance(m, AttentionSpec):
-        if m.kv_shared:
-            return 0.0
-        return kv_heads_per_gpu(m.num_kv_heads, tp) * (m.head_dim + m.v_head_dim) * b * tokens
+        return m.kv_elements_per_token(tp) * b * tokens
     if isinstance(m, MLASpec):
         return mla_elements_per_token(m) * b * tokens
     if isinstance(m, CompressedAttentionSpec):  # one shared KV head: replicated on every TP rank, like MLA
@@ -617,12 +613,15 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
                 continue
             else:
                 h = kv_heads_per_gpu(m.num_kv_heads, tp)
-                tot += h * (m.head_dim + m.v_head_dim) * b
+                tot += m.kv_elements_per_token(tp) * b
                 copies.append(h * tp / m.num_kv_heads)
         per_gpu[tp] = int(tot)
         repl[tp] = max(copies) if copies else 1.0
     if any(isinstance(m, MLASpec) for m in att):
         notes.append("MLA latent cache is replicated on every TP rank (it has a single shared head).")
+    if any(isinstance(m, AttentionSpec) and m.index_kv_heads for m in att):
+        notes.append("Indexed attention layers also cache each token's indexer key (index heads x index head "
+                     "dim, replicated on every TP rank when there are fewer heads than GPUs), beside K and V.")
     if any(isinstance(m, CompressedAttentionSpec) for m in att):
         notes.append("DeepSeek-V4 compressed attention: every layer keeps a fixed sliding window (and compressor "
                      "state) per sequence; per context token, CSA layers add one entry (and indexer key) per "
@@ -653,8 +652,9 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
                                                                                                   "chunked"))):
         notes.append(f"Recurrent layers keep a fixed per-sequence state ({sdt}).")
     if side:
-        notes.append(f"Attention layers with a convolution over q / k (ZAYA CCA) keep its last taps and the previous "
-                     f"token's delayed value per sequence ({sdt}), beside their KV cache.")
+        notes.append(f"Attention layers with short convolutions keep their last kernel - 1 inputs per sequence "
+                     f"({sdt}) beside their KV cache (ZAYA CCA: the q / k convolutions and the previous token's "
+                     f"delayed value; Inkling: the k / v, post-attention and post-MLP convolutions).")
     return KVCache(policy=policy, policy_description=POLICIES[policy], dtype=kv_dtype, bytes_per_token=int(slope),
                    bytes_per_token_all_layers=int(all_layers), fixed_bytes_per_sequence=int(fixed),
                    by_kind=list(kinds.values()), per_sequence_bytes=per_seq, per_gpu_bytes_per_token=per_gpu,

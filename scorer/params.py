@@ -262,9 +262,9 @@ def count_params(arch: ModelArch) -> ParamCounts:
         comp["task_head"] = _head_before_labels(arch.pooling_head, h, arch.norm) + h * n + (
             n if arch.pooling_head.label_bias else 0)
     elif not arch.tie_word_embeddings:
-        comp["lm_head"] = arch.vocab_size * h + (arch.vocab_size if arch.lm_head_bias else 0)
+        comp["lm_head"] = arch.head_vocab * h + (arch.head_vocab if arch.lm_head_bias else 0)
     elif arch.lm_head_bias:
-        comp["lm_head"] = arch.vocab_size
+        comp["lm_head"] = arch.head_vocab
     for k, v in arch.extra_params.items():
         if not (arch.pooling_head is not None and k == "lm_head"):  # a family's lm_head tensors (a bias) go with the head it replaces
             comp[k] += v

@@ -145,6 +145,22 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
         raise ConfigError(f"config has a malformed value ({type(exc).__name__}: {detail})") from None
 
 
+def _check_head_groups(where: str, layers: list[LayerSpec]) -> None:
+    """Every softmax-attention layer's query heads split evenly over its key/value heads (the layer's own shape,
+    per-layer overrides included): transformers repeats each KV head num_heads // num_kv_heads times
+    (``repeat_kv``), so another split builds fewer query groups than heads and fails at the first forward.
+
+    Raises:
+        ConfigError: naming the first layer whose heads do not split.
+    """
+    for lay in layers:
+        m = lay.mixer
+        if isinstance(m, AttentionSpec) and not m.kv_shared and (m.num_kv_heads > m.num_heads
+                                                                 or m.num_heads % m.num_kv_heads):
+            raise ConfigError(f"{where}: layer {lay.index} has {m.num_heads} attention heads, not a multiple of its "
+                              f"{m.num_kv_heads} key/value heads")
+
+
 def _mlm_width(r: Reader, flags: dict[str, Any]) -> int | None:
     """The MLM head's own width (flag ``mlm_head_width_key``), None when it is the embedding width."""
     return r.int(flags["mlm_head_width_key"]) if flags["mlm_head_width_key"] else None
@@ -677,6 +693,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     norm = classic.norm_kind(r, flags)  # a LayerNorm without bias (MPT) counts as weight only
     final_norm = r.flag(flags["final_norm"])  # a constant or a key (OPT do_layer_norm_before)
     layers, classic_extra = classic.finish(r, flags, layers, hidden, norm)
+    _check_head_groups(r.where, layers + encoder_layers)
     if flags["linear_attention"] == "mamba2" and not flags["attention_free"] and layers \
             and not any(getattr(lay.mixer, "kind", None) == "mamba" for lay in layers):
         # a hybrid family configured all-attention (Granite-4.0-Micro): its Mamba keys shape no layer
@@ -730,6 +747,16 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         guesses.append(f"tie_word_embeddings is false: transformers then ties nothing, so its {flags['tie_shares_blocks']} "
                        "get a copy per layer (modeling_utils get_expanded_tied_weights_keys); counted shared, as the "
                        "engines build them and the published checkpoints store them")
+    head_rows = r.int(flags["lm_head_rows_key"], required=False) if flags["lm_head_rows_key"] else None
+    if head_rows is not None and head_rows > d["vocab"]:
+        raise ConfigError(f"{r.key_name(flags['lm_head_rows_key'])} {head_rows} exceeds vocab_size {d['vocab']}")
+    if head_rows == d["vocab"]:
+        head_rows = None  # the full-width head (the config class's canonical None)
+    if head_rows is not None and tie:  # tying replaces the pruned head's weight by the whole embedding table
+        guesses.append(f"tie_word_embeddings is true with a pruned lm_head ({flags['lm_head_rows_key']} {head_rows} < "
+                       f"vocab_size {d['vocab']}): counted as the tied embedding table of vocab_size rows (tying "
+                       "assigns the table to lm_head.weight); released checkpoints keep the pruned head untied")
+        head_rows = None
     top_obj = src["top"]
     top_tie = getattr(top_obj, "tie_word_embeddings", None) if top_obj is not None and top_obj is not cfg else None
     if isinstance(top_tie, bool) and top_tie != bool(tie) and not flags["seq2seq"] and not flags["never_tied"]:
@@ -890,7 +917,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         embedding_norm=bool(flags["embedding_norm"]), learned_positions=learned_pos, token_types=token_types,
         embedding_size=embedding_size if embedding_size != hidden else None,
         input_embedding=model_extra.pop("input_embedding", None),  # a hook's own token table (BLT)
-        lm_head_bias=lm_head_bias, layers=layers, encoder_layers=encoder_layers,
+        lm_head_bias=lm_head_bias, lm_head_rows=head_rows, layers=layers, encoder_layers=encoder_layers,
         task_head=task_head, mtp=mtp, vision=vision, vision_note=vision_note, mtp_note=mtp_note,
         quantization=parse_quantization(raw.get("quantization_config"), quant_sidecar),
         custom_code=isinstance(raw.get("auto_map"), dict),

@@ -202,6 +202,8 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "never_tied": False,           # the LM class declares no tied weights whatever tie_word_embeddings says
                                    # (CpmAntForCausalLM: _tied_weights_keys = {})
     "mlm_head_width_key": None,    # config key of the MLM head's width when it is not the embedding width
+    "lm_head_rows_key": None,      # config key of the lm_head's output rows when the head is pruned below vocab_size
+                                   # (Apertus 1.5 output_vocab_size: nn.Linear(hidden, output_vocab_size or vocab_size))
                                    # (RemBERT output_embedding_size: dense h -> it, LayerNorm, decoder it -> vocab)
     "cross_attention": True,       # seq2seq decoder blocks have cross-attention (a bool or a key: ProphetNet
                                    # add_cross_attention, which its *ForCausalLM keeps)
@@ -528,7 +530,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # Apertus: up/down MLP with XIELU (alpha_p, alpha_n parameters), q/k RMSNorm(head_dim)
     "apertus": {"mlp_gated": False, "qk_norm": "head", "block_extra_params": (("mlp", 2),),
                 "agreeing_keys": {"qk_norm": (True,), "post_norm": (False,)}},  # ApertusAttention: q/k norm always
-    "apertus1p5_text": {"mlp_gated": False, "qk_norm": "head", "block_extra_params": (("mlp", 2),)},
+    # Apertus1p5TextForCausalLM (modeling_apertus1p5.py): lm_head = nn.Linear(hidden, output_vocab_size or
+    # vocab_size); the input embedding keeps vocab_size rows
+    "apertus1p5_text": {"mlp_gated": False, "qk_norm": "head", "block_extra_params": (("mlp", 2),),
+                        "lm_head_rows_key": "output_vocab_size"},
     # learned attention sinks per head
     "granite_swa": {"sinks": True},
     "granitemoe_swa": {"sinks": True},

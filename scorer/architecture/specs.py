@@ -68,6 +68,22 @@ class AttentionSpec(BaseModel):
                                                     "last taps and the previous token's delayed value)")
     selection: SparseSelection | None = Field(None, description="a weight-less top-k key selection (Kolibri 1.1 "
                                                                 "indexed attention): the keys each query attends")
+    index_kv_heads: int = Field(0, description="heads of a weighted indexer's own per-token key, cached beside K "
+                                               "and V (Qwen4-Exp QSA: indexer_kv_heads); 0: none")
+    index_head_dim: int = Field(0, description="width of each indexer key head (Qwen4-Exp indexer_head_dim)")
+    index_heads: int = Field(0, description="query heads of that indexer, which score every cached index key "
+                                            "(Qwen4-Exp indexer_n_heads)")
+
+    def kv_elements_per_token(self, tp: int = 1) -> int:
+        """Cache elements one token adds to this layer on one of ``tp`` GPUs: its K and V heads on that GPU
+        (a KV head is replicated when there are fewer than ``tp``) plus the indexer's key heads, likewise;
+        0 for a layer reading an earlier layer's cache (``kv_shared``)."""
+        if self.kv_shared:
+            return 0
+        def local(heads: int) -> int:
+            return max(1, heads // tp) if heads else 0
+        return local(self.num_kv_heads) * (self.head_dim + self.v_head_dim) + local(self.index_kv_heads) * \
+            self.index_head_dim
 
 
 class IndexerSpec(BaseModel):
@@ -613,6 +629,8 @@ class ModelArch(BaseModel):
                                         "vocab_size x hidden_size (BLT: the local encoder's own vocab x width); "
                                         "None: the generic table")
     lm_head_bias: bool = False
+    lm_head_rows: int | None = Field(None, description="output rows of the lm_head when the family prunes it below "
+                                     "vocab_size (Apertus 1.5 output_vocab_size); None: vocab_size")
     layers: list[LayerSpec]
     encoder_layers: list[LayerSpec] = Field(default_factory=list)
     task_head: TaskHead | None = None
@@ -631,6 +649,11 @@ class ModelArch(BaseModel):
     extra_params: dict[str, int] = Field(default_factory=dict, description="family-specific model-level modules: "
                                          "component name (one of scorer.params.COMPONENTS) -> parameters, always "
                                          "active, e.g. gemma-3n's per-layer input embeddings and AltUp projections")
+
+    @property
+    def head_vocab(self) -> int:
+        """Rows of the lm_head (its GEMM's N): :attr:`lm_head_rows` when pruned, else vocab_size."""
+        return self.lm_head_rows or self.vocab_size
 
     @property
     def num_layers(self) -> int:

@@ -22,8 +22,8 @@ shared expert on every layer) wrapped in hyper-connections instead of pre-norms:
 The hyper-connection weights count under ``norms`` (as DeepSeek-V4's, :mod:`.deepseek`), the indexer under
 ``attention``, the n-gram tables under ``embedding`` (model-level: a per-layer embedding component is not summed)
 and the rest of the PLE module under ``recurrent``.
-The indexer's compressed-key cache (one key of indexer_head_dim per indexer_compress_ratio tokens) is not
-modelled as cache.
+The indexer's raw per-token keys (indexer_kv_heads x indexer_head_dim, ``cache.update_indexer``) are cached beside
+K and V (``AttentionSpec.index_kv_heads``); its compressed key blocks are computed from them per step.
 """
 
 from __future__ import annotations
@@ -98,9 +98,14 @@ def qwen4_exp_finish(r: Reader, layers: list[LayerSpec], d: dict[str, Any]) -> t
     hch = hc * h
     block_hc = 2 * _hyper_connection(hch, rank, hc, True)
     indexer = 0
+    index_fields: dict[str, int] = {}
     if any(isinstance(lay.mixer, AttentionSpec) for lay in layers):
         ih = r.int("indexer_head_dim")
         indexer = h * (r.int("indexer_n_heads") + r.int("indexer_kv_heads")) * ih + 2 * ih
+        # Qwen4ExpTextQSAIndexer.forward: cache.update_indexer(raw_keys) keeps every token's raw key
+        # (indexer_kv_heads x indexer_head_dim) beside the layer's K and V
+        index_fields = {"index_kv_heads": r.int("indexer_kv_heads"), "index_head_dim": ih,
+                        "index_heads": r.int("indexer_n_heads")}
         r.mark("indexer_budget", "indexer_compress_ratio")  # which tokens are read: no shape
     else:
         r.mark("indexer_n_heads", "indexer_kv_heads", "indexer_head_dim", "indexer_budget", "indexer_compress_ratio")
@@ -136,11 +141,13 @@ def qwen4_exp_finish(r: Reader, layers: list[LayerSpec], d: dict[str, Any]) -> t
     for i, lay in enumerate(layers):
         extra = dict(lay.extra_params)
         extra["norms"] = extra.get("norms", 0) + block_hc
+        update: dict[str, Any] = {"extra_params": extra}
         if isinstance(lay.mixer, AttentionSpec):
             extra["attention"] = extra.get("attention", 0) + indexer
+            update["mixer"] = lay.mixer.model_copy(update=index_fields)
         for k, v in ple.get(i, {}).items():
             extra[k] = extra.get(k, 0) + v
-        out.append(lay.model_copy(update={"extra_params": extra}))
+        out.append(lay.model_copy(update=update))
     model_extra = {"norms": _hyper_connection(hch, rank, hc, False)}
     if tables:
         model_extra["embedding"] = tables

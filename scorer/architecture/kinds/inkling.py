@@ -43,6 +43,16 @@ def _attention(r: Reader, dims: dict[str, Any], sliding: bool, qk_norm: str = "n
                          num_heads=heads, num_kv_heads=kv, head_dim=head_dim, v_head_dim=head_dim, qk_norm=qk_norm)
 
 
+def _conv_states(att: AttentionSpec, hidden: int, kernel: int) -> AttentionSpec:
+    """``att`` with the per-sequence state of a layer's four short convolutions (Inkling / Inkling 2: k and v of
+    kv_heads x head_dim channels, post-attention and post-MLP of hidden channels; each layer's cache holds their
+    conv states, ``cache.update_conv_state``, number_of_conv_states = 4): kernel - 1 past columns of every channel
+    at the model dtype, as the engines keep a short convolution's state (vLLM's ShortConv / Mamba layout; ZAYA's
+    CCA state below). transformers' cache keeps conv_kernel_size columns (float32 for Inkling 2's k/v convs)."""
+    channels = 2 * att.num_kv_heads * att.head_dim + 2 * hidden
+    return att.model_copy(update={"side_state_elements": channels * (kernel - 1)})
+
+
 def _kinds(r: Reader, n: int) -> list[str]:
     kinds = list(getattr(r.cfg, "layer_types", None) or r.raw.get("layer_types") or [])
     if len(kinds) != n:
@@ -83,7 +93,7 @@ def inkling_finish(r: Reader, layers: list[LayerSpec], dims: dict[str, Any]
     out = []
     for lay, kind in zip(layers, kinds):
         sliding = kind == "hybrid_sliding"
-        att = _attention(r, dims, sliding, qk_norm="head")
+        att = _conv_states(_attention(r, dims, sliding, qk_norm="head"), h, ks)
         extra = _add(lay.extra_params, attention=h * att.num_heads * d_rel + 2 * att.num_kv_heads * att.head_dim * ks
                      + d_rel * (window if sliding else rel_extent) + h * ks, mlp=h * ks)
         if mlp_types[lay.index] == "sparse":
@@ -101,7 +111,7 @@ def _inkling2_layer(r: Reader, lay: LayerSpec, kind: str, dims: dict[str, Any], 
     """One Inkling 2 decoder layer (``Inkling2SlidingDecoderLayer`` / ``Inkling2FullDecoderLayer``)."""
     h, ks, d_rel = dims["hidden"], p["ks"], p["d_rel"]
     sliding = kind == "hybrid_sliding"
-    att = _attention(r, dims, sliding)
+    att = _conv_states(_attention(r, dims, sliding), h, ks)
     q, kv = att.num_heads * att.head_dim, att.num_kv_heads * att.head_dim
     attn = q  # Inkling2QueryProjection's (Log)ScaledL2Clip scale (heads x head_dim)
     attn += h * q  # Inkling2GatedOutputProjection.gate_proj

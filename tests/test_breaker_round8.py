@@ -1,0 +1,131 @@
+"""Breaker round 8 (a helper session on families new in transformers 5.25): silently wrong counts and caches.
+
+Each expected value is derived here from the family's modeling code (file and class named beside it); the base
+configs are the meta-oracle sweep's variants (tests/data/meta_oracle_sweep.json), changed as stated.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from scorer.architecture import AttentionSpec, normalize
+from scorer.errors import ConfigError
+from scorer.kvcache import kv_cache
+from scorer.params import count_params
+
+SWEEP = Path(__file__).parent / "data" / "meta_oracle_sweep.json"
+
+
+def _variant(model_type: str, variant: str = "resize_a") -> dict:
+    data = json.loads(SWEEP.read_text())
+    return dict(next(v for v in data["variants"] if v["model_type"] == model_type and v["variant"] == variant)
+                ["config"])
+
+
+# --- Apertus 1.5: a pruned lm_head ------------------------------------------------------------------------
+
+
+def test_apertus_1_5_pruned_head_has_output_vocab_size_rows() -> None:
+    # modeling_apertus1p5.py Apertus1p5TextForCausalLM: lm_head = nn.Linear(hidden, output_vocab_size or
+    # vocab_size, bias=False); embed_tokens keeps vocab_size rows
+    cfg = _variant("apertus1p5_text")
+    full = count_params(normalize(cfg))
+    pruned_cfg = {**cfg, "output_vocab_size": 4096, "tie_word_embeddings": False}
+    arch = normalize(pruned_cfg)
+    pruned = count_params(arch)
+    h, v = cfg["hidden_size"], cfg["vocab_size"]
+    assert pruned.by_component["lm_head"] == h * 4096
+    assert pruned.by_component["embedding"] == full.by_component["embedding"] == v * h
+    assert full.total - pruned.total == h * (v - 4096)
+    assert arch.exact and "output_vocab_size" not in arch.unmodelled_keys
+    from scorer.gemms import inventory
+    head = next(g for g in inventory(arch) if g.name == "lm_head")
+    assert head.n == 4096  # the decode step's vocabulary GEMM is the pruned width
+
+
+def test_apertus_1_5_full_width_head_and_bad_width() -> None:
+    cfg = _variant("apertus1p5_text")
+    same = count_params(normalize({**cfg, "output_vocab_size": cfg["vocab_size"]}))
+    assert same.by_component["lm_head"] == cfg["hidden_size"] * cfg["vocab_size"]
+    with pytest.raises(ConfigError, match="output_vocab_size"):
+        normalize({**cfg, "output_vocab_size": cfg["vocab_size"] + 1})
+
+
+def test_apertus_1_5_tied_pruned_head_is_labelled() -> None:
+    cfg = _variant("apertus1p5_text")
+    arch = normalize({**cfg, "output_vocab_size": 4096, "tie_word_embeddings": True})
+    assert any("pruned lm_head" in g for g in arch.guesses)
+    assert not arch.exact
+
+
+def test_an_unknown_output_key_that_may_change_shapes_is_named() -> None:
+    # the shape-neutral output_* switches stay neutral; another output_ key is named, not dropped
+    cfg = {**_variant("llama"), "output_attentions": False, "output_hidden_states": False,
+           "output_vocab_size": 1000}
+    arch = normalize(cfg)
+    assert arch.unmodelled_keys == ["output_vocab_size"]
+    assert not arch.exact
+
+
+# --- Qwen4-Exp: the QSA indexer's per-token key ----------------------------------------------------------
+
+
+def test_qwen4_exp_caches_the_indexer_key_beside_k_and_v() -> None:
+    # modeling_qwen4_exp.py Qwen4ExpTextQSAIndexer.forward: raw_keys (indexer_kv_heads x indexer_head_dim per
+    # token) go through cache.update_indexer, which concatenates every token's key (cache_utils.py)
+    cfg = _variant("qwen4_exp_text")
+    arch = normalize(cfg)
+    kv = kv_cache(arch, "bf16")
+    n_att = cfg["layer_types"].count("indexed_attention")
+    per_layer = cfg["num_key_value_heads"] * 2 * cfg["head_dim"] * 2 + cfg["indexer_kv_heads"] * \
+        cfg["indexer_head_dim"] * 2
+    assert kv.bytes_per_token == n_att * per_layer
+    # at TP2 the KV heads split (2 -> 1 each), the single indexer head is on both GPUs
+    tp2 = n_att * (cfg["num_key_value_heads"] // 2 * 2 * cfg["head_dim"] * 2
+                   + cfg["indexer_kv_heads"] * cfg["indexer_head_dim"] * 2)
+    assert kv.per_gpu_bytes_per_token[2] == tp2
+    assert any("indexer key" in n for n in kv.notes)
+
+
+# --- Inkling / Inkling 2: short-convolution states --------------------------------------------------------
+
+
+@pytest.mark.parametrize("model_type", ["inkling2_text", "inkling_text"])
+def test_inkling_short_convolution_states_are_charged(model_type: str) -> None:
+    # Inkling2SlidingDecoderLayer / Inkling2FullDecoderLayer (modeling_inkling2.py) and InklingDecoderLayer: k and
+    # v convolutions (kv_heads x head_dim channels each), post-attention and post-MLP convolutions (hidden each),
+    # each a conv state in the layer's cache; counted at kernel - 1 columns and the model dtype (as vLLM keeps a
+    # short convolution's state)
+    cfg = _variant(model_type)
+    arch = normalize(cfg)
+    k = cfg["conv_kernel_size"]
+    for lay, kind in zip(arch.layers, cfg["layer_types"]):
+        kv, hd = ((cfg["swa_num_key_value_heads"], cfg["swa_head_dim"]) if kind == "hybrid_sliding"
+                  else (cfg["num_key_value_heads"], cfg["head_dim"]))
+        assert isinstance(lay.mixer, AttentionSpec)
+        assert lay.mixer.side_state_elements == (2 * kv * hd + 2 * cfg["hidden_size"]) * (k - 1)
+    kvc = kv_cache(arch, "bf16")
+    expected_state = sum(lay.mixer.side_state_elements * 2 for lay in arch.layers)
+    assert any("short convolutions" in n for n in kvc.notes)
+    assert sum(g.state_bytes_per_sequence_per_layer * g.layers for g in kvc.by_kind) == expected_state
+
+
+# --- per-layer KV heads that do not split the query heads ------------------------------------------------
+
+
+def test_gemma4_global_kv_heads_that_do_not_divide_the_heads_exit_2(tmp_path: Path) -> None:
+    # modeling_gemma4.py Gemma4TextAttention: num_key_value_groups = num_attention_heads // the layer's
+    # num_key_value_heads (per_layer_config); repeat_kv then builds 2 x 3 = 6 heads for 8 queries
+    base = _variant("gemma4_text")
+    assert base["layer_types"][1] == "full_attention" and base["num_attention_heads"] == 8
+    cfg = {**base, "per_layer_config": {"01": {"num_key_value_heads": 3}}}
+    with pytest.raises(ConfigError, match="not a multiple of its 3 key/value heads"):
+        normalize(cfg)
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    res = run_cli("score", str(tmp_path))
+    assert res.returncode == 2
+    assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
