@@ -59,7 +59,12 @@ _FOUND = ("kimi_linear", "nemotron_h", "cosmos3_edge", "solar_open", "mimo_v2_fl
 
 
 #: flips that make a config its class builds but cannot run: refused, naming why
-_CANNOT_RUN = {"flip_headdim_helium": "HeliumAttention's o_proj is hidden x hidden"}
+#: resize_a bases no forward runs (tests/test_oracle_sweep.py UNRUNNABLE): HRM-Text's 6 cache slots against the
+#: 8 its loop writes, Zamba2's 1 head x the default's mamba_headdim 640 against 1,024 inner channels
+_CANNOT_RUN = {"flip_headdim_helium": "HeliumAttention's o_proj is hidden x hidden",
+               **{f"flip_{k}_hrm_text": "num_hidden_layers 6 is not num_layers_per_stack" for k in
+                  ("tie", "bias", "headdim")},
+               "flip_tie_zamba2": "not the Mamba inner width 1024"}
 
 
 @pytest.mark.parametrize("case", [v for v in FLIPS["variants"] if "total" in v],

@@ -129,3 +129,60 @@ def test_gemma4_global_kv_heads_that_do_not_divide_the_heads_exit_2(tmp_path: Pa
     res = run_cli("score", str(tmp_path))
     assert res.returncode == 2
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+# --- breaker round 9: configs no forward can run are refused, not sheeted ------------------------------------
+
+
+def _refused(cfg: dict, match: str, tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=match):
+        normalize(cfg)
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    res = run_cli("score", str(tmp_path))
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_olmo_hybrid_value_heads_not_a_multiple_of_key_heads_exit_2(tmp_path: Path) -> None:
+    # modeling_olmo_hybrid.py OlmoHybridGatedDeltaNet: q and k repeat num_v_heads // num_k_heads times: 16 // 6 = 2
+    # gives 12 heads against 16 value heads
+    cfg = {**_variant("olmo_hybrid", "default"), "linear_num_key_heads": 6, "linear_num_value_heads": 16}
+    _refused(cfg, "16 linear-attention value heads, not a multiple of its 6 key heads", tmp_path)
+
+
+def test_zamba2_mamba_groups_and_head_width_must_split(tmp_path: Path) -> None:
+    # modeling_zamba2.py Zamba2MambaMixer: group_size = intermediate // n_groups for the gated norm's view, the
+    # inner width viewed as n_mamba_heads x mamba_headdim (a saved mamba_headdim overrides the derived one)
+    base = _variant("zamba2", "default")
+    d_inner = base["mamba_expand"] * base["hidden_size"]
+    assert base["n_mamba_heads"] * base["mamba_headdim"] == d_inner  # the default runs
+    _refused({**base, "mamba_ngroups": 3}, "8 Mamba heads, not a multiple of its 3 groups", tmp_path)
+    _refused({**base, "n_mamba_heads": 4}, f"4 Mamba heads x head_dim 640 = 2560, not the Mamba inner width "
+                                           f"{d_inner}", tmp_path)
+
+
+def test_hrm_text_depth_that_is_not_the_invocation_count_exit_2(tmp_path: Path) -> None:
+    # HrmTextConfig keeps both values as given; DynamicCache(config) allocates num_hidden_layers slots while the
+    # forward loop writes num_layers_per_stack * H_cycles * (L_cycles + 1) = 16 * 2 * 4 = 128
+    base = _variant("hrm_text", "default")
+    assert base["num_hidden_layers"] == 16 * 2 * 4
+    normalize(base)
+    _refused({**base, "num_hidden_layers": 100}, "num_hidden_layers 100 is not .* = 128", tmp_path)
+
+
+def test_lfm3_foreign_layer_type_is_named(tmp_path: Path) -> None:
+    # Lfm3Model.forward builds masks for full_attention, sliding_attention and conv only (a KeyError otherwise)
+    base = _variant("lfm3", "default")
+    types = list(base["layer_types"])
+    types[1] = "linear_attention"
+    _refused({**base, "layer_types": types}, r"layer_types\[1\] is 'linear_attention', not a layer this family",
+             tmp_path)
+
+
+def test_bailing_hybrid_swiglu_limit_lists_change_no_shape() -> None:
+    # BailingHybridConfig.__post_init__ writes [0] * n clamp limits; a clamp value shapes no tensor
+    base = _variant("bailing_hybrid", "default")
+    n = base["num_hidden_layers"]
+    arch = normalize({**base, "expert_swiglu_limit_list": [0] * n, "share_expert_swiglu_limit_list": [0] * n})
+    assert not any("swiglu" in k for k in arch.unmodelled_keys)
+    assert count_params(arch).total == count_params(normalize(base)).total

@@ -76,7 +76,16 @@ def expected(v: dict) -> dict[str, int]:
 #: (model_type, variant) of the sweep that the meta device builds but no forward can run: refused (exit 2), not
 #: counted. MiMoV2FlashAttention doubles num_key_value_heads on sliding layers (modeling_mimo_v2_flash.py), so
 #: resize_b's 12 query heads meet 8 KV heads there and repeat_kv (12 // 8 = 1 copy each) builds 8 of them.
-UNRUNNABLE = {("mimo_v2_flash", "resize_b"): "not a multiple of its 8 key/value heads"}
+#: Zamba2's resized variants keep the default's mamba_headdim 640, which a saved config's value overrides
+#: (Zamba2Config.__post_init__ derives it, the file's key is set after): 1 or 2 heads x 640 is not the 1,024 or
+#: 1,536 inner channels Zamba2MambaMixer views as heads x head_dim (the parameter shapes do not depend on it).
+UNRUNNABLE = {("mimo_v2_flash", "resize_b"): "not a multiple of its 8 key/value heads",
+              ("zamba2", "resize_a"): "not the Mamba inner width 1024",
+              ("zamba2", "resize_b"): "not the Mamba inner width 1536",
+              # the resize kept num_layers_per_stack 1 and set num_hidden_layers: DynamicCache(config) allocates
+              # 6 / 9 slots, HrmTextModel's loop writes 1 * 2 * (3 + 1) = 8 (modeling_hrm_text.py)
+              ("hrm_text", "resize_a"): "num_hidden_layers 6 is not",
+              ("hrm_text", "resize_b"): "num_hidden_layers 9 is not"}
 
 
 def test_unrunnable_variants_are_refused_naming_the_layer():

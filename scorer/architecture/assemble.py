@@ -36,8 +36,8 @@ from .layout import depth, falcon_kv, layer_kinds, moe_layers, norms_per_layer, 
 from .loader import with_transformers
 from .quantization import parse_quantization
 from .reader import LIMITS, Reader, _short, check_int
-from .specs import (LAYOUT_NOT_MODELLED, AttentionSpec, DenseMLP, LayerSpec, MLASpec, ModelArch, MoEMLP,
-                    ShortConvSpec, TaskHead)
+from .specs import (LAYOUT_NOT_MODELLED, AttentionSpec, DenseMLP, GatedDeltaNetSpec, LayerSpec, Mamba2Spec, MLASpec,
+                    ModelArch, MoEMLP, ShortConvSpec, TaskHead)
 
 #: where a multimodal wrapper keeps its language model's config (first present wins)
 TEXT_CONFIG_KEYS = ("text_config", "llm_config", "language_config", "language_model_config",
@@ -146,9 +146,15 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
 
 
 def _check_head_groups(where: str, layers: list[LayerSpec]) -> None:
-    """Every softmax-attention layer's query heads split evenly over its key/value heads (the layer's own shape,
-    per-layer overrides included): transformers repeats each KV head num_heads // num_kv_heads times
-    (``repeat_kv``), so another split builds fewer query groups than heads and fails at the first forward.
+    """Every layer's heads split as its forward needs (the layer's own shape, per-layer overrides included), or
+    the model cannot run a token:
+
+    * softmax attention: query heads a multiple of the key/value heads (transformers repeats each KV head
+      num_heads // num_kv_heads times, ``repeat_kv``);
+    * gated delta-net: value heads a multiple of the key heads (q and k are repeated num_v_heads // num_k_heads
+      times: modeling_qwen3_next.py, modeling_olmo_hybrid.py);
+    * Mamba2: heads x head_dim = the inner width, and the heads a multiple of the groups (Mamba2Mixer views the
+      inner width as heads x head_dim and the gated norm as n_groups equal parts; B and C are repeated per group).
 
     Raises:
         ConfigError: naming the first layer whose heads do not split.
@@ -159,6 +165,15 @@ def _check_head_groups(where: str, layers: list[LayerSpec]) -> None:
                                                                  or m.num_heads % m.num_kv_heads):
             raise ConfigError(f"{where}: layer {lay.index} has {m.num_heads} attention heads, not a multiple of its "
                               f"{m.num_kv_heads} key/value heads")
+        if isinstance(m, GatedDeltaNetSpec) and (m.num_k_heads > m.num_v_heads or m.num_v_heads % m.num_k_heads):
+            raise ConfigError(f"{where}: layer {lay.index} has {m.num_v_heads} linear-attention value heads, not a "
+                              f"multiple of its {m.num_k_heads} key heads")
+        if isinstance(m, Mamba2Spec) and m.n_heads * m.head_dim != m.d_inner:
+            raise ConfigError(f"{where}: layer {lay.index}: {m.n_heads} Mamba heads x head_dim {m.head_dim} = "
+                              f"{m.n_heads * m.head_dim}, not the Mamba inner width {m.d_inner}")
+        if isinstance(m, Mamba2Spec) and (m.n_groups > m.n_heads or m.n_heads % m.n_groups):
+            raise ConfigError(f"{where}: layer {lay.index} has {m.n_heads} Mamba heads, not a multiple of its "
+                              f"{m.n_groups} groups")
 
 
 def _mlm_width(r: Reader, flags: dict[str, Any]) -> int | None:

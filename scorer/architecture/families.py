@@ -202,6 +202,7 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "never_tied": False,           # the LM class declares no tied weights whatever tie_word_embeddings says
                                    # (CpmAntForCausalLM: _tied_weights_keys = {})
     "mlm_head_width_key": None,    # config key of the MLM head's width when it is not the embedding width
+    "layer_types_allowed": None,   # the layer_types entries the family's modeling code builds (others fail there)
     "lm_head_rows_key": None,      # config key of the lm_head's output rows when the head is pruned below vocab_size
                                    # (Apertus 1.5 output_vocab_size: nn.Linear(hidden, output_vocab_size or vocab_size))
                                    # (RemBERT output_embedding_size: dense h -> it, LayerNorm, decoder it -> vocab)
@@ -560,7 +561,9 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "lara_mini": {"qk_norm": "head", "linear_attention": "gated_deltanet"},
     # Lfm3: LFM2's conv / attention layers with q/k RMSNorm(head_dim); use_attention_gate adds g_proj (hidden ->
     # heads) on attention layers; use_sandwich_norm adds post_operator_norm / post_ffn_norm
+    # Lfm3Model.forward builds masks for full_attention, sliding_attention and conv layers only
     "lfm3": {"qk_norm": "head", "post_norm_switch": "use_sandwich_norm",
+             "layer_types_allowed": ("conv", "full_attention", "sliding_attention"),
              "block_extra_params": (("attention", "key:use_attention_gate", "hidden", "heads"),)},
     # BeamAttention: gate_proj (hidden -> heads*head_dim) output gate plus gate_bias per head; 4 norms a layer
     # BeamAttention: gate_proj bias=False beside its per-head gate_bias (block_extra_params)

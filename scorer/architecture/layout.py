@@ -47,6 +47,11 @@ def layer_kinds(r: Reader, n: int, flags: dict[str, Any], sliding: int | None, c
     if types is not None:
         if not isinstance(types, (list, tuple)) or len(types) != n or not all(isinstance(t, str) for t in types):
             raise ConfigError(f"{r.where}: layer_types must be a list of {n} strings (one per layer)")
+        allowed = flags.get("layer_types_allowed")
+        bad = next(((i, t) for i, t in enumerate(types) if allowed and t not in allowed), None)
+        if bad is not None:
+            raise ConfigError(f"{r.where}: layer_types[{bad[0]}] is {bad[1]!r}, not a layer this family builds "
+                              f"({', '.join(allowed)})"[:200])
         return list(types)
     pattern = r.get("hybrid_override_pattern")
     if pattern is not None and (not isinstance(pattern, str) or len(pattern) != n):

@@ -115,10 +115,11 @@ def longcat_finish(r: Reader, layers: list[LayerSpec], d: dict[str, Any]) -> tup
     MLPs and an FFN-only layer for the MoE between them (so ``ModelArch.layers`` has 3·num_layers entries, the
     MoE ones without a mixer, as Nemotron-H's MLP layers).
 
-    Deliberate difference from transformers 5.x: ``LongcatFlashExperts`` allocates ``gate_up_proj`` for the
-    routed *and* zero experts (E + Z rows) while ``down_proj`` and the checkpoint hold E; the zero experts are
-    identities, so the Z extra rows (Z x 2·I x h per layer, 180B for LongCat-Flash) are counted nowhere here.
-    Active counts ``moe_topk`` real experts, an upper bound: picks that land on identity experts cost nothing.
+    The zero experts are identities without weights: E routed experts are counted, as the checkpoint stores
+    them and transformers 5.25's ``LongcatFlashExperts`` allocates them (``n_routed_experts`` rows); 5.24, on which
+    the meta-oracle sweep ran, allocated ``gate_up_proj`` for E + Z (tests/test_oracle_sweep ORACLE_OVERCOUNT).
+    Active counts the expected real experts a token meets, ``moe_topk`` x E / (E + Z) (picks that land on identity
+    experts cost nothing; tests/test_zero_experts), not the upper bound ``moe_topk``.
     """
     from ..specs import DenseMLP, MoEMLP
     from .ffn import dense_mlp

@@ -57,7 +57,8 @@ def hrm_text_finish(r: Reader, layers: list[LayerSpec], dims: dict[str, Any]
     gives the per-stack depth as num_hidden_layers. L_bp_cycles routes gradients only.
 
     Raises:
-        ConfigError: a cycle count or the per-stack depth is missing, malformed or absurd.
+        ConfigError: a cycle count or the per-stack depth is missing, malformed or absurd, or a config with both
+            depths whose num_hidden_layers is not the invocation count.
     """
     per_stack = r.int("num_layers_per_stack", required=False)
     if per_stack is None:
@@ -68,6 +69,11 @@ def hrm_text_finish(r: Reader, layers: list[LayerSpec], dims: dict[str, Any]
     r.mark("L_bp_cycles", "embedding_scale", "prefix_lm")
     n = check_int(per_stack * h_cycles * (l_cycles + 1), "num_layers_per_stack * H_cycles * (L_cycles + 1)",
                   r.where, limit=LIMITS["num_layers"])
+    total = r.get("num_hidden_layers") if r.get("num_layers_per_stack") is not None else None
+    if total is not None and total != n:  # DynamicCache(config) allocates num_hidden_layers slots, the loop writes n
+        raise ConfigError(f"{r.where}: num_hidden_layers {total!r} is not num_layers_per_stack * H_cycles * "
+                          f"(L_cycles + 1) = {per_stack} * {h_cycles} * {l_cycles + 1} = {n} (the cache slots the "
+                          "forward loop writes)")
     template = layers[0]
     out, repeats = [], []
     for i in range(n):
