@@ -257,20 +257,75 @@ def _every_layer(pattern: str) -> bool:
     return idx in ("*", ".*", "") or idx.startswith(("*", ".*", r"\d+", r"\d*", "[0-9]+", "[0-9]*"))
 
 
-def excluded_components(patterns: list[str]) -> set[str]:
+def _component_of(pattern: str) -> str | None:
+    """The component an exclusion pattern (or the module path before a projection) names (:data:`_EXCLUDE_MAP`)."""
+    return next((comp for needle, comp in _EXCLUDE_MAP if re.search(needle, pattern)), None)
+
+
+def _projection_component(pattern: str, proj: str) -> str | None:
+    """The component whose ``proj`` a projection pattern names: the whole pattern's (Nemotron-H "mixer.q_proj" is
+    attention), else its module path's ("layers.*.mlp.down_proj" -> mlp), else None (a bare "*down_proj*")."""
+    return _component_of(pattern) or _component_of(pattern[:pattern.rfind(proj)].rstrip(".*\\"))
+
+
+def _projection_of(pattern: str) -> str | None:
+    """The single projection an exclusion pattern ends in ("layers.*.self_attn.o_proj", "*down_proj*"), else None."""
+    for proj in sorted(_PROJECTIONS, key=len, reverse=True):
+        if re.search(rf"(^|[^a-z_]){proj}[^a-z_0-9]*$", pattern):
+            return proj
+    return None
+
+
+def _layer_counts(layers) -> dict[str, int]:
+    """Layers holding each component, for reading explicit per-layer exclusion lists."""
+    from .architecture import AttentionSpec, CompressedAttentionSpec, DenseMLP, MLASpec, MoEMLP
+    att = sum(1 for lay in layers if isinstance(lay.mixer, (AttentionSpec, MLASpec, CompressedAttentionSpec)))
+    moe = sum(1 for lay in layers if isinstance(lay.ffn, MoEMLP))
+    shared = sum(1 for lay in layers if isinstance(lay.ffn, MoEMLP) and lay.ffn.shared is not None)
+    dense = sum(1 for lay in layers if isinstance(lay.ffn, DenseMLP))
+    rec = sum(1 for lay in layers if lay.mixer is not None and getattr(lay.mixer, "kind", None) not in (
+        "attention", "mla", "compressed_attention"))
+    return {"attention": att, "routed_experts": moe, "shared_experts": shared, "mlp": dense, "recurrent": rec,
+            "router": moe}
+
+
+def _with_layer_lists(patterns: list[str], layers) -> list[str]:
+    """``patterns`` (lower-cased) plus, for an explicit per-layer list (llm-compressor writes one entry per layer:
+    "model.layers.0.mlp.down_proj", "model.layers.1.mlp.down_proj", ...), the wildcard pattern it amounts to
+    ("model.layers.*.mlp.down_proj") when its layer indices cover every layer holding the component it names."""
+    lows = [p.lower().strip() for p in patterns if isinstance(p, str)]
+    if not layers:
+        return lows
+    counts = _layer_counts(layers)
+    groups: dict[str, set[str]] = {}
+    for low in lows:
+        m = _LAYER_INDEX.search(low)
+        if m is not None and m.group("index").isdigit():
+            key = low[:m.start("index")] + "*" + low[m.end("index"):]
+            groups.setdefault(key, set()).add(m.group("index"))
+    for key, idx in groups.items():
+        proj = _projection_of(key)
+        comp = _component_of(key) if proj is None else _projection_component(key, proj)
+        if comp is None and proj is not None:  # a bare "layers.N.q_proj" / "layers.N.down_proj"
+            comp = "attention" if proj in ("q_proj", "k_proj", "v_proj", "o_proj", "qkv_proj") else "mlp"
+        if comp in counts and counts[comp] and len(idx) >= counts[comp]:
+            lows.append(key)
+    return lows
+
+
+def excluded_components(patterns: list[str], layers=None) -> set[str]:
     """Components a checkpoint leaves unquantized in every layer, from its ignore / exclude_modules /
     modules_to_not_convert patterns (:data:`_EXCLUDE_MAP`). A pattern that pins some layers (``layers.0.``) leaves
     the component quantized elsewhere, so the component counts as quantized (sized and kernel-checked at its format:
-    one layer's weights are then over-counted by the difference of bytes); "*" excludes every component."""
+    one layer's weights are then over-counted by the difference of bytes), unless the pinned entries list every
+    layer holding it (``layers``: the model's LayerSpecs; :func:`_with_layer_lists`); "*" excludes every component.
+    A pattern ending in one projection ("self_attn.o_proj") leaves only that projection: :func:`excluded_projections`."""
     out: set[str] = set()
-    for p in patterns:
-        if not isinstance(p, str):
-            continue
-        low = p.lower().strip()
+    for low in _with_layer_lists(patterns, layers):
         if _EXCLUDE_ALL.fullmatch(low):
             out |= _ALL_QUANTIZED
             continue
-        if not _every_layer(low):
+        if not _every_layer(low) or _projection_of(low) is not None:
             continue
         for needle, comp in _EXCLUDE_MAP:
             if re.search(needle, low):
@@ -280,21 +335,30 @@ def excluded_components(patterns: list[str]) -> set[str]:
     return out
 
 
-def excluded_projections(patterns: list[str]) -> set[str]:
-    """Single projections a checkpoint leaves unquantized in every layer ("*down_proj*"): patterns that name one of
-    :data:`_PROJECTIONS` and no component of :data:`_EXCLUDE_MAP` (those are whole components)."""
+def excluded_projections(patterns: list[str], layers=None) -> set[str]:
+    """Single projections a checkpoint leaves unquantized in every layer: "down_proj" for a pattern naming only the
+    projection ("*down_proj*"), "component/projection" for one naming its module path too
+    ("layers.*.self_attn.o_proj" -> "attention/o_proj", "mlp.experts.*.down_proj" -> "routed_experts/down_proj");
+    explicit per-layer lists as :func:`excluded_components` reads them. :func:`projection_excluded` tests a GEMM."""
     out: set[str] = set()
-    for p in patterns:
-        if not isinstance(p, str):
+    for low in _with_layer_lists(patterns, layers):
+        proj = _projection_of(low)
+        if proj is None or not _every_layer(low):
             continue
-        low = p.lower().strip()
-        if not _every_layer(low) or any(re.search(n, low) for n, _ in _EXCLUDE_MAP):
-            continue
-        for proj in sorted(_PROJECTIONS, key=len, reverse=True):
-            if re.search(rf"(^|[^a-z_]){proj}($|[^a-z_])", low):
-                out.add(proj)
-                break
+        comp = _projection_component(low, proj)
+        if comp in ("lm_head", "embedding", "router", "vision"):
+            continue  # not a decoder GEMM projection of ours
+        out.add(f"{comp}/{proj}" if comp else proj)
     return out
+
+
+def projection_excluded(g: Gemm, projections: set[str]) -> bool:
+    """Whether GEMM ``g`` is one of the :func:`excluded_projections`: its name ends in an excluded projection named
+    alone or with ``g``'s component."""
+    if not projections:
+        return False
+    proj = g.name.rsplit(".", 1)[-1]
+    return proj in projections or f"{g.component}/{proj}" in projections
 
 
 def int_weight_bytes(prec, quant) -> float:
@@ -364,13 +428,13 @@ def unquantized_projections(arch, prec_id: str) -> set[str]:
     """Projection names ("down_proj") the checkpoint leaves unquantized in every layer, when serving at its own
     quantization format (:func:`excluded_projections`); a GEMM's projection is the last part of its name."""
     q = arch.quantization
-    return excluded_projections(q.excluded) if (q is not None and q.format == prec_id) else set()
+    return excluded_projections(q.excluded, arch.layers) if (q is not None and q.format == prec_id) else set()
 
 
 def unquantized_components(arch, prec_id: str) -> set[str]:
     """Components the checkpoint itself leaves unquantized, when serving at its own quantization format."""
     q = arch.quantization
-    return excluded_components(q.excluded) if (q is not None and q.format == prec_id) else set()
+    return excluded_components(q.excluded, arch.layers) if (q is not None and q.format == prec_id) else set()
 
 
 def _shards_for(gemms: list[Gemm], tp: int, moe_tp: int) -> list:
@@ -644,7 +708,7 @@ class CostModel:
     # ---------------------------------------------------------------- memory
     def weight_bytes(self, g: Gemm) -> float:
         if not g.quantizable or g.component in self.unquantized or (
-                self._unq_proj and g.name.rsplit(".", 1)[-1] in self._unq_proj):
+                self._unq_proj and projection_excluded(g, self._unq_proj)):
             return 2.0
         # a mixed checkpoint's component at its own format; else the checkpoint's group size and zero points at its
         # own format (int_weight_bytes)

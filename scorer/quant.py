@@ -323,14 +323,14 @@ def _kernel_formats(arch: ModelArch, gemms: list[Gemm], fmt: str, as_stored: boo
     has_experts = any(g.expert for g in quantizable)
     q = arch.quantization
     if as_stored:
-        from .costmodel import excluded_components, excluded_projections
-        excluded = excluded_components(q.excluded)
-        projections = excluded_projections(q.excluded)
+        from .costmodel import excluded_components, excluded_projections, projection_excluded
+        excluded = excluded_components(q.excluded, arch.layers)
+        projections = excluded_projections(q.excluded, arch.layers)
     out = []
     for g in quantizable:
         gf = fmt
         if as_stored:
-            if g.component in excluded or g.name.rsplit(".", 1)[-1] in projections:
+            if g.component in excluded or projection_excluded(g, projections):
                 continue
             own = q.component_formats.get(g.component)
             if own in ("bf16", "fp16"):

@@ -186,3 +186,64 @@ def test_bailing_hybrid_swiglu_limit_lists_change_no_shape() -> None:
     arch = normalize({**base, "expert_swiglu_limit_list": [0] * n, "share_expert_swiglu_limit_list": [0] * n})
     assert not any("swiglu" in k for k in arch.unmodelled_keys)
     assert count_params(arch).total == count_params(normalize(base)).total
+
+
+# --- breaker round 10: what a checkpoint's exclusion list leaves 16-bit -------------------------------------
+
+
+def _weights(tmp_path: Path, name: str, cfg: dict, qc: dict) -> int:
+    """Weight bytes the sheet gives the checkpoint at its own format."""
+    d = tmp_path / name
+    d.mkdir()
+    (d / "config.json").write_text(json.dumps({**cfg, "quantization_config": qc}))
+    res = run_cli("score", str(d), "--format", "json", "--no-recommendations")
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    return next(w["bytes"] for w in doc["weights"] if w["precision"] == doc["options"]["precision"])
+
+
+def _modelopt_fp8(exclude: list[str]) -> dict:
+    return {"quant_method": "modelopt", "quant_algo": "FP8", "exclude_modules": exclude}
+
+
+def test_one_excluded_projection_leaves_only_that_projection_16_bit(tmp_path: Path) -> None:
+    # FP8 (per-tensor) is 1 byte a weight, bf16 2: excluding o_proj adds L x (heads x head_dim) x hidden bytes, not
+    # the whole attention's
+    cfg = _variant("llama")
+    L, h, q = cfg["num_hidden_layers"], cfg["hidden_size"], cfg["num_attention_heads"] * cfg["head_dim"]
+    base = _weights(tmp_path, "base", cfg, _modelopt_fp8(["lm_head"]))
+    oproj = _weights(tmp_path, "oproj", cfg, _modelopt_fp8(["lm_head", "model.layers.*.self_attn.o_proj"]))
+    assert oproj - base == L * q * h * (2 - 1)
+    moe = _variant("qwen3_moe")
+    e = moe.get("num_experts") or moe["num_local_experts"]
+    mb = _weights(tmp_path, "mbase", moe, _modelopt_fp8(["lm_head"]))
+    md = _weights(tmp_path, "mdown", moe, _modelopt_fp8(["lm_head", "model.layers.*.mlp.experts.*.down_proj"]))
+    assert md - mb == moe["num_hidden_layers"] * e * moe["moe_intermediate_size"] * moe["hidden_size"] * (2 - 1)
+
+
+def test_an_explicit_per_layer_ignore_list_covers_every_layer(tmp_path: Path) -> None:
+    # llm-compressor lists ignored modules one layer at a time; all L layers' down_proj left bf16
+    cfg = _variant("llama")
+    L, h, inter = cfg["num_hidden_layers"], cfg["hidden_size"], cfg["intermediate_size"]
+    group = {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 8, "type": "float", "strategy": "channel",
+                                                            "symmetric": True, "dynamic": False}}}
+
+    def ct(ignore: list[str]) -> dict:
+        return {"quant_method": "compressed-tensors", "format": "float-quantized", "config_groups": group,
+                "ignore": ignore}
+    base = _weights(tmp_path, "ct_base", cfg, ct(["lm_head"]))
+    every = _weights(tmp_path, "ct_all", cfg, ct(["lm_head"] + [f"model.layers.{i}.mlp.down_proj" for i in range(L)]))
+    assert every - base == L * inter * h * (2 - 1)
+    # one layer missing: the projection stays quantized elsewhere and is counted at FP8 (documented over-count)
+    some = _weights(tmp_path, "ct_some", cfg, ct(["lm_head"] + [f"model.layers.{i}.mlp.down_proj"
+                                                                for i in range(L - 1)]))
+    assert some == base
+
+
+def test_an_empty_modules_to_not_convert_does_not_hide_ignored_layers(tmp_path: Path) -> None:
+    cfg = _variant("llama")
+    qc = {"quant_method": "fp8", "activation_scheme": "dynamic", "ignored_layers": ["lm_head", "re:.*self_attn.*"]}
+    alone = _weights(tmp_path, "alone", cfg, qc)
+    both = _weights(tmp_path, "both", cfg, {**qc, "modules_to_not_convert": []})
+    base = _weights(tmp_path, "none", cfg, {**qc, "ignored_layers": ["lm_head"]})
+    assert both == alone > base

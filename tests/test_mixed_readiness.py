@@ -128,8 +128,13 @@ def test_exclude_everything_is_sized_at_16_bits(tmp_path, capsys):
 def test_exclusion_patterns_map_to_the_right_component():
     from scorer.costmodel import excluded_components as comps, excluded_projections as projs
     assert comps(["*linear_attn*"]) == {"recurrent"}
-    assert comps(["backbone.layers.*.mixer.q_proj"]) == {"attention"}  # Nemotron-H's attention is a "mixer"
+    # one projection named leaves only it unquantized (breaker round 10: o_proj excluded sized all attention
+    # 16-bit); Nemotron-H's attention is a "mixer"
+    assert comps(["backbone.layers.*.mixer.q_proj"]) == set()
+    assert projs(["backbone.layers.*.mixer.q_proj"]) == {"attention/q_proj"}
+    assert projs(["model.layers.*.mlp.experts.*.down_proj"]) == {"routed_experts/down_proj"}
     assert comps(["model.layers.*.mlp.gate"]) == {"router"} and comps(["re:.*mlp.gate$"]) == {"router"}
-    assert comps(["*mlp.gate_proj*"]) == set() and projs(["*mlp.gate_proj*"]) == {"gate_proj"}
+    assert comps(["*mlp.gate_proj*"]) == set() and projs(["*mlp.gate_proj*"]) == {"mlp/gate_proj"}
+    assert projs(["*down_proj*"]) == {"down_proj"}  # no module path: every down_proj
     assert comps(["model.layers.*.mlp.*"]) == {"mlp", "routed_experts", "shared_experts"}
     assert comps(["model.layers.0.self_attn*"]) == set() and projs(["model.layers.0.mlp.down_proj"]) == set()

@@ -45,8 +45,11 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
     if not isinstance(qc, dict):
         return None
     method = str(qc.get("quant_method") or qc.get("quant_algo") or "unknown").strip().lower() or "unknown"
-    excl_key = next((k for k in ("modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules")
-                     if qc.get(k) is not None), None)
+    # the first key that lists modules: an empty modules_to_not_convert (transformers writes []) beside vLLM's
+    # ignored_layers does not hide them; an empty list stays the answer when no key lists any
+    keys = [k for k in ("modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules")
+            if qc.get(k) is not None]
+    excl_key = next((k for k in keys if qc.get(k)), keys[0] if keys else None)
     excluded = _str_list(qc.get(excl_key), excl_key) if excl_key else []
     if method in ("fp8", "fbgemm_fp8"):
         block = qc.get("weight_block_size")
