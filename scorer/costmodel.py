@@ -319,7 +319,8 @@ def excluded_components(patterns: list[str], layers=None) -> set[str]:
     the component quantized elsewhere, so the component counts as quantized (sized and kernel-checked at its format:
     one layer's weights are then over-counted by the difference of bytes), unless the pinned entries list every
     layer holding it (``layers``: the model's LayerSpecs; :func:`_with_layer_lists`); "*" excludes every component.
-    A pattern ending in one projection ("self_attn.o_proj") leaves only that projection: :func:`excluded_projections`."""
+    A pattern ending in one projection ("self_attn.o_proj") leaves only that projection
+    (:func:`excluded_projections`)."""
     out: set[str] = set()
     for low in _with_layer_lists(patterns, layers):
         if _EXCLUDE_ALL.fullmatch(low):

@@ -247,3 +247,23 @@ def test_an_empty_modules_to_not_convert_does_not_hide_ignored_layers(tmp_path: 
     both = _weights(tmp_path, "both", cfg, {**qc, "modules_to_not_convert": []})
     base = _weights(tmp_path, "none", cfg, {**qc, "ignored_layers": ["lm_head"]})
     assert both == alone > base
+
+
+def test_gptq_dynamic_skips_block_lists_and_bnb_skip_modules_leave_attention_16_bit(tmp_path: Path) -> None:
+    # vLLM 0.33.0 quantization/utils/gptq_utils.py get_dynamic_override: a "-:<regex>" rule skips what it matches;
+    # auto_gptq.py modules_in_block_to_quantize: what the block quantizes; bitsandbytes llm_int8_skip_modules.
+    # Each leaves attention (q, k, v, o: L x (2 x heads + 2 x kv) x head_dim x hidden) 16-bit.
+    cfg = _variant("llama")
+    L, h, d = cfg["num_hidden_layers"], cfg["hidden_size"], cfg["head_dim"]
+    att = L * (2 * cfg["num_attention_heads"] + 2 * cfg["num_key_value_heads"]) * d * h
+    gptq = {"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": False, "sym": True}
+    base = _weights(tmp_path, "g", cfg, gptq)
+    per_weight = 0.5 + (2 + 0.5) / 128  # 4 bits, an fp16 scale and a 4-bit zero per 128 weights
+    dyn = _weights(tmp_path, "gd", cfg, {**gptq, "dynamic": {"-:.*self_attn.*": {}}})
+    blk = _weights(tmp_path, "gb", cfg, {**gptq, "modules_in_block_to_quantize": [["mlp.gate_proj", "mlp.up_proj"],
+                                                                                  ["mlp.down_proj"]]})
+    assert dyn == blk and abs(dyn - base - att * (2 - per_weight)) <= 2
+    bnb = {"quant_method": "bitsandbytes", "load_in_8bit": True}
+    b0 = _weights(tmp_path, "b", cfg, {**bnb, "llm_int8_skip_modules": ["lm_head"]})
+    b1 = _weights(tmp_path, "bs", cfg, {**bnb, "llm_int8_skip_modules": ["lm_head", "self_attn"]})
+    assert b1 - b0 == att * (2 - 1)

@@ -47,8 +47,8 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
     method = str(qc.get("quant_method") or qc.get("quant_algo") or "unknown").strip().lower() or "unknown"
     # the first key that lists modules: an empty modules_to_not_convert (transformers writes []) beside vLLM's
     # ignored_layers does not hide them; an empty list stays the answer when no key lists any
-    keys = [k for k in ("modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules")
-            if qc.get(k) is not None]
+    keys = [k for k in ("modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules",
+                        "llm_int8_skip_modules") if qc.get(k) is not None]  # the last: bitsandbytes' own
     excl_key = next((k for k in keys if qc.get(k)), keys[0] if keys else None)
     excluded = _str_list(qc.get(excl_key), excl_key) if excl_key else []
     if method in ("fp8", "fbgemm_fp8"):
@@ -82,6 +82,7 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
         # stored zero points: GPTQ's qzeros tensor whatever sym says (a symmetric checkpoint stores the midpoint),
         # AWQ's zero_point (default True)
         zeros = True if method == "gptq" else (bool(qc.get("zero_point", True)) if method == "awq" else None)
+        excluded = excluded + _gptq_exclusions(qc)
         return QuantSpec(method=method, format="int4" if bits == 4 else f"int{bits}", weight_bits=bits,
                          group_size=gs if gs and gs > 0 else None, excluded=excluded, zero_points=zeros)
     if method == "bitsandbytes":
@@ -92,6 +93,26 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
     if method == "compressed-tensors":
         return _compressed_tensors(qc, excluded)
     return QuantSpec(method=method, format="unknown", excluded=excluded)
+
+
+def _gptq_exclusions(qc: dict[str, Any]) -> list[str]:
+    """Modules a GPTQ config leaves unquantized besides its exclusion list (as regex patterns): ``dynamic`` rules
+    "-:<regex>" skip the modules they match (GPTQModel's dynamic override; vLLM 0.33.0
+    quantization/utils/gptq_utils.py get_dynamic_override); ``modules_in_block_to_quantize``
+    (quantization/auto_gptq.py) lists the block's quantized modules, so attention or the MLP absent from it stays
+    16-bit."""
+    out = []
+    dynamic = qc.get("dynamic")
+    if isinstance(dynamic, dict):
+        out += [f"re:{k[2:]}" for k in dynamic if isinstance(k, str) and k.startswith("-:")]
+    blocks = qc.get("modules_in_block_to_quantize")
+    if isinstance(blocks, list) and blocks:
+        names = [str(n).lower() for b in blocks for n in (b if isinstance(b, list) else [b])]
+        if not any("attn" in n or "attention" in n for n in names):
+            out.append("re:.*self_attn.*")
+        if not any("mlp" in n or "expert" in n or "ffn" in n for n in names):
+            out.append("re:.*mlp.*")
+    return out
 
 
 def _kv_scheme(kv: Any) -> str | None:
