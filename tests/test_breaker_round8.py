@@ -267,3 +267,19 @@ def test_gptq_dynamic_skips_block_lists_and_bnb_skip_modules_leave_attention_16_
     b0 = _weights(tmp_path, "b", cfg, {**bnb, "llm_int8_skip_modules": ["lm_head"]})
     b1 = _weights(tmp_path, "bs", cfg, {**bnb, "llm_int8_skip_modules": ["lm_head", "self_attn"]})
     assert b1 - b0 == att * (2 - 1)
+
+
+def test_compressed_tensors_targets_that_skip_attention_leave_it_16_bit(tmp_path: Path) -> None:
+    # compressed-tensors quantizes what a group targets (re: targets match module names from the start): an
+    # MLP-only recipe leaves q, k, v, o at bf16
+    cfg = _variant("llama")
+    L, h, d = cfg["num_hidden_layers"], cfg["hidden_size"], cfg["head_dim"]
+    att = L * (2 * cfg["num_attention_heads"] + 2 * cfg["num_key_value_heads"]) * d * h
+    w = {"num_bits": 8, "type": "float", "strategy": "channel", "symmetric": True, "dynamic": False}
+
+    def ct(targets: list[str]) -> dict:
+        return {"quant_method": "compressed-tensors", "format": "float-quantized", "ignore": ["lm_head"],
+                "config_groups": {"group_0": {"targets": targets, "weights": w}}}
+    every = _weights(tmp_path, "lin", cfg, ct(["Linear"]))
+    mlp = _weights(tmp_path, "mlp", cfg, ct(["re:.*mlp.*"]))
+    assert mlp - every == att * (2 - 1)

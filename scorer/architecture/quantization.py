@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..errors import ConfigError
@@ -252,6 +253,34 @@ def _ct_component_formats(groups: list[dict[str, Any]], fmt_name: str, ignore: l
     return out, main, None
 
 
+#: a module of each component, as compressed-tensors targets name them (Llama / Qwen-MoE layouts)
+_CT_PROBES = (("model.layers.0.self_attn.q_proj", "re:.*self_attn.*"), ("model.layers.0.mlp.down_proj", None),
+              ("model.layers.0.mlp.experts.0.down_proj", None))
+
+
+def _ct_untargeted(groups: list[dict[str, Any]]) -> list[str]:
+    """Exclusion patterns for what no config group targets, when every target names modules (``re:`` regexes,
+    matched from the start as compressed-tensors does, or dotted module names): an MLP-only recipe
+    (``targets: ["re:.*mlp.*"]``) leaves attention 16-bit. A class target ("Linear") covers every linear: none."""
+    targets = [t for g in groups for t in (g.get("targets") or []) if isinstance(t, str)]
+    if not targets or not all(t.startswith("re:") or "." in t for t in targets):
+        return []
+
+    def hit(module: str) -> bool:
+        for t in targets:
+            try:
+                if t.startswith("re:") and re.match(t[3:], module):
+                    return True
+            except re.error:
+                return True  # an unreadable target: assume it covers the module
+            if not t.startswith("re:") and (module == t or module.endswith("." + t)):
+                return True
+        return False
+    if hit(_CT_PROBES[1][0]) or hit(_CT_PROBES[2][0]):  # the recipe quantizes the MLP or experts
+        return [pattern for module, pattern in _CT_PROBES if pattern and not hit(module)]
+    return []
+
+
 def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
     groups = qc.get("config_groups") or {}
     listed = [g for g in groups.values() if isinstance(g, dict)] if isinstance(groups, dict) else []
@@ -261,6 +290,7 @@ def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
                 raise ConfigError(f"quantization_config.config_groups.{str(name)[:40]}.{key} is "
                                   f"{type(g[key]).__name__}, not an object of quantization arguments")
     fmt_name = str(qc.get("format") or "")
+    excluded = excluded + _ct_untargeted(listed)
     comp_formats, main, unread = _ct_component_formats(listed, fmt_name, excluded)
     first = listed[main] if listed else {}
     w = first.get("weights") or {}
