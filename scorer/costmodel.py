@@ -268,12 +268,15 @@ def _projection_component(pattern: str, proj: str) -> str | None:
     return _component_of(pattern) or _component_of(pattern[:pattern.rfind(proj)].rstrip(".*\\"))
 
 
+#: a pattern's last name when it is one of :data:`_PROJECTIONS` (wildcards / regex punctuation may follow it)
+_PROJECTION_END = re.compile(r"(?:^|[^a-z_])(" + "|".join(sorted(_PROJECTIONS, key=len, reverse=True))
+                             + r")[^a-z_0-9]*$")
+
+
 def _projection_of(pattern: str) -> str | None:
     """The single projection an exclusion pattern ends in ("layers.*.self_attn.o_proj", "*down_proj*"), else None."""
-    for proj in sorted(_PROJECTIONS, key=len, reverse=True):
-        if re.search(rf"(^|[^a-z_]){proj}[^a-z_0-9]*$", pattern):
-            return proj
-    return None
+    m = _PROJECTION_END.search(pattern)
+    return m.group(1) if m else None
 
 
 def _layer_counts(layers) -> dict[str, int]:
@@ -294,15 +297,15 @@ def _with_layer_lists(patterns: list[str], layers) -> list[str]:
     "model.layers.0.mlp.down_proj", "model.layers.1.mlp.down_proj", ...), the wildcard pattern it amounts to
     ("model.layers.*.mlp.down_proj") when its layer indices cover every layer holding the component it names."""
     lows = [p.lower().strip() for p in patterns if isinstance(p, str)]
-    if not layers:
-        return lows
-    counts = _layer_counts(layers)
     groups: dict[str, set[str]] = {}
     for low in lows:
         m = _LAYER_INDEX.search(low)
         if m is not None and m.group("index").isdigit():
             key = low[:m.start("index")] + "*" + low[m.end("index"):]
             groups.setdefault(key, set()).add(m.group("index"))
+    if not groups or not layers:
+        return lows  # no pinned entries (the usual case): nothing to count
+    counts = _layer_counts(layers)
     for key, idx in groups.items():
         proj = _projection_of(key)
         comp = _component_of(key) if proj is None else _projection_component(key, proj)

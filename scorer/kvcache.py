@@ -51,6 +51,7 @@ from pydantic import BaseModel, Field
 
 from .architecture import (AttentionSpec, CompressedAttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch,
                            ShortConvSpec)
+from .architecture.specs import kv_heads_per_gpu  # noqa: F401  (re-exported: costmodel, tests)
 from .memo import MIB, ByteLRU
 
 DTYPE_BYTES = {"fp32": 4.0, "float32": 4.0, "bf16": 2.0, "fp16": 2.0, "float16": 2.0, "bfloat16": 2.0,
@@ -169,11 +170,6 @@ def _state_bytes(mixer, b: float) -> int:
 def _side_bytes(m, sb: float, tp: int) -> float:
     """An attention layer's per-sequence side state on one GPU (its channels shard with the heads)."""
     return m.side_state_elements * sb / tp if isinstance(m, AttentionSpec) else 0.0
-
-
-def kv_heads_per_gpu(num_kv_heads: int, tp: int) -> int:
-    """KV heads each GPU holds at a TP degree (>= 1: heads are replicated when TP > num_kv_heads)."""
-    return max(1, num_kv_heads // tp)
 
 
 _GROUPS = ByteLRU("kvcache.mixer_groups", 4 * MIB)

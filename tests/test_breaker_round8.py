@@ -29,10 +29,15 @@ def _variant(model_type: str, variant: str = "resize_a") -> dict:
 # --- Apertus 1.5: a pruned lm_head ------------------------------------------------------------------------
 
 
-def test_apertus_1_5_pruned_head_has_output_vocab_size_rows() -> None:
+#: the sweep's default config and its two resized variants (transformers' config classes, tests/data)
+VARIANTS = ("default", "resize_a", "resize_b")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_apertus_1_5_pruned_head_has_output_vocab_size_rows(variant: str) -> None:
     # modeling_apertus1p5.py Apertus1p5TextForCausalLM: lm_head = nn.Linear(hidden, output_vocab_size or
     # vocab_size, bias=False); embed_tokens keeps vocab_size rows
-    cfg = _variant("apertus1p5_text")
+    cfg = _variant("apertus1p5_text", variant)
     full = count_params(normalize(cfg))
     pruned_cfg = {**cfg, "output_vocab_size": 4096, "tie_word_embeddings": False}
     arch = normalize(pruned_cfg)
@@ -74,10 +79,11 @@ def test_an_unknown_output_key_that_may_change_shapes_is_named() -> None:
 # --- Qwen4-Exp: the QSA indexer's per-token key ----------------------------------------------------------
 
 
-def test_qwen4_exp_caches_the_indexer_key_beside_k_and_v() -> None:
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_qwen4_exp_caches_the_indexer_key_beside_k_and_v(variant: str) -> None:
     # modeling_qwen4_exp.py Qwen4ExpTextQSAIndexer.forward: raw_keys (indexer_kv_heads x indexer_head_dim per
     # token) go through cache.update_indexer, which concatenates every token's key (cache_utils.py)
-    cfg = _variant("qwen4_exp_text")
+    cfg = _variant("qwen4_exp_text", variant)
     arch = normalize(cfg)
     kv = kv_cache(arch, "bf16")
     n_att = cfg["layer_types"].count("indexed_attention")
@@ -94,13 +100,14 @@ def test_qwen4_exp_caches_the_indexer_key_beside_k_and_v() -> None:
 # --- Inkling / Inkling 2: short-convolution states --------------------------------------------------------
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("model_type", ["inkling2_text", "inkling_text"])
-def test_inkling_short_convolution_states_are_charged(model_type: str) -> None:
+def test_inkling_short_convolution_states_are_charged(model_type: str, variant: str) -> None:
     # Inkling2SlidingDecoderLayer / Inkling2FullDecoderLayer (modeling_inkling2.py) and InklingDecoderLayer: k and
     # v convolutions (kv_heads x head_dim channels each), post-attention and post-MLP convolutions (hidden each),
     # each a conv state in the layer's cache; counted at kernel - 1 columns and the model dtype (as vLLM keeps a
     # short convolution's state)
-    cfg = _variant(model_type)
+    cfg = _variant(model_type, variant)
     arch = normalize(cfg)
     k = cfg["conv_kernel_size"]
     for lay, kind in zip(arch.layers, cfg["layer_types"]):

@@ -145,7 +145,7 @@ def normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None = None) 
         raise ConfigError(f"config has a malformed value ({type(exc).__name__}: {detail})") from None
 
 
-def _check_head_groups(where: str, layers: list[LayerSpec]) -> None:
+def _check_head_splits(where: str, layers: list[LayerSpec]) -> None:
     """Every layer's heads split as its forward needs (the layer's own shape, per-layer overrides included), or
     the model cannot run a token:
 
@@ -708,7 +708,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     norm = classic.norm_kind(r, flags)  # a LayerNorm without bias (MPT) counts as weight only
     final_norm = r.flag(flags["final_norm"])  # a constant or a key (OPT do_layer_norm_before)
     layers, classic_extra = classic.finish(r, flags, layers, hidden, norm)
-    _check_head_groups(r.where, layers + encoder_layers)
+    _check_head_splits(r.where, layers + encoder_layers)
     if flags["linear_attention"] == "mamba2" and not flags["attention_free"] and layers \
             and not any(getattr(lay.mixer, "kind", None) == "mamba" for lay in layers):
         # a hybrid family configured all-attention (Granite-4.0-Micro): its Mamba keys shape no layer

@@ -53,8 +53,10 @@ IRRELEVANT = frozenset({
 #: name fragments of shape-neutral settings
 IRRELEVANT_PATTERN = re.compile(
     r"(dropout|_pdrop$|pdrop|token_id|token_ids$|_id$|_eps$|eps$|epsilon|^init_|_init$|initializer|_std$|rope|rotary|"
-    r"theta|scaling|_scale$|multiplier|softcap|swiglu_limit|_coef$|_loss|jitter|^use_(cache|flash|fused|kernel|triton|"
-    r"cuda|return)|implementation|^output_(attentions|hidden_states|router_logits|past|scores|logits)$|^return_|^_|temperature|penalty|^attn_temperature|^sample|"
+    r"theta|scaling|_scale$|multiplier|softcap|swiglu_limit|_coef$|_loss|jitter|"
+    r"^use_(cache|flash|fused|kernel|triton|cuda|return)|implementation|"
+    r"^output_(attentions|hidden_states|router_logits|past|scores|logits)$|"  # an output_* width is a shape key
+    r"^return_|^_|temperature|penalty|^attn_temperature|^sample|"
     r"_token$|tokenizer|processor|^image_token|^video_token|^audio_token|^boi_|^eoi_|_index$|^layernorm_.*_(alpha|beta)$)")
 
 #: name fragments of keys that can change shapes (a model's width, depth, heads, experts, layout, ...)

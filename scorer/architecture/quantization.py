@@ -253,9 +253,10 @@ def _ct_component_formats(groups: list[dict[str, Any]], fmt_name: str, ignore: l
     return out, main, None
 
 
-#: a module of each component, as compressed-tensors targets name them (Llama / Qwen-MoE layouts)
-_CT_PROBES = (("model.layers.0.self_attn.q_proj", "re:.*self_attn.*"), ("model.layers.0.mlp.down_proj", None),
-              ("model.layers.0.mlp.experts.0.down_proj", None))
+#: module names compressed-tensors targets are matched against (Llama / Qwen-MoE layouts): an attention projection,
+#: and the dense MLP's and an expert's
+_CT_ATTENTION = "model.layers.0.self_attn.q_proj"
+_CT_FFN = ("model.layers.0.mlp.down_proj", "model.layers.0.mlp.experts.0.down_proj")
 
 
 def _ct_untargeted(groups: list[dict[str, Any]]) -> list[str]:
@@ -276,9 +277,7 @@ def _ct_untargeted(groups: list[dict[str, Any]]) -> list[str]:
             if not t.startswith("re:") and (module == t or module.endswith("." + t)):
                 return True
         return False
-    if hit(_CT_PROBES[1][0]) or hit(_CT_PROBES[2][0]):  # the recipe quantizes the MLP or experts
-        return [pattern for module, pattern in _CT_PROBES if pattern and not hit(module)]
-    return []
+    return ["re:.*self_attn.*"] if any(map(hit, _CT_FFN)) and not hit(_CT_ATTENTION) else []
 
 
 def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:

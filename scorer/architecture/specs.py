@@ -38,6 +38,11 @@ class SparseSelection(BaseModel):
         return min(self.top_k, self.pool_size) + self.sink + self.local
 
 
+def kv_heads_per_gpu(num_kv_heads: int, tp: int) -> int:
+    """KV heads each GPU holds at a TP degree (>= 1: heads are replicated when TP > num_kv_heads)."""
+    return max(1, num_kv_heads // tp)
+
+
 class AttentionSpec(BaseModel):
     """Softmax attention (MHA, GQA or MQA). Widths: q = num_heads*head_dim, k = num_kv_heads*head_dim,
     v = num_kv_heads*v_head_dim, o input = num_heads*v_head_dim."""
@@ -80,10 +85,8 @@ class AttentionSpec(BaseModel):
         0 for a layer reading an earlier layer's cache (``kv_shared``)."""
         if self.kv_shared:
             return 0
-        def local(heads: int) -> int:
-            return max(1, heads // tp) if heads else 0
-        return local(self.num_kv_heads) * (self.head_dim + self.v_head_dim) + local(self.index_kv_heads) * \
-            self.index_head_dim
+        index = kv_heads_per_gpu(self.index_kv_heads, tp) * self.index_head_dim if self.index_kv_heads else 0
+        return kv_heads_per_gpu(self.num_kv_heads, tp) * (self.head_dim + self.v_head_dim) + index
 
 
 class IndexerSpec(BaseModel):
