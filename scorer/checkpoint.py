@@ -63,7 +63,7 @@ INT_CONTAINERS = {"U8": 8, "I8": 8, "U16": 16, "I16": 16, "U32": 32, "I32": 32, 
 SHAPE_COMPONENTS = ("embedding", "lm_head", "attention", "mlp", "routed_experts", "shared_experts", "router",
                     "recurrent")
 #: formats whose stored bytes are the weight memory the cost model serves at that precision
-SERVABLE = ("fp8", "fp8_channel", "fp8_block", "nvfp4", "mxfp4", "int4", "int8")
+SERVABLE = ("fp8", "fp8_channel", "fp8_block", "nvfp4", "mxfp4", "int4", "int8", "w8a16")
 
 _SCALE_LEAVES = {"weight_scale", "weight_scale_2", "weight_scale_inv", "input_scale", "output_scale", "k_scale",
                  "v_scale", "q_scale", "prob_scale", "scales", "qzeros", "g_idx", "weight_zero_point",

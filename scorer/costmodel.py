@@ -366,15 +366,18 @@ def projection_excluded(g: Gemm, projections: set[str]) -> bool:
 
 
 def int_weight_bytes(prec, quant) -> float:
-    """Bytes per weight of an integer (INT4) checkpoint served at its own format: bits / 8, an fp16 scale per group
+    """Bytes per weight of an integer weight-only (INT4, INT8 W8A16) checkpoint served at its own format: bits / 8,
+    an fp16 scale per group
     and, where the checkpoint stores them (``QuantSpec.zero_points``, or not stated), a zero point of the same bits
     per group (GPTQ / AWQ packing: scales [K / g, N] fp16, qzeros [K / g, N x bits / 32] int32; a symmetric
-    compressed-tensors checkpoint stores no zeros). Per-channel (no group size): bits / 8. Any other case: the
-    precision's catalog ``weight_bytes`` (data/precisions.json: INT4 at group 128 with zero points)."""
-    if quant is None or prec.id != "int4" or quant.format != "int4" or (
-            quant.group_size is None and quant.method not in ("gptq", "awq")):  # no group size, no GPTQ/AWQ default
+    compressed-tensors checkpoint stores no zeros). Per-channel (no group size: GPTQ / AWQ group_size -1, a
+    compressed-tensors ``channel`` or ``tensor`` strategy; one scale per output channel, 2 / K bytes a weight, is
+    left out): bits / 8. Any other case (a method whose group is not stated): the
+    precision's catalog ``weight_bytes`` (data/precisions.json: INT4 / W8A16 at group 128 with zero points)."""
+    if quant is None or prec.id not in ("int4", "w8a16") or quant.format != prec.id or (
+            quant.group_size is None and quant.method not in ("gptq", "awq", "compressed-tensors")):
         return prec.weight_bytes
-    bits = quant.weight_bits or 4
+    bits = quant.weight_bits or (4 if prec.id == "int4" else 8)
     g = quant.group_size
     if not g:
         return bits / 8

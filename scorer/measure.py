@@ -29,7 +29,8 @@ METRICS = ("ttft_ms", "tpot_ms", "itl_ms", "output_tokens_per_s_per_gpu", "token
 REQUIRED_COLUMNS = ("model_id", "config", "gpu", "num_gpus", "tp", "pp", "ep", "attention_dp", "weight_precision",
                     "kv_precision", "framework", "isl", "osl", "concurrency", "metric", "value")
 PRECISION_MAP = {"bf16": "bf16", "fp16": "fp16", "fp8": "fp8", "fp8_block": "fp8_block", "nvfp4": "nvfp4",
-                 "mxfp4": "mxfp4", "w4a16": "int4", "int4": "int4", "int8": "int8"}
+                 "mxfp4": "mxfp4", "w4a16": "int4", "int4": "int4", "int8": "int8",
+                 "w8a16": "w8a16"}
 
 
 class Row(BaseModel):

@@ -18,8 +18,11 @@ rule (``data/rules.json``):
   the swizzle padding;
 * ``mxfp4`` (Q5): K % 32 (block); vLLM's ``Mxfp4MoEMethod`` pads expert widths and hidden to 256
   (FlashInfer SM100);
-* ``int4`` W4A16 group 128 (Q3): Marlin needs N_p % 64, K_p % 128 and K_p % group (vLLM/SGLang);
-  TensorRT-LLM's ModelOpt export asserts (K/TP) % 128; Machete (Hopper) prefers K % 64, N % 128.
+* ``int4`` W4A16 (Q3), at the checkpoint's group (128 when quantizing online): vLLM 0.33.0 refuses a group that
+  straddles the TP shard (K_p % group) and zero-pads Marlin's thread tiles (padded); SGLang 0.5.23's dense Marlin
+  needs N_p % 64, K_p % 128 and K_p % group; routed experts run fused Marlin MoE (hidden % 128, I_p % group,
+  I_p % 64 else padded) or fall back to the MoE WNA16 kernels (padded) while a group of 32 or more divides I_p
+  and hidden; TensorRT-LLM's ModelOpt export asserts (K/TP) % 128.
 
 ``basis`` says whether an engine's check is taken from its source (``checked``) or assumed to match
 vLLM's where the reference does not cover that engine's kernels (``assumed``).
@@ -34,12 +37,16 @@ from .gemms import Gemm, shard
 from .memo import MIB, ByteLRU
 
 FORMATS = ("fp8", "fp8_block", "nvfp4", "mxfp4", "int4", "int8")
+#: formats the matrix holds only for a checkpoint stored in them: INT8 weight-only (GPTQ 8-bit, Marlin uint8b128)
+STORED_ONLY = ("w8a16",)
 ENGINES = ("vllm", "sglang", "trtllm")
 MIN_GPU = {"fp8": "sm89 (Ada)", "fp8_block": "sm90 (Hopper)", "nvfp4": "sm100 (Blackwell)",
-           "mxfp4": "sm80 weight-only; sm100 native", "int4": "sm75 (Marlin)", "int8": "sm80 (Ampere)"}
-RULE = {"fp8": "Q1", "fp8_block": "Q2", "nvfp4": "Q4", "mxfp4": "Q5", "int4": "Q3", "int8": "Q1"}
+           "mxfp4": "sm80 weight-only; sm100 native", "int4": "sm75 (Marlin)", "int8": "sm80 (Ampere)",
+           "w8a16": "sm75 (Marlin)"}
+RULE = {"fp8": "Q1", "fp8_block": "Q2", "nvfp4": "Q4", "mxfp4": "Q5", "int4": "Q3", "int8": "Q1", "w8a16": "Q3"}
 #: (engine, format) whose checks are read from the engine's source per hardware-fit-rules section 3 Q
-CHECKED = {("vllm", f) for f in FORMATS} | {("sglang", "fp8_block"), ("sglang", "nvfp4"), ("trtllm", "int4"),
+CHECKED = {("vllm", f) for f in FORMATS + STORED_ONLY} | {("sglang", "w8a16"), ("sglang", "fp8_block"), ("sglang", "nvfp4"), ("sglang", "int4"),
+                                            ("trtllm", "int4"),
                                             ("trtllm", "nvfp4")}
 DEFAULT_TPS = (1, 2, 4, 8, 16, 32)
 ORDER = {"ready": 0, "padded": 1, "not_ready": 2}
@@ -84,16 +91,19 @@ def _parts_per_partition(g: Gemm, tp: int) -> tuple[list[int], bool]:
     return s.parts, split
 
 
-def check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False) -> tuple[str, str | None]:
-    """Status of one GEMM for a format, engine and TP degree (``ep``: experts whole on each rank). Where the engine's
-    own check is not read (not in :data:`CHECKED`) and vLLM's stands in, the reason says so."""
-    status, reason = _check(fmt, engine, g, tp, ep)
+def check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False, group: int | None = 128
+          ) -> tuple[str, str | None]:
+    """Status of one GEMM for a format, engine and TP degree (``ep``: experts whole on each rank; ``group``: the
+    integer formats' quantization group along K, None or -1 per channel, 128 when quantizing online). Where the
+    engine's own check is not read (not in :data:`CHECKED`) and vLLM's stands in, the reason says so."""
+    status, reason = _check(fmt, engine, g, tp, ep, group)
     if reason and (engine, fmt) not in CHECKED and "vLLM" in reason:
         reason = f"{reason} (vLLM's check, assumed for {engine}: its own is not read)"
     return status, reason
 
 
-def _check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False) -> tuple[str, str | None]:
+def _check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False, group: int | None = 128
+           ) -> tuple[str, str | None]:
     eff_tp = 1 if (g.expert and ep) else tp
     s = shard(g, eff_tp)
     name = g.name
@@ -148,19 +158,100 @@ def _check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False) -> tuple[s
             return "padded", (f"{name} K_p={s.k}, N_p={s.n}: padded to multiples of 256 by FlashInfer's SM100 "
                               "kernels on Blackwell (128 on ROCm, 64 on the Triton path)")
         return "ready", None
-    if fmt == "int4":
-        group = 128
-        if engine == "trtllm":
-            if s.k % group:
+    if fmt in ("int4", "w8a16"):  # Marlin runs both (uint4b8 / uint8b128), the same shape rules
+        if engine == "trtllm" and fmt == "int4":
+            if s.k % 128:
                 return "not_ready", f"{name}: K/TP = {s.k}, {s.k} % 128 = {s.k % 128} (ModelOpt AWQ export)"
             return "ready", None
-        n_check = s.n if not g.expert else (g.parts[0] if g.parts else g.n) // eff_tp
-        if s.k % 128:
-            return "not_ready", f"{name}: K/TP = {s.k}, {s.k} % 128 = {s.k % 128} (Marlin thread_k, group 128)"
-        if n_check % 64:
-            return "not_ready", f"{name}: N/TP = {n_check}, {n_check} % 64 = {n_check % 64} (Marlin thread_n)"
-        return "ready", None
+        if g.expert:
+            return _marlin_moe(g, s, eff_tp, group)
+        if engine == "sglang":
+            return _marlin_dense_strict(g, s, group)
+        return _marlin_dense_padded(g, s, group)
     raise ValueError(fmt)
+
+
+#: Marlin's thread tiles, vLLM 0.33.0 / SGLang 0.5.23 quantization/utils/marlin_utils.py GPTQ_MARLIN_MIN_THREAD_N / _K
+MARLIN_N, MARLIN_K = 64, 128
+#: group sizes Marlin runs (MARLIN_SUPPORTED_GROUP_SIZES, both engines); -1: one group per channel
+MARLIN_GROUPS = (-1, 32, 64, 128)
+
+
+def _group_text(group: int | None) -> str:
+    return "per-channel" if not group or group < 0 else f"group {group}"
+
+
+def _marlin_dense_padded(g: Gemm, s, group: int | None) -> tuple[str, str | None]:
+    """vLLM 0.33.0's dense W4A16 path (kernels/linear/mixed_precision/marlin.py MarlinLinearKernel.can_implement,
+    TritonW4A16LinearKernel the fallback): a quantization group straddling the TP shard (K_p % group, group < K)
+    cannot be padded and no kernel takes it; thread-tile misalignment is zero-padded at weight prep
+    (marlin_utils.marlin_padded_nk: (N % 64, K % 128) or (N % 128, K % 64), else padded to the cheaper one)."""
+    gs = group if group and group > 0 else -1
+    if gs != -1 and gs < g.k and s.k % gs:
+        return "not_ready", (f"{g.name}: K/TP = {s.k}, {s.k} % {gs} = {s.k % gs}: not whole quantization groups of "
+                             f"{gs} (vLLM 0.33.0 Marlin and Triton W4A16 refuse it)")
+    if not ((s.n % 64 == 0 and s.k % 128 == 0) or (s.n % 128 == 0 and s.k % 64 == 0)):
+        return "padded", (f"{g.name} N_p={s.n}, K_p={s.k}: neither (N % 64, K % 128) nor (N % 128, K % 64); vLLM "
+                          "0.33.0 zero-pads the weight to Marlin's thread tile (marlin_padded_nk)")
+    return "ready", None
+
+
+def _marlin_dense_strict(g: Gemm, s, group: int | None) -> tuple[str, str | None]:
+    """SGLang 0.5.23's dense Marlin check (srt/layers/quantization/marlin_utils.py verify_marlin_supports_shape, as
+    awq/schemes/awq_marlin.py calls it): N_p % 64, K_p % 128 and K_p % group when group < K; no tile padding."""
+    gs = group if group and group > 0 else -1
+    if s.k % MARLIN_K:
+        return "not_ready", (f"{g.name}: K/TP = {s.k}, {s.k} % 128 = {s.k % 128} (SGLang 0.5.23 Marlin "
+                             "min_thread_k 128)")
+    if s.n % MARLIN_N:
+        return "not_ready", f"{g.name}: N/TP = {s.n}, {s.n} % 64 = {s.n % 64} (SGLang 0.5.23 Marlin min_thread_n 64)"
+    if gs != -1 and gs < g.k and s.k % gs:
+        return "not_ready", f"{g.name}: K/TP = {s.k}, {s.k} % {gs} = {s.k % gs} (group straddles the TP shard)"
+    return "ready", None
+
+
+def _marlin_moe(g: Gemm, s, eff_tp: int, group: int | None) -> tuple[str, str | None]:
+    """Routed experts at W4A16 (vLLM 0.33.0 quantization/utils/marlin_utils.py check_moe_marlin_supports_config with
+    allow_tile_padding, as auto_gptq.py and auto_awq.py call it; SGLang 0.5.23's AWQ MoE the same test):
+
+    * fused Marlin MoE: hidden % 128, group in {-1, 32, 64, 128} and I_p % group; an I_p that is not a multiple
+      of 64 (gate-up N = 2·I_p % 128, down K = I_p % 64) is zero-padded (marlin_moe_padded_intermediate): padded;
+    * else the MoE WNA16 kernels (moe_wna16.py MoeWNA16Method.create_weights): the group is halved until it divides
+      both I_p and hidden, and must stay >= 32 (assert group_size >= 32), else nothing runs the experts.
+
+    ``I_p`` is the expert's intermediate width per rank, hidden the model width."""
+    column = g.shard != "row"
+    hidden = g.k if column else g.n
+    inter = ((g.parts[0] if g.parts else g.n) if column else g.k) // max(1, eff_tp)
+    gs = group if group and group > 0 else -1
+    if hidden % 128 == 0 and gs in MARLIN_GROUPS and (gs == -1 or inter % gs == 0):
+        if inter % 64:
+            return "padded", (f"{g.name}: expert width per rank {inter}, {inter} % 64 = {inter % 64}: zero-padded "
+                              "to Marlin MoE's tile (marlin_moe_padded_intermediate)")
+        return "ready", None
+    why = (f"hidden {hidden} % 128 = {hidden % 128}" if hidden % 128 else
+           f"expert width per rank {inter} % {gs} = {inter % gs}" if gs != -1 and inter % gs else
+           f"{_group_text(gs)} not one Marlin runs")
+    if gs == -1:
+        return "padded", f"{g.name}: {why}: Marlin MoE refuses; MoE WNA16 kernels run it"
+    sub = gs
+    while sub >= 32 and (inter % sub or hidden % sub):
+        sub //= 2
+    if sub < 32:
+        return "not_ready", (f"{g.name}: {why}, and no group of 32 or more divides both the expert width per rank "
+                             f"{inter} and hidden {hidden} (MoE WNA16 asserts group_size >= 32)")
+    return "padded", f"{g.name}: {why}: Marlin MoE refuses; MoE WNA16 kernels run it at group {sub}"
+    raise ValueError(fmt)
+
+
+def stored_group(arch: ModelArch, as_stored: bool) -> int | None:
+    """The quantization group (along K, elements) the integer kernels are checked at: the checkpoint's own
+    ``group_size`` when serving it as stored (None: per channel), else 128 (quantizing online, AWQ / GPTQ's usual
+    group)."""
+    q = arch.quantization
+    if as_stored and q is not None and q.format in ("int4", "w8a16"):
+        return q.group_size
+    return 128
 
 
 def _worst(results: list[tuple[str, str | None]]) -> tuple[str, str | None]:
@@ -189,10 +280,11 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
     q = arch.quantization
     kernels = PRECISION_FORMAT.get(q.format, q.format) if q is not None else None  # fp8_channel: the fp8 kernels
     rows = []
-    for fmt in FORMATS:
+    for fmt in FORMATS + ((kernels,) if kernels in STORED_ONLY else ()):
         # the checkpoint's own format is the checkpoint as stored: each GEMM at its component's format, what it
         # leaves 16-bit unchecked (served_formats); other formats quantize every GEMM (rule Q7's set)
         pairs = _kernel_formats(arch, gemms, fmt, fmt == kernels)
+        group = stored_group(arch, fmt == kernels)
         for tp in tps:
             for engine in ENGINES:
                 basis = "checked" if (engine, fmt) in CHECKED else "assumed"
@@ -201,17 +293,17 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
                                            reason=f"TP {tp} invalid for the attention heads (T1/T2)", rule="T1",
                                            min_gpu=MIN_GPU[fmt], basis="checked"))
                     continue
-                status, reason = _worst([_tagged(check(gf, engine, g, tp), gf, fmt) for g, gf in pairs])
+                status, reason = _worst([_tagged(check(gf, engine, g, tp, group=group), gf, fmt) for g, gf in pairs])
                 ep_status = None
                 if has_experts and tp <= experts:
-                    ep_status = _worst([check(gf, engine, g, tp, ep=True) for g, gf in pairs])[0]
+                    ep_status = _worst([check(gf, engine, g, tp, ep=True, group=group) for g, gf in pairs])[0]
                 rows.append(QuantEntry(format=fmt, tp=tp, engine=engine, status=status, reason=reason,
                                        rule=RULE[fmt], min_gpu=MIN_GPU[fmt], basis=basis, ep_status=ep_status))
     total = sum(g.params for g in gemms) or 1
     unq = [g for g in gemms if not g.quantizable]
     ckpt = arch.quantization.model_dump() if arch.quantization else None
     ckpt_tps: dict[str, list[int]] = {}
-    if q is not None and kernels in FORMATS:
+    if q is not None and kernels in FORMATS + STORED_ONLY:
         for engine in ENGINES:
             ckpt_tps[engine] = [e.tp for e in rows if e.format == kernels and e.engine == engine
                                 and (e.status != "not_ready" or e.ep_status in ("ready", "padded"))
@@ -224,7 +316,7 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
     refused_by = {e: r for e in ENGINES if (r := checkpoint_blocker(arch, e, 1))}
     caps = {e: c for e in ENGINES if e not in refused_by and (c := checkpoint_tp_cap(arch, e)) is not None}
     return QuantReadiness(checkpoint=ckpt, checkpoint_tps=ckpt_tps, matrix=rows, checkpoint_refused_by=refused_by,
-                          checkpoint_row=kernels if kernels in FORMATS else None,
+                          checkpoint_row=kernels if kernels in FORMATS + STORED_ONLY else None,
                           checkpoint_tp_caps=caps,
                           unquantized_share=round(sum(g.params for g in unq) / total, 4),
                           unquantized=sorted({g.name for g in unq}))
@@ -269,9 +361,32 @@ def checkpoint_blocker(arch: ModelArch, engine: str, tp: int = 1) -> str | None:
     method = q.method.strip().lower()
     if _refused(method, rules):
         return f"{engine_name(engine)} has no loader for quant_method {_short(method)!r} checkpoints (rule Q10)"
+    unsupported = _unsupported_params(q, method, rules.get("params") or {})
+    if unsupported:
+        return f"{engine_name(engine)} has no kernel for this {method} checkpoint: {unsupported} (rule Q10)"
     cap = (rules.get("max_tp") or {}).get(method)
     if cap is not None and tp > cap:
         return f"{engine_name(engine)} loads a pre-quantized {method} checkpoint at TP {cap} only, not TP {tp} (rule Q10)"
+    return None
+
+
+def _unsupported_params(q, method: str, params: dict) -> str | None:
+    """What of a GPTQ / AWQ checkpoint's bits, ``sym`` and group size the engine's loader rejects
+    (data/engines.json ``params``: vLLM 0.33.0 AutoGPTQConfig.TYPE_MAP, verify_marlin_supported, AutoAWQConfig), or
+    None. A key the config leaves out is not held against it."""
+    rule = params.get((params.get("aliases") or {}).get(method, method))
+    if not isinstance(rule, dict) or q.weight_bits is None:
+        return None
+    pairs = rule.get("bits_sym")
+    if pairs is not None and q.symmetric is not None and [q.weight_bits, q.symmetric] not in pairs:
+        return (f"bits={q.weight_bits}, sym={str(q.symmetric).lower()} (it loads "
+                f"{', '.join(f'{b}-bit sym={str(s).lower()}' for b, s in pairs)})")
+    bits = rule.get("bits") or ([b for b, _ in pairs] if pairs else None)
+    if bits is not None and q.weight_bits not in bits:
+        return f"{q.weight_bits}-bit weights (it loads {', '.join(map(str, bits))}-bit)"
+    groups = rule.get("group_sizes")
+    if groups is not None and q.group_size is not None and q.group_size not in groups:
+        return f"group_size {q.group_size} (Marlin runs {', '.join(map(str, groups))})"
     return None
 
 
@@ -296,7 +411,7 @@ def checkpoint_tp_cap(arch: ModelArch, engine: str) -> int | None:
 
 #: weight precision id (data/precisions.json) -> the readiness format whose kernels serve it; bf16/fp16 need none
 PRECISION_FORMAT = {"fp8": "fp8", "fp8_channel": "fp8", "fp8_block": "fp8_block", "int8": "int8", "nvfp4": "nvfp4",
-                    "mxfp4": "mxfp4", "int4": "int4"}
+                    "mxfp4": "mxfp4", "int4": "int4", "w8a16": "w8a16"}
 
 
 
@@ -365,11 +480,13 @@ def engine_blocker(arch: ModelArch, gemms: list[Gemm], precision: str, tp: int, 
     if hit is not _MISS:  # None is a memoized "runs"
         return hit
     results = []
+    q = arch.quantization
+    group = stored_group(arch, q is not None and PRECISION_FORMAT.get(q.format, q.format) == fmt)
     for g, gf in served_formats(arch, gemms, precision):
         if g.expert and ep > 1 and moe_tp == 1:
-            results.append((check(gf, engine, g, tp, ep=True), gf))
+            results.append((check(gf, engine, g, tp, ep=True, group=group), gf))
         else:
-            results.append((check(gf, engine, g, moe_tp if g.expert else tp), gf))
+            results.append((check(gf, engine, g, moe_tp if g.expert else tp, group=group), gf))
     worst = max(results, key=lambda r: ORDER[r[0][0]], default=(("ready", None), fmt))
     (status, reason), gf = worst
     out = None if status != "not_ready" else (

@@ -34,7 +34,7 @@ from .sources import Provenance, RawModel
 DEFAULT_GPU = "H100-SXM"
 #: checkpoint quantization formats the cost model can run as-is
 CHECKPOINT_PRECISIONS = {"fp8": "fp8", "fp8_channel": "fp8_channel", "fp8_block": "fp8_block", "nvfp4": "nvfp4",
-                         "mxfp4": "mxfp4", "int4": "int4", "int8": "int8"}
+                         "mxfp4": "mxfp4", "int4": "int4", "int8": "int8", "w8a16": "w8a16"}
 
 
 class Options(BaseModel):
@@ -650,7 +650,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     from .score import finding as _finding
     for gpu in gpus:
         cdt = _cd(prec, gpu)
-        if prec.compute != cdt and prec.id not in ("bf16", "fp16", "int4"):
+        if prec.compute != cdt and prec.id not in ("bf16", "fp16", "int4", "w8a16"):
             fnd.insert(0, _finding("Q8", f"{gpu.id} has no native {prec.label} kernels (native needs compute "
                                          f"capability {prec.native_cc}+): modelled as weight-only, {prec.id} "
                                          f"weights dequantized to {cdt} compute"))
@@ -808,7 +808,7 @@ def _checkpoint_assumption(ck: CheckpointCounts | None, note: str | None, prec: 
     return "Weight memory and fit are modelled from the config (no safetensors headers were read)."
 
 
-PACKED_FORMATS = {"int4", "nf4", "fp4_bnb", "mxfp4", "nvfp4", "int8"}
+PACKED_FORMATS = {"int4", "nf4", "fp4_bnb", "mxfp4", "nvfp4", "int8", "w8a16"}
 
 
 def hub_param_check(arch: ModelArch, params: ParamCounts, prov: Provenance) -> HubParamCheck | None:

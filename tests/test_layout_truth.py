@@ -15,14 +15,21 @@ from scorer.cli import main
 GIB = 2 ** 30
 
 
-def _qwen3_235b(tmp_path):
-    """Qwen3-235B-A22B's published shape (hidden 4096, 94 layers, 128 experts x 1536, top-8, 64/4 heads)."""
-    cfg = Qwen3MoeConfig(hidden_size=4096, intermediate_size=12288, moe_intermediate_size=1536, num_hidden_layers=94,
+#: DeepSeek-V2-Lite's published expert width (moe_intermediate_size 1408 = 11 x 128): whole it is a multiple of
+#: Marlin's group 128; split 8 ways it is 176, and 176 % 128, 176 % 64 and 176 % 32 are all non-zero
+NARROW_EXPERTS = 1408
+
+
+def _qwen3_235b(tmp_path, experts_width: int = 1536):
+    """Qwen3-235B-A22B's published shape (hidden 4096, 94 layers, 128 experts x 1536, top-8, 64/4 heads); with
+    ``experts_width`` another expert width."""
+    cfg = Qwen3MoeConfig(hidden_size=4096, intermediate_size=12288, moe_intermediate_size=experts_width,
+                         num_hidden_layers=94,
                          num_attention_heads=64, num_key_value_heads=4, head_dim=128, num_experts=128,
                          num_experts_per_tok=8, vocab_size=151936, max_position_embeddings=40960,
                          tie_word_embeddings=False).to_dict()
     cfg["architectures"] = ["Qwen3MoeForCausalLM"]
-    p = tmp_path / "qwen3-235b.json"
+    p = tmp_path / ("qwen3-235b.json" if experts_width == 1536 else f"qwen3-235b-x{experts_width}.json")
     p.write_text(json.dumps(cfg))
     return p
 
@@ -34,15 +41,17 @@ def _score(capsys, *args) -> tuple[int, str, str]:
 
 
 def test_moe_fit_counts_expert_parallel_where_tp_splits_are_refused(tmp_path, capsys):
-    """int4 at TP8 splits each expert's down_proj K = 1536 into 192 columns, which Marlin refuses with group 128
-    (192 % 128 = 64); with EP8 every expert stays whole (1536 % 128 = 0) and the engine runs it. The regimes use
-    TP8·EP8, so the header's fit and the capacity rows must say so, not "does not fit one node"."""
-    src = str(_qwen3_235b(tmp_path))
+    """int4 at TP8 splits each expert's width 1408 into 176 columns: vLLM 0.33.0's fused Marlin MoE needs the width
+    per rank % group 128 (176 % 128 = 48), and its MoE WNA16 fallback halves the group while it does not divide
+    the width, down to 32 (176 % 64 = 48, 176 % 32 = 16: no group of 32 or more, refused). With EP8 every expert
+    stays whole (1408 % 128 = 0, 1408 % 64 = 0: Marlin runs it). The regimes use TP8·EP8, so the header's fit and
+    the capacity rows must say so, not "does not fit one node"."""
+    src = str(_qwen3_235b(tmp_path, NARROW_EXPERTS))
     rc, out, _ = _score(capsys, src, "--gpu", "L4", "--precision", "int4", "--format", "json", "--no-recommendations")
     assert rc == 0
     sheet = json.loads(out)
     rows = {(c["tp"], c["ep"]): c for c in sheet["capacity"]}
-    assert rows[(8, 1)]["engine_blocker"] and "192 % 128 = 64" in rows[(8, 1)]["engine_blocker"]
+    assert rows[(8, 1)]["engine_blocker"] and "176 % 128 = 48" in rows[(8, 1)]["engine_blocker"]
     ep8 = rows[(8, 8)]
     assert ep8["engine_blocker"] is None and ep8["layout"] == "TP8·EP8" and ep8["nodes"] == 1
     # the same bytes spread over the same 8 GPUs either way
@@ -63,7 +72,7 @@ def test_moe_fit_counts_expert_parallel_where_tp_splits_are_refused(tmp_path, ca
     work = ["--gpu", "L4", "--precision", "int4", "--tp", "8", "--isl", "1000", "--osl", "100", "--concurrency", "4"]
     assert main(["predict", src, *work]) == 2
     err = capsys.readouterr().err
-    assert "192 % 128 = 64" in err and "int4 runs at TP8 with --ep 8" in err
+    assert "176 % 128 = 48" in err and "int4 runs at TP8 with --ep 8" in err
     assert main(["predict", src, *work, "--ep", "8"]) == 0
     assert json.loads(capsys.readouterr().out)["layout"] == "TP8·EP8"
 
@@ -145,28 +154,32 @@ def test_compare_says_the_engine_refuses_not_that_weights_do_not_fit(capsys):
 
 
 def test_compare_quantization_row_keeps_expert_parallel_degrees_apart(tmp_path, capsys):
-    """Qwen3-235B at int4 on vLLM: with the experts split by TP, down_proj's K per rank is 1536 / TP, and Marlin's
-    group of 128 needs K % 128 == 0 (TP1 1536, TP2 768, TP4 384 pass; TP8 192 % 128 = 64 fails). With EP8 each
-    expert stays whole (1536 % 128 = 0). The row headed "(vllm, TP)" must not list 8 as a TP degree."""
-    src = str(_qwen3_235b(tmp_path))
+    """Qwen3-235B with 1408-wide experts at int4 on vLLM 0.33.0: split by TP the width per rank is 1408 / TP. TP1
+    1408 (% 128 = 0, % 64 = 0) runs fused Marlin MoE; TP2 704 and TP4 352 miss group 128 (704 % 128 = 64,
+    352 % 128 = 96) and run the MoE WNA16 kernels at group 64 and 32 (padded, ◐); TP8 176 has no group of 32 or
+    more (refused). With EP8 each expert stays whole. The ready row lists TP 1, the padded one 2 and 4, and no
+    row headed "(vllm, TP)" lists 8 as a TP degree."""
+    src = str(_qwen3_235b(tmp_path, NARROW_EXPERTS))
     assert main(["compare", src, "example:qwen3-4b", "--gpu", "H100-SXM", "--precision", "int4", "--isl", "1024",
                  "--osl", "256", "--qps", "2", "--usd-per-gpu-hour", "2", "--format", "json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     col = next(m for m in rep["models"] if m["source"] == src or m["name"].endswith("qwen3-235b.json"))
-    assert col["quant_ready"]["int4"] == [1, 2, 4]
+    assert col["quant_ready"]["int4"] == [1]
+    assert col["quant_padded"]["int4"] == [2, 4]
     assert col["quant_ep_ready"]["int4"] == [8]
     assert main(["compare", src, "example:qwen3-4b", "--gpu", "H100-SXM", "--precision", "int4", "--isl", "1024",
                  "--osl", "256", "--qps", "2", "--usd-per-gpu-hour", "2"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| quantization ready"))
-    assert "int4 1,2,4 EP 8" in row
+    assert "int4 1 EP 8 padded 2,4 ·" in row
 
 
 def test_predict_refusal_names_pipeline_stages_when_no_single_stage_holds_it(tmp_path, capsys):
-    """Qwen3-235B int4 on 8x L4 under SGLang: TP8 is refused (down_proj K/TP = 1536 / 8 = 192, 192 % 128 = 64);
-    TP8·EP8 runs but its ~14.6 GiB of weights per GPU exceed SGLang's static pool on a 24 GB L4 (so it does not
-    fit); two pipeline stages halve the weights per GPU. The refusal must name that layout, and the layout it
-    names must predict (exit 0, fits)."""
-    src = str(_qwen3_235b(tmp_path))
+    """Qwen3-235B with 1664-wide experts (13 x 128) int4 on 8x L4 under SGLang: TP8 is refused (the width per rank
+    1664 / 8 = 208 misses Marlin MoE's group 128, 208 % 128 = 80, and the MoE WNA16 fallback finds no group of 32
+    or more: 208 % 64 = 16, 208 % 32 = 16); TP8·EP8 runs but its weights per GPU (more than the 1536-wide
+    model's ~14.6 GiB) exceed SGLang's static pool on a 24 GB L4 (so it does not fit); two pipeline stages halve
+    the weights per GPU. The refusal must name that layout, and the layout it names must predict (exit 0, fits)."""
+    src = str(_qwen3_235b(tmp_path, 1664))
     base = ["predict", src, "--gpu", "L4", "--precision", "int4", "--framework", "sglang", "--isl", "1024",
             "--osl", "256", "--concurrency", "8"]
     assert main([*base, "--tp", "8"]) == 2

@@ -12,7 +12,8 @@ CASES = [
      dict(format="mxfp4", group_size=32, excluded=["model.layers.*.self_attn", "lm_head"])),
     ({"quant_method": "awq", "bits": 4, "group_size": 128, "version": "gemm", "zero_point": True},
      dict(format="int4", group_size=128, weight_bits=4)),
-    ({"quant_method": "gptq", "bits": 8, "group_size": 32, "desc_act": False}, dict(format="int8", group_size=32)),
+    # GPTQ 8-bit is weight-only: vLLM 0.33.0 auto_gptq.py TYPE_MAP (8, sym) -> uint8b128 on the Marlin WNA16 kernels
+    ({"quant_method": "gptq", "bits": 8, "group_size": 32, "desc_act": False}, dict(format="w8a16", group_size=32)),
     ({"quant_method": "bitsandbytes", "load_in_4bit": True, "bnb_4bit_quant_type": "nf4"}, dict(format="nf4")),
     ({"quant_method": "bitsandbytes", "load_in_8bit": True}, dict(format="int8")),
     ({"quant_method": "compressed-tensors", "format": "nvfp4-pack-quantized",

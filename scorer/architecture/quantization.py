@@ -84,7 +84,10 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
         # AWQ's zero_point (default True)
         zeros = True if method == "gptq" else (bool(qc.get("zero_point", True)) if method == "awq" else None)
         excluded = excluded + _gptq_exclusions(qc)
-        return QuantSpec(method=method, format="int4" if bits == 4 else f"int{bits}", weight_bits=bits,
+        # weight-only: 8-bit is W8A16 (vLLM 0.33.0 Marlin uint8b128), not the W8A8 int8 kernels
+        fmt = {4: "int4", 8: "w8a16"}.get(bits, f"int{bits}")
+        sym = qc.get("sym") if method == "gptq" and isinstance(qc.get("sym"), bool) else None
+        return QuantSpec(method=method, format=fmt, weight_bits=bits, symmetric=sym,
                          group_size=gs if gs and gs > 0 else None, excluded=excluded, zero_points=zeros)
     if method == "bitsandbytes":
         if qc.get("load_in_4bit"):
@@ -301,6 +304,8 @@ def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
     act = None
     if isinstance(a, dict) and a.get("num_bits"):
         act = f"{a.get('type', 'int')}{a.get('num_bits')}-{'dynamic' if a.get('dynamic') else 'static'}"
+    if fmt == "int8" and act is None and not comp_formats:
+        fmt = "w8a16"  # int8 weights, 16-bit activations: the WNA16 (Marlin) kernels, not W8A8 scaled_mm
     return QuantSpec(method="compressed-tensors", format=fmt, weight_bits=bits if isinstance(bits, int) else None,
                      group_size=gs if isinstance(gs, int) else None, block=block, activations=act, excluded=excluded,
                      kv_cache_dtype=_kv_scheme(qc.get("kv_cache_scheme")), component_formats=comp_formats,

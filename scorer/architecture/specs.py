@@ -549,7 +549,8 @@ class QuantSpec(BaseModel):
     """The checkpoint's quantization as declared by its config."""
 
     method: str = Field(description="quant_method as written (fp8, mxfp4, modelopt, compressed-tensors, awq, ...)")
-    format: str = Field(description="normalized: fp8, fp8_block, fp8_channel, nvfp4, mxfp4, int4, int8, nf4, fp4_bnb, "
+    format: str = Field(description="normalized: fp8, fp8_block, fp8_channel, nvfp4, mxfp4, int4, int8 (W8A8), "
+                                    "w8a16 (INT8 weight-only), nf4, fp4_bnb, "
                                     "unknown")
     weight_bits: int | None = None
     group_size: int | None = None
@@ -560,6 +561,7 @@ class QuantSpec(BaseModel):
     zero_points: bool | None = Field(None, description="the checkpoint stores a zero point per group of integer "
                                                        "weights (GPTQ's qzeros always, AWQ's zero_point, compressed-"
                                                        "tensors when not symmetric); None: not stated")
+    symmetric: bool | None = Field(None, description="GPTQ's ``sym``: symmetric integer weights; None: not stated")
     mixed: dict[str, int] = Field(default_factory=dict, description="mixed precision (ModelOpt MIXED_PRECISION): "
                                   "quantization algorithm -> number of layers listed with it; format is the most "
                                   "common one")

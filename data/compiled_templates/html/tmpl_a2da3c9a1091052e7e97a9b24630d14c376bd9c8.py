@@ -45,6 +45,12 @@ def root(context, missing=missing):
         @internalcode
         def t_6(*unused):
             raise TemplateRuntimeError("No filter named 'selectattr' found.")
+    try:
+        t_7 = environment.filters['unique']
+    except KeyError:
+        @internalcode
+        def t_7(*unused):
+            raise TemplateRuntimeError("No filter named 'unique' found.")
     pass
     yield '<h2>Quantization readiness</h2>\n'
     if environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint'):
@@ -82,12 +88,12 @@ def root(context, missing=missing):
             context.vars['present'] = l_0_present
             context.exported_vars.add('present')
             yield '; weights per component: '
-            def t_7(fiter):
+            def t_8(fiter):
                 for (l_1_c, l_1_f) in fiter:
                     if (l_1_c in (undefined(name='present') if l_0_present is missing else l_0_present)):
                         yield (l_1_c, l_1_f)
             l_1_loop = missing
-            for (l_1_c, l_1_f), l_1_loop in LoopContext(t_7(context.call(environment.getattr(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint'), 'component_formats'), 'items'))), undefined):
+            for (l_1_c, l_1_f), l_1_loop in LoopContext(t_8(context.call(environment.getattr(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint'), 'component_formats'), 'items'))), undefined):
                 _loop_vars = {}
                 pass
                 yield escape(environment.finalize(l_1_c))
@@ -133,7 +139,7 @@ def root(context, missing=missing):
         yield '</th>'
     l_1_tp = missing
     yield '<th>needs</th><th>rule</th></tr>\n'
-    for l_1_fmt in ['fp8', 'fp8_block', 'nvfp4', 'mxfp4', 'int4', 'int8']:
+    for l_1_fmt in t_7(environment, t_3(context, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix'), attribute='format')):
         _loop_vars = {}
         pass
         for l_2_eng in ['vllm', 'sglang', 'trtllm']:
@@ -173,4 +179,4 @@ def root(context, missing=missing):
     yield '</table>\n\n'
 
 blocks = {}
-debug_info = '4=50&5=122&6=128&7=136&8=139&9=143&10=146'
+debug_info = '4=56&5=128&6=134&7=142&8=145&9=149&10=152'

@@ -66,10 +66,16 @@ def root(context, missing=missing):
         def t_9(*unused):
             raise TemplateRuntimeError("No filter named 'status' found.")
     try:
-        t_10 = environment.tests['none']
+        t_10 = environment.filters['unique']
     except KeyError:
         @internalcode
         def t_10(*unused):
+            raise TemplateRuntimeError("No filter named 'unique' found.")
+    try:
+        t_11 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_11(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield '## Quantization readiness\n'
@@ -108,12 +114,12 @@ def root(context, missing=missing):
             context.vars['present'] = l_0_present
             context.exported_vars.add('present')
             yield '; weights per component: '
-            def t_11(fiter):
+            def t_12(fiter):
                 for (l_1_c, l_1_f) in fiter:
                     if (l_1_c in (undefined(name='present') if l_0_present is missing else l_0_present)):
                         yield (l_1_c, l_1_f)
             l_1_loop = missing
-            for (l_1_c, l_1_f), l_1_loop in LoopContext(t_11(context.call(environment.getattr(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint'), 'component_formats'), 'items'))), undefined):
+            for (l_1_c, l_1_f), l_1_loop in LoopContext(t_12(context.call(environment.getattr(environment.getattr(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'checkpoint'), 'component_formats'), 'items'))), undefined):
                 _loop_vars = {}
                 pass
                 yield str(environment.finalize(l_1_c))
@@ -169,7 +175,7 @@ def root(context, missing=missing):
         yield '---|'
     l_1_tp = missing
     yield '---|---|---|\n'
-    for l_1_fmt in ['fp8', 'fp8_block', 'nvfp4', 'mxfp4', 'int4', 'int8']:
+    for l_1_fmt in t_10(environment, t_5(context, environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix'), attribute='format')):
         l_1_rows = l_1_refused = l_1_padded = missing
         _loop_vars = {}
         pass
@@ -215,18 +221,18 @@ def root(context, missing=missing):
     l_0_diffs = []
     context.vars['diffs'] = l_0_diffs
     context.exported_vars.add('diffs')
-    def t_12(fiter):
+    def t_13(fiter):
         for l_1_e in fiter:
             if (((environment.getattr(l_1_e, 'engine') != 'vllm') and (environment.getattr(l_1_e, 'tp') in environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'report_tps'))) and (environment.getattr(l_1_e, 'rule') != 'T1')):
                 yield l_1_e
-    for l_1_e in t_12(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
+    for l_1_e in t_13(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
         _loop_vars = {}
         pass
-        def t_13(fiter):
+        def t_14(fiter):
             for l_2_v in fiter:
                 if ((((environment.getattr(l_2_v, 'engine') == 'vllm') and (environment.getattr(l_2_v, 'format') == environment.getattr(l_1_e, 'format'))) and (environment.getattr(l_2_v, 'tp') == environment.getattr(l_1_e, 'tp'))) and (environment.getattr(l_2_v, 'status') != environment.getattr(l_1_e, 'status'))):
                     yield l_2_v
-        for l_2_v in t_13(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
+        for l_2_v in t_14(environment.getattr(environment.getattr((undefined(name='s') if l_0_s is missing else l_0_s), 'quantization'), 'matrix')):
             l_2__ = missing
             _loop_vars = {}
             pass
@@ -256,9 +262,9 @@ def root(context, missing=missing):
         l_1_e = missing
     else:
         pass
-        yield "SGLang and TensorRT-LLM give the same verdicts (SGLang's FP8-block and NVFP4 checks and TensorRT-LLM's ModelOpt AWQ/NVFP4 export checks are read from source; their other kernels are assumed to match vLLM).\n"
+        yield "SGLang and TensorRT-LLM give the same verdicts (SGLang's FP8-block, NVFP4 and INT4 Marlin checks and TensorRT-LLM's ModelOpt AWQ/NVFP4 export checks are read from source; their other kernels are assumed to match vLLM).\n"
     yield '\n'
-    if (not t_10(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'quantized_derivatives'))):
+    if (not t_11(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'quantized_derivatives'))):
         pass
         yield 'Hub: '
         yield str(environment.finalize(t_3(environment.getattr(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'provenance'), 'quantized_derivatives'))))
@@ -289,4 +295,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '3=76&4=79&7=149&9=158&10=166&11=172&12=176&13=178&14=180&15=183&18=215&19=218&20=225&21=233&24=237&26=240&27=244&33=261&34=264&37=280'
+debug_info = '3=82&4=85&7=155&9=164&10=172&11=178&12=182&13=184&14=186&15=189&18=221&19=224&20=231&21=239&24=243&26=246&27=250&33=267&34=270&37=286'
