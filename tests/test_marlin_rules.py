@@ -190,3 +190,31 @@ def test_vllm_loads_symmetric_gptq_4_and_8_bit(tmp_path, capsys):
         assert main(["predict", src, "--framework", "vllm", "--isl", "1024", "--osl", "128",
                      "--concurrency", "1"]) == 0
         capsys.readouterr()
+
+
+def test_modelopt_int4_awq_stores_no_zero_points(tmp_path, capsys):
+    """ModelOpt W4A16_AWQ (hf_quant_config.json quant_algo, group 128): packed int4 and an fp16 scale per group, no
+    zero points: 0.5 + 2 / 128 bytes a weight (GPTQ / AWQ's qzeros would add 0.5 / 128)."""
+    src = _write(tmp_path, "mo", {"quant_method": "modelopt", "quant_algo": "W4A16_AWQ", "group_size": 128,
+                                  "exclude_modules": ["lm_head"]})
+    assert main(["predict", src, "--isl", "1024", "--osl", "128", "--concurrency", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    gemm, emb = _gemm_and_embedding_elements()
+    assert out["precision"] == "int4"
+    assert abs(out["weights_per_gpu_gib"] - (gemm * (0.5 + 2 / 128) + emb * 2) / GIB) < 0.003
+
+
+@pytest.mark.parametrize("dynamic, estimated", [
+    # layers 10-15 at 8 bits (GPTQModel's documented example): not one format, sized at the base 4 bits: estimated
+    ({r"+:.*\.(?:1[0-5])\..*": {"bits": 8}}, True),
+    # a bare regex is a positive rule too; a group size override changes the scale bytes
+    ({r".*\.mlp\..*": {"group_size": 32}}, True),
+    # a skip ("-:") is an exclusion, read as such; a rule repeating the base bits changes nothing
+    ({r"-:.*lm_head": {}, r"+:.*mlp.*": {"bits": 4}}, False),
+])
+def test_gptq_dynamic_per_module_overrides_are_labelled_estimated(tmp_path, capsys, dynamic, estimated):
+    src = _write(tmp_path, "dyn", {"quant_method": "gptq", "bits": 4, "group_size": 128, "sym": True,
+                                   "desc_act": False, "dynamic": dynamic})
+    sheet = _sheet(capsys, src)
+    q9 = [f for f in sheet["findings"] if f["rule"] == "Q9" and "GPTQ dynamic" in f["message"]]
+    assert bool(q9) == estimated, q9

@@ -17,7 +17,8 @@ from typing import Any, Callable
 
 from ..errors import ConfigError
 from . import keys as keyrules
-from .families import (ALIASES, ARCHITECTURE_HINTS, FAMILIES, REFUSED, VERIFIED, WRAPPER_MODULES, family_flags)
+from .families import (ALIASES, ARCHITECTURE_HINTS, FAMILIES, REFUSED, REFUSED_CLASSES, VERIFIED, WRAPPER_MODULES,
+                       family_flags)
 from .kinds import FFN_ONLY_KINDS, LayerContext, read_mixer
 from .kinds import classic, deepseek, encoders, gemma, hybrid
 from .kinds import hybrids2
@@ -237,6 +238,8 @@ def _resolve(raw: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"{where}: architectures must be a list of class names (strings), got "
                           f"{_short(arch_list)}")
     archs = list(arch_list or [])
+    if archs and archs[0] in REFUSED_CLASSES:
+        raise ConfigError(f"architectures names {archs[0]}, which is not supported: {REFUSED_CLASSES[archs[0]]}")
     guesses: list[str] = []
     default_layout = False  # the keys are read as deploysheet's llama-like default layout (no family reader)
 
@@ -749,6 +752,24 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
             nested_tie = pobj.tie_word_embeddings
     if nested_tie is not None:
         tie = nested_tie
+    text_sub = _sub_config(raw, src["text_key"]) if src["text_key"] else None
+    text_tie = text_sub.get("tie_word_embeddings") if isinstance(text_sub, dict) else None
+    # transformers ties each PreTrainedModel module by its own config (modeling_utils get_expanded_tied_weights_keys):
+    # the text config decides where the language model is its own *ForCausalLM holding lm_head (Llama 4,
+    # InstructBLIP), the top level where the wrapper holds it (Gemma 3n); the modeling source says which
+    holder_cfg = None
+    if nested_tie is None and isinstance(text_sub, dict) and src["top"] is not None and src["top"] is not cfg:
+        from .kinds.heads import lm_head_holder
+        holder_cfg = lm_head_holder(type(src["top"]).__module__, archs)
+    if holder_cfg == "text" and isinstance(text_tie, bool):
+        tie = text_tie
+    if nested_tie is None and isinstance(text_tie, bool) and isinstance(raw.get("tie_word_embeddings"), bool) \
+            and text_tie != raw["tie_word_embeddings"] and not flags["never_tied"] and holder_cfg is None:
+        guesses.append(f"tie_word_embeddings: the top level gives {raw['tie_word_embeddings']}, "
+                       f"{src['text_key']} gives {text_tie}; lm_head counted {'tied' if tie else 'untied'} as the top "
+                       "level says (transformers ties by the config of the module holding lm_head, which the modeling "
+                       "source does not show); the checkpoint's "
+                       f"tensors decide ({d['vocab'] * hidden:,} parameters)")
     if tie is None and not flags["never_tied"]:  # a class that ties nothing needs no tie (below)
         tie = bool(flags["tied_default"])
         guesses.append(f"tie_word_embeddings absent: assumed {tie}")
@@ -774,7 +795,8 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         head_rows = None
     top_obj = src["top"]
     top_tie = getattr(top_obj, "tie_word_embeddings", None) if top_obj is not None and top_obj is not cfg else None
-    if isinstance(top_tie, bool) and top_tie != bool(tie) and not flags["seq2seq"] and not flags["never_tied"]:
+    if isinstance(top_tie, bool) and top_tie != bool(tie) and not flags["seq2seq"] and not flags["never_tied"] \
+            and holder_cfg != "text":  # a language model tied by its own config departs from nothing
         # the count departs from transformers': a composite config whose top level leaves the tie to its class
         # default while the text config gives another (Mistral-Small-3.x, InternVL3.5-HF: the text model untied,
         # the wrapper's default True). transformers ties by the module holding lm_head and its own config

@@ -1109,6 +1109,17 @@ WRAPPER_MODULES["gemma4_unified_assistant"] = WRAPPER_MODULES["gemma4_assistant"
 
 #: ``model_type`` values ``score`` refuses, with the reason (one place; the oracle sweep skips them too)
 REFUSED: dict[str, str] = {}
+_BLIP2_NOT_GENERATING = ("a BLIP-2 {what} class: it builds no language model and generates no text "
+                         "(modeling_blip_2.py); deploysheet serves Blip2ForConditionalGeneration")
+#: ``architectures[0]`` classes of a family deploysheet reads that build another model than its generator (the
+#: family's layout would count modules the class never builds): class name -> why it is refused
+REFUSED_CLASSES: dict[str, str] = {
+    "Blip2ForImageTextRetrieval": _BLIP2_NOT_GENERATING.format(what="image-text matching (Q-Former and ITM head)"),
+    "Blip2TextModelWithProjection": _BLIP2_NOT_GENERATING.format(what="Q-Former text embedding"),
+    "Blip2VisionModelWithProjection": _BLIP2_NOT_GENERATING.format(what="vision embedding"),
+    "Blip2VisionModel": _BLIP2_NOT_GENERATING.format(what="vision encoder"),
+    "Blip2QFormerModel": _BLIP2_NOT_GENERATING.format(what="Q-Former"),
+}
 REFUSED.update({  # group: encoder-style causal LMs and seq2seq decoders: text decoders conditioned on a non-text encoder
     "whisper": "speech recognition: the decoder needs audio encoder states; not a text-serving model",
     "trocr": "OCR text decoder: its cross-attention needs an image encoder's states; not a text-serving model",
@@ -1125,6 +1136,7 @@ REFUSED.update({  # skipped by the oracle sweep for the same reasons (tests/data
     "musicgen": "text-to-music: generates audio codec tokens, not text",
     "musicgen_melody": "text-to-music: generates audio codec tokens, not text",
     "pi0": "a vision-language-action policy: generates robot actions, not text",
+    "pi05": "a vision-language-action policy (pi0.5): generates robot actions, not text",
     "audioflamingo3": "audio understanding (Audio Flamingo 3): the decoder needs audio encoder states; not a "
                       "text-serving model",
     "musicflamingo": "music understanding (Music Flamingo): the decoder needs audio encoder states; not a "

@@ -88,7 +88,8 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
         fmt = {4: "int4", 8: "w8a16"}.get(bits, f"int{bits}")
         sym = qc.get("sym") if method == "gptq" and isinstance(qc.get("sym"), bool) else None
         return QuantSpec(method=method, format=fmt, weight_bits=bits, symmetric=sym,
-                         group_size=gs if gs and gs > 0 else None, excluded=excluded, zero_points=zeros)
+                         group_size=gs if gs and gs > 0 else None, excluded=excluded, zero_points=zeros,
+                         component_unread=_gptq_overrides(qc, bits, gs))
     if method == "bitsandbytes":
         if qc.get("load_in_4bit"):
             fmt = "nf4" if qc.get("bnb_4bit_quant_type", "fp4") == "nf4" else "fp4_bnb"
@@ -119,6 +120,27 @@ def _gptq_exclusions(qc: dict[str, Any]) -> list[str]:
     return out
 
 
+def _gptq_overrides(qc: dict[str, Any], bits: int, group: Any) -> str | None:
+    """What GPTQModel's ``dynamic`` positive rules (a regex, "+:" prefixed or bare) change of the bits or group
+    size per module (vLLM 0.33.0 quantization/utils/gptq_utils.py get_dynamic_override), which deploysheet does
+    not size per module; None when no rule changes them."""
+    dynamic = qc.get("dynamic")
+    if not isinstance(dynamic, dict):
+        return None
+    changed = []
+    for key, val in dynamic.items():
+        if not isinstance(key, str) or key.startswith("-:") or not isinstance(val, dict):
+            continue
+        diff = [f"{k} {val[k]!r}"[:20] for k, base in (("bits", bits), ("group_size", group))
+                if k in val and val[k] != base]
+        if diff:
+            changed.append(f"{key.removeprefix('+:')[:40]}: {', '.join(diff)}")
+    if not changed:
+        return None
+    more = f" and {len(changed) - 2} more" if len(changed) > 2 else ""
+    return f"GPTQ dynamic overrides per module ({'; '.join(changed[:2])}{more})"
+
+
 def _kv_scheme(kv: Any) -> str | None:
     """The KV-cache dtype a quantization config names: a ``kv_cache_quant_algo`` string (``FP8`` -> ``fp8``) or a
     ``kv_cache_scheme`` object (8-bit float -> ``fp8``, 4-bit float -> ``nvfp4``, as vLLM 0.33.0
@@ -147,8 +169,10 @@ def _modelopt(q: dict[str, Any], source: str) -> QuantSpec:
                          activations="fp8", excluded=excluded, kv_cache_dtype=kv,
                          source=source)
     if "W4A16" in algo or "AWQ" in algo or "INT4" in algo:
+        # ModelOpt's INT4 AWQ export is symmetric: packed int4 weights, a weight_scale per group (and the AWQ
+        # pre_quant_scale per input channel), no zero points (TensorRT-LLM W4A16_AWQ has_zero_point False)
         return QuantSpec(method="modelopt", format="int4", weight_bits=4, group_size=int(q.get("group_size") or 128),
-                         excluded=excluded, kv_cache_dtype=kv, source=source)
+                         excluded=excluded, kv_cache_dtype=kv, source=source, zero_points=False)
     if "INT8" in algo or "W8A8" in algo:
         return QuantSpec(method="modelopt", format="int8", weight_bits=8, activations="int8", excluded=excluded,
                          source=source)

@@ -305,6 +305,34 @@ def _class_bodies(config_module: str) -> dict[str, tuple[tuple[str, ...], str]]:
     return out
 
 
+def lm_head_holder(config_module: str | None, archs: list[str]) -> str | None:
+    """Which config ties a composite model's lm_head, read from the modeling source (transformers ties each
+    PreTrainedModel module by its own config: modeling_utils.py ``get_expanded_tied_weights_keys``): "top" when the
+    class (the first of ``archs`` the files define, else their one ``*ForConditionalGeneration``) builds
+    ``self.lm_head`` itself (Gemma3nForConditionalGeneration, MuseGlimmer), "text" when it builds its language
+    model as a causal LM of ``config.text_config`` (Llama 4's ``Llama4ForCausalLM(config.text_config)``,
+    InstructBLIP's ``AutoModelForCausalLM.from_config(config.text_config)``) and declares no ties of its own; None
+    when the source does not say (no such class, both, or another construction)."""
+    if not config_module:
+        return None
+    bodies = _class_bodies(config_module)
+    name = next((a for a in archs if a in bodies), None)
+    if name is None:
+        found = [c for c in bodies if c.endswith("ForConditionalGeneration") and "PreTrained" not in c]
+        name = found[0] if len(found) == 1 else None
+    if name is None:
+        return None
+    body = bodies[name][1]
+    own = re.search(r"^\s+self\.lm_head\s*=", body, re.M)
+    text_lm = re.search(r"=\s*(\w+ForCausalLM|AutoModelForCausalLM\.from_config)\(\s*config\.text_config\b", body)
+    ties = re.search(r"^\s+_tied_weights_keys\s*=\s*(?!\{\}|None|\[\])", body, re.M)
+    if own and not text_lm:
+        return "top"
+    if text_lm and not own and not ties:
+        return "text"
+    return None
+
+
 def ties_nothing(config_module: str | None, archs: list[str], text_module: str | None = None) -> bool:
     """Whether transformers' language-model class of ``model_type`` ties no weights whatever the config's
     ``tie_word_embeddings`` says: the class builds its own ``lm_head`` and neither it nor any base declares a
