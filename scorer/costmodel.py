@@ -365,6 +365,39 @@ def projection_excluded(g: Gemm, projections: set[str]) -> bool:
     return proj in projections or f"{g.component}/{proj}" in projections
 
 
+#: fused GEMMs (vLLM naming) -> the checkpoint projections they hold, in the order of ``Gemm.parts``
+FUSED_PARTS = {"qkv_proj": ("q_proj", "k_proj", "v_proj"), "gate_up_proj": ("gate_proj", "up_proj")}
+
+
+def excluded_share(g: Gemm, projections: set[str]) -> float:
+    """The share of GEMM ``g``'s weights a checkpoint leaves 16-bit by naming projections (:func:`excluded_projections`):
+    1 for the whole GEMM; for a fused one (qkv_proj, gate_up_proj) the output parts whose own projection is named
+    (``mlp.gate_proj`` alone: gate's half of gate_up_proj, as transformers keeps that module unconverted); else 0."""
+    if not projections:
+        return 0.0
+    if projection_excluded(g, projections):
+        return 1.0
+    proj = g.name.rsplit(".", 1)[-1]
+    names = FUSED_PARTS.get(proj)
+    if not names or len(g.parts) != len(names) or not g.n:
+        return 0.0
+    hit = sum(size for size, name in zip(g.parts, names)
+              if name in projections or f"{g.component}/{name}" in projections)
+    return hit / g.n
+
+
+def partly_excluded(projections: set[str]) -> str | None:
+    """A fused projection some but not all of whose parts the exclusions name ("q_proj" without k_proj and v_proj),
+    as ``"self_attn.q_proj of qkv_proj"``; None when every named part comes with its siblings. Components attention,
+    mlp and shared_experts (routed experts are matched per expert by the engines)."""
+    for fused, names in FUSED_PARTS.items():
+        for comp in ("attention", "mlp", "shared_experts", ""):
+            named = [n for n in names if (f"{comp}/{n}" if comp else n) in projections]
+            if named and len(named) < len(names):
+                return f"{', '.join(named)} of {fused}"
+    return None
+
+
 def int_weight_bytes(prec, quant) -> float:
     """Bytes per weight of an integer weight-only (INT4, INT8 W8A16) checkpoint served at its own format: bits / 8,
     an fp16 scale per group
@@ -714,12 +747,12 @@ class CostModel:
 
     # ---------------------------------------------------------------- memory
     def weight_bytes(self, g: Gemm) -> float:
-        if not g.quantizable or g.component in self.unquantized or (
-                self._unq_proj and projection_excluded(g, self._unq_proj)):
+        if not g.quantizable or g.component in self.unquantized:
             return 2.0
         # a mixed checkpoint's component at its own format; else the checkpoint's group size and zero points at its
-        # own format (int_weight_bytes)
-        return self._comp_qb.get(g.component, self._qb)
+        # own format (int_weight_bytes); the share of it the checkpoint leaves 16-bit at 2 bytes
+        share = excluded_share(g, self._unq_proj) if self._unq_proj else 0.0
+        return share * 2.0 + (1.0 - share) * self._comp_qb.get(g.component, self._qb)
 
     def weights_per_gpu(self) -> float:
         """Bytes of weights each GPU holds (GEMMs sharded; embedding vocab-parallel; the rest replicated)."""

@@ -361,6 +361,14 @@ def checkpoint_blocker(arch: ModelArch, engine: str, tp: int = 1) -> str | None:
     method = q.method.strip().lower()
     if _refused(method, rules):
         return f"{engine_name(engine)} has no loader for quant_method {_short(method)!r} checkpoints (rule Q10)"
+    if engine in ("vllm", "sglang"):
+        from .costmodel import excluded_projections, partly_excluded
+        part = partly_excluded(excluded_projections(q.excluded, arch.layers))
+        if part:
+            src = ("vllm 0.33.0 quantization/utils/quant_utils.py is_layer_skipped" if engine == "vllm"
+                   else "sglang 0.5.23 srt/layers/quantization/utils.py is_layer_skipped")
+            return (f"{engine_name(engine)} refuses a checkpoint that leaves {part} unquantized and the rest "
+                    f"quantized ('Detected some but not all shards ... are quantized', {src}) (rule Q10)")
     unsupported = _unsupported_params(q, method, rules.get("params") or {})
     if unsupported:
         return f"{engine_name(engine)} has no kernel for this {method} checkpoint: {unsupported} (rule Q10)"

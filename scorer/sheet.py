@@ -307,7 +307,7 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
     """Weight memory per precision from the config; the checkpoint's stored bytes at the precision it is stored at.
     The usual precisions, and the ``serving`` one (e.g. an FP8-block checkpoint's fp8_block) where it is another."""
     out = []
-    from .costmodel import projection_excluded, unquantized_components, unquantized_projections
+    from .costmodel import excluded_share, unquantized_components, unquantized_projections
     from .gemms import shared_weight_factor
     factor = shared_weight_factor(arch, params.total, params.by_component["embedding"], gemms)
     shown = ["bf16", "fp8", "nvfp4", "mxfp4", "int4"]
@@ -321,11 +321,11 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
         projs = unquantized_projections(arch, pid)
         per = component_weight_bytes(arch, p)  # a mixed checkpoint at its own format: each component at its own
         qb = int_weight_bytes(p, arch.quantization)
-        quantized = [g for g in gemms if g.quantizable and g.component not in unq
-                     and not projection_excluded(g, projs)]
-        gemm_q = sum(g.params for g in quantized) * factor
+        quantized = [(g, excluded_share(g, projs)) for g in gemms if g.quantizable and g.component not in unq]
+        quantized = [(g, s) for g, s in quantized if s < 1.0]
+        gemm_q = sum(g.params * (1.0 - s) for g, s in quantized) * factor
         rest = params.total - gemm_q  # norms, embeddings, unquantized GEMMs (a tied lm_head is counted once)
-        b = sum(g.params * per.get(g.component, qb) for g in quantized) * factor + rest * 2.0
+        b = sum(g.params * (1.0 - s) * per.get(g.component, qb) for g, s in quantized) * factor + rest * 2.0
         stored = stored_weight_bytes(ck, pid)
         if stored:
             out.append(WeightMemory(precision=pid, label=p.label, bytes=int(stored + vision),

@@ -57,8 +57,11 @@ CASES = {
     "mlp_only_layers_int": (dict(ERNIE, moe_layer_start_index=None, decoder_sparse_step=1, mlp_only_layers=5),
                             "mlp_only_layers"),
     # per-layer MoE lists of the wrong length or element type were silently ignored (a 671B MoE read as dense)
-    "mlp_layer_types_short": (dict(DS, mlp_layer_types=["dense", "sparse"]), "mlp_layer_types must be a list of 4"),
-    "mlp_layer_types_ints": (dict(DS, mlp_layer_types=[0, 1, 1, 1]), "mlp_layer_types must be a list of 4"),
+    # (a family transformers does not know: the generic reader reads the key; DeepseekV3 itself ignores it)
+    "mlp_layer_types_short": (dict(DS, model_type="zzz", architectures=["ZzzForCausalLM"],
+                                   mlp_layer_types=["dense", "sparse"]), "mlp_layer_types must be a list of 4"),
+    "mlp_layer_types_ints": (dict(DS, model_type="zzz", architectures=["ZzzForCausalLM"],
+                                  mlp_layer_types=[0, 1, 1, 1]), "mlp_layer_types must be a list of 4"),
     "layers_num_experts_short": (dict(ERNIE, moe_layer_start_index=None, layers_num_experts=[8, 8]),
                                  "layers_num_experts lists 2 layers"),
     # MTP depth was never bounded nor type-checked: 10**6 modules counted, "1" / -1 / 1.5 silently none

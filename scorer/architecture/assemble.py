@@ -666,11 +666,11 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
                 r.mark(key)
             continue
         else:
-            want = r.get(same_as) if isinstance(same_as, str) else same_as[0]
+            want = r.get_any(same_as) if isinstance(same_as, str) else same_as[0]
         if val == want or isinstance(val, list) and val and all(v == want for v in val):
             r.mark(key)
     for switch, off in flags["off_keys"]:
-        if not r.get(switch):
+        if not r.get_any(switch):
             r.mark(switch, *off)
     kind = flags["kind"]
     if kind == "encoder-decoder" or raw.get("is_encoder_decoder") is True and kind == "decoder":

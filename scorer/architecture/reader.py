@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
+import re
 from typing import Any
 
 from ..errors import ConfigError
@@ -72,8 +75,18 @@ class Reader:
         """The raw keys ``key`` is read from: the family's own (an empty list: the family reads none), else ALIASES."""
         return list(self.key_aliases[key]) if key in self.key_aliases else ALIASES.get(key, [key])
 
-    def get(self, key: str, default: Any = None) -> Any:
+    def get_any(self, key: str, default: Any = None) -> Any:
+        """:meth:`get` without the test that the family reads the key: for keys a family flag names deliberately
+        (an off switch such as Hunyuan's use_cla, which transformers ignores and the remote code reads)."""
+        return self.get(key, default, any_family=True)
+
+    def get(self, key: str, default: Any = None, any_family: bool = False) -> Any:
         names = self._names(key)
+        if self.cfg is not None and key not in self.key_aliases and not any_family:
+            # an alias the family's transformers class neither declares nor reads is not this family's key (a
+            # Megatron kv_channels on Qwen2, first_k_dense_replace on Mixtral): left unread, so the key filter lists
+            # it as unmodelled instead of the generic alias table applying it
+            names = [n for n in names if family_reads(type(self.cfg), n)]
         per_layer_global = None  # a per-layer attribute's global value, which the file leaves to the class default
         if self.cfg is not None:
             for name in names:
@@ -139,12 +152,36 @@ class Reader:
         if isinstance(spec, bool):
             return spec
         if isinstance(spec, str) and spec.startswith("!"):
-            val = self.get(spec[1:])
+            val = self.get_any(spec[1:])
             return (not val) if val is not None else default
         if isinstance(spec, str):
-            val = self.get(spec)
+            val = self.get_any(spec)
             return bool(val) if val is not None else default
         return default
+
+
+@functools.lru_cache(maxsize=8192)
+def family_reads(cls: type, name: str) -> bool:
+    """Whether transformers' config class ``cls`` declares key ``name`` (an annotation, attribute, property or
+    ``__init__`` parameter of it or a base, or an ``attribute_map`` entry) or a modeling file beside it reads it
+    (``config.<name>`` or a quoted ``"<name>"``: ``getattr(config, "head_dim", ...)`` in modeling_qwen2.py, read as
+    text; StableLM's ``self.head_dim = hidden // heads`` is not a read). True when the source cannot be read
+    (no modeling files found): the key is then given the benefit of the doubt, as before."""
+    amap = getattr(cls, "attribute_map", None)
+    if isinstance(amap, dict) and (name in amap or name in amap.values()):
+        return True
+    for k in cls.__mro__:
+        if name in getattr(k, "__annotations__", {}) or name in vars(k):
+            return True
+    try:
+        if name in inspect.signature(cls.__init__).parameters:
+            return True
+    except (TypeError, ValueError):  # pragma: no cover - a builtin signature
+        return True
+    from .kinds.heads import modeling_files_near, source_near
+    if not modeling_files_near(cls.__module__):
+        return True
+    return source_near(cls.__module__, rf"(config\.{re.escape(name)}\b|[\"']{re.escape(name)}[\"'])")
 
 
 def _short(val: Any) -> str:

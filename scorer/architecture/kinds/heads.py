@@ -270,17 +270,28 @@ def _folder_of(config_module: str) -> list[Path]:
     return sorted(folder.glob("modeling_*.py")) if folder.is_dir() else []
 
 
-@functools.lru_cache(maxsize=128)
+def modeling_files_near(config_module: str) -> bool:
+    """Whether :func:`_folder_of` finds any modeling file beside ``config_module``."""
+    return bool(_folder_of(config_module))
+
+
+@functools.lru_cache(maxsize=1024)
 def source_near(config_module: str, pattern: str) -> bool:
     """Whether a modeling file beside ``config_module`` (:func:`_folder_of`) matches ``pattern`` (multi-line)."""
     pat = re.compile(pattern, re.M)
+    return any(pat.search(text) for text in _texts_near(config_module))
+
+
+@functools.lru_cache(maxsize=16)
+def _texts_near(config_module: str) -> tuple[str, ...]:
+    """The texts of the modeling files beside ``config_module``, read once (a few hundred KiB a family)."""
+    out = []
     for f in _folder_of(config_module):
         try:
-            if pat.search(f.read_text(encoding="utf-8", errors="replace")):
-                return True
+            out.append(f.read_text(encoding="utf-8", errors="replace"))
         except OSError:
             continue
-    return False
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=128)

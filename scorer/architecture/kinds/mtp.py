@@ -30,7 +30,7 @@ def mtp_module(r: Reader, layers: list[LayerSpec], hidden: int, vocab: int,
                flags: dict[str, Any] | None = None) -> MTPSpec | None:
     """The next-n layers a config declares (``num_nextn_predict_layers`` and aliases), else None."""
     flags = flags or {}
-    n_mtp = r.get("mtp_layers")
+    n_mtp = r.get_any("mtp_layers")  # the checkpoint's MTP modules, which transformers does not build
     if n_mtp is not None and n_mtp is not False:  # a count of modules: 0 (or false) means none
         n_mtp = check_int(n_mtp, r.key_name("mtp_layers"), r.where, minimum=0, limit=LIMITS["mtp_layers"])
     if not (n_mtp and layers):
