@@ -41,6 +41,10 @@ from .specs import (LAYOUT_NOT_MODELLED, AttentionSpec, DenseMLP, GatedDeltaNetS
                     ModelArch, MoEMLP, ShortConvSpec, TaskHead)
 
 #: where a multimodal wrapper keeps its language model's config (first present wins)
+#: model_type -> the legacy name of its audio_config that its config class maps (configuration_nemotron_h_omni.py
+#: _legacy_field_names: "sound_config" -> "audio_config")
+LEGACY_AUDIO_KEYS = {"nemotron_h_omni": "sound_config"}
+
 TEXT_CONFIG_KEYS = ("text_config", "llm_config", "language_config", "language_model_config",
                     "thinker_config.text_config")  # group: audio and omni: an omni model's thinker (dotted: nested)
 
@@ -625,6 +629,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     model_type, archs, guesses, text_raw, where, cfg, family = (
         src["model_type"], src["archs"], src["guesses"], src["text_raw"], src["where"], src["cfg"], src["family"])
     r = Reader(text_raw, cfg, where)
+    r.family_keys_only = True  # the generic alias table reads no key the family's class ignores (family_reads)
     r.sub_config_defaults = cfg is not None and src["text_key"] is not None and cfg is not src["top"]
     flags = family_flags(family)
     if not flags["never_tied"] and cfg is not None:
@@ -835,7 +840,10 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     elif any("ConditionalGeneration" in a or "VL" in a for a in archs) and isinstance(raw.get("text_config"), dict):
         vision_note = "multimodal model whose vision_config is absent from config.json: tower not counted"
     vision_read = vision is not None  # group: audio and omni: the audio tower joins params.vision (kinds/vision/audio.py)
-    audio_cfg = raw.get("audio_config") if isinstance(raw.get("audio_config"), dict) else None
+    audio_key = "audio_config"  # a released checkpoint's legacy name (NemotronH Omni's sound_config), its class maps
+    if not isinstance(raw.get(audio_key), dict) and isinstance(raw.get(LEGACY_AUDIO_KEYS.get(model_type or "")), dict):
+        audio_key = LEGACY_AUDIO_KEYS[model_type or ""]
+    audio_cfg = raw.get(audio_key) if isinstance(raw.get(audio_key), dict) else None
     audio_consumed: set[str] = set()
     audio = None
     if audio_cfg:
@@ -903,7 +911,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     if vision is not None:
         top_consumed |= vision_top_consumed
     if audio is not None:
-        top_consumed.add("audio_config")
+        top_consumed.add(audio_key)
     for sub in r.nested + tuple(family_flags(family)["keyed_configs"]):  # read key by key (DBRX): their keys too
         if isinstance(text_raw.get(sub), dict) and text_raw is raw:
             top_consumed.add(sub)
@@ -941,7 +949,7 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         if isinstance(enc_raw.get("text_config"), dict):
             unmodelled += keyrules.unmodelled(enc_raw["text_config"], enc_consumed[1], f"{enc_key}.text_config.")
     if audio is not None and audio_cfg:
-        unmodelled += keyrules.unmodelled(audio_cfg, audio_consumed, "audio_config.")
+        unmodelled += keyrules.unmodelled(audio_cfg, audio_consumed, f"{audio_key}.")
 
     return ModelArch(
         model_type=model_type or "unknown", family=family, architectures=archs, config_class=src["config_class"],

@@ -1072,7 +1072,8 @@ VERIFIED = VERIFIED | frozenset({  # group: llama-like variants
     "mimo_v2_flash", "minimax_m3_vl_text", "minimax_m3_vl", "gemma4_assistant", "gemma4_unified_assistant"})
 VERIFIED = VERIFIED | frozenset({  # group: audio and omni (audio towers: kinds/vision/audio.py)
     "qwen2_audio", "voxtral", "blip-2", "instructblip", "instructblipvideo", "fuyu",
-    "qwen2_5_omni_thinker", "qwen3_omni_moe_thinker", "gemma4", "gemma4_unified", "phi4_multimodal", "kosmos-2"})
+    "qwen2_5_omni_thinker", "qwen3_omni_moe_thinker", "gemma4", "gemma4_unified", "phi4_multimodal", "kosmos-2",
+    "gemma3n"})  # gemma3n: its towers (kinds/vision/gemma3n.py) in tests/test_towers_gemma3n_parakeet.py
 VERIFIED = VERIFIED | frozenset({  # group: multimodal round 2
     "qwen3_vl", "qwen3_vl_moe", "cosmos3_omni", "hunyuan_vl", "mllama", "glm4v", "glm46v", "glm4v_moe", "glmga",
     "glm_ocr", "exaone4_5", "step3p7", "video_llava", "qianfan_ocr", "minicpmv4_6", "minicpmv4_7", "minicpm_ocr",

@@ -47,6 +47,11 @@ class Reader:
         #: file omits every value equal to the sub-config class's default (``PreTrainedConfig.to_diff_dict``
         #: serializes sub-configs through ``recursive_diff_dict``), so an absent key is that default, not a gap
         self.sub_config_defaults = False
+        #: read only the keys the family's transformers class declares or its modeling files read
+        #: (:func:`family_reads`): set on the language model's reader; a tower's sub-config may be read by its
+        #: parent's modeling code (NemotronH Omni reads audio_config.projection_hidden_size), so tower readers
+        #: keep every alias
+        self.family_keys_only = False
         amap = getattr(type(cfg), "attribute_map", None) if cfg is not None else None
         amap = amap if isinstance(amap, dict) else {}
         # attribute_map maps a key name to the attribute holding it; either name may be the raw key
@@ -82,7 +87,7 @@ class Reader:
 
     def get(self, key: str, default: Any = None, any_family: bool = False) -> Any:
         names = self._names(key)
-        if self.cfg is not None and key not in self.key_aliases and not any_family:
+        if self.family_keys_only and self.cfg is not None and key not in self.key_aliases and not any_family:
             # an alias the family's transformers class neither declares nor reads is not this family's key (a
             # Megatron kv_channels on Qwen2, first_k_dense_replace on Mixtral): left unread, so the key filter lists
             # it as unmodelled instead of the generic alias table applying it

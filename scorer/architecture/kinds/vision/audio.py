@@ -296,3 +296,72 @@ def phi4_multimodal_audio(ctx: TowerContext) -> AudioTower | None:
     enc = n * block + sub + dmax * (1 if sym else 2) * heads
     proj = 2 * (linear(h * down, th) + linear(th, th))
     return AudioTower("phi4_multimodal_audio", h, {"audio_encoder": enc, "projector": proj})
+
+
+def parakeet_encoder(ar: Reader, attention_bias_default: bool = True) -> tuple[int, int]:
+    """(width, parameters) of ParakeetEncoder (transformers 5.25 models/parakeet/modeling_parakeet.py lines
+    534-553): the relative positional encoding holds a buffer only (lines 68-80); subsampling
+    (ParakeetEncoderSubsamplingConv2D, lines 351-385): a Conv2d 1 -> subsampling_conv_channels of
+    subsampling_conv_kernel_size, then per further stage of int(log2(subsampling_factor)) a depthwise conv of
+    that kernel and a 1x1 pointwise conv, all biased, and a biased linear (channels x num_mel_bins //
+    stride^stages -> hidden); num_hidden_layers blocks (lines 420-434) of two feed-forwards (lines 97-102:
+    hidden -> intermediate_size -> hidden, biased per attention_bias), attention (lines 255-285: q / o of
+    num_attention_heads x head_dim, k / v of num_key_value_heads x head_dim, biased per attention_bias;
+    relative_k_proj without bias; bias_u and bias_v of heads x head_dim), the convolution module (lines 112-145:
+    pointwise_conv1 hidden -> 2 x hidden, a depthwise conv of conv_kernel_size, BatchNorm1d (weight, bias; the
+    running statistics are buffers), pointwise_conv2, biased per convolution_bias) and five LayerNorms.
+
+    head_dim is hidden / heads unless the config sets it (the attention reads it with getattr); the config class
+    sets num_key_value_heads to the heads (configuration_parakeet.py line 84) unless the file gives it."""
+    import math
+    ar.mark("dropout", "dropout_positions", "layerdrop", "activation_dropout", "attention_dropout", "hidden_act",
+            "max_position_embeddings", "scale_input", "initializer_range")  # sinusoidal positions, input scale
+    heads = dim(ar, "num_attention_heads", limit="num_heads")
+    h = dim(ar, "hidden_size", limit="hidden_size")
+    hd = dim(ar, "head_dim", default=0)
+    if not hd:
+        h, heads = width_and_heads(ar)
+        hd = h // heads
+    kv = dim(ar, "num_key_value_heads", default=heads, limit="num_heads")
+    if heads % kv:
+        raise ConfigError(f"{ar.where}: num_attention_heads {heads} is not a multiple of num_key_value_heads {kv}")
+    n = dim(ar, "num_hidden_layers", limit="num_layers")
+    inter = dim(ar, "intermediate_size", limit="intermediate_size")
+    k = dim(ar, "conv_kernel_size")
+    ab = ar.get("attention_bias")
+    ab = attention_bias_default if ab is None else bool(ab)
+    cb = ar.get("convolution_bias")
+    cb = True if cb is None else bool(cb)
+    c = dim(ar, "subsampling_conv_channels")
+    ks = dim(ar, "subsampling_conv_kernel_size")
+    stride = dim(ar, "subsampling_conv_stride")
+    stages = int(math.log2(dim(ar, "subsampling_factor")))
+    freq = dim(ar, "num_mel_bins") // stride ** stages
+    if freq < 1:
+        raise ConfigError(f"{ar.where}: num_mel_bins leaves no frequency bins after {stages} subsampling stages")
+    sub = (c * ks * ks + c) + max(stages - 1, 0) * ((c * ks * ks + c) + (c * c + c)) + linear(c * freq, h)
+    ffn = linear(h, inter, ab) + linear(inter, h, ab)
+    att = 2 * linear(h, heads * hd, ab) + 2 * linear(h, kv * hd, ab) + h * heads * hd + 2 * heads * hd
+    conv = linear(h, 2 * h, cb) + (h * k + (h if cb else 0)) + 2 * h + linear(h, h, cb)
+    return h, sub + n * (2 * ffn + att + conv + 5 * norm(h, "layernorm"))
+
+
+@audio_tower("nemotron_h_omni")
+def nemotron_h_omni_audio(ctx: TowerContext) -> AudioTower | None:
+    """NemotronH_Omni_Reasoning_V3's audio_tower (ParakeetEncoder, :func:`parakeet_encoder`; its config class
+    defaults attention_bias and scale_input to False for a file without them, configuration_nemotron_h_omni.py
+    lines 104-113) and embed_audio (modeling_nemotron_h_omni.py lines 150-160: the multi-modal projector of lines
+    63-69, an RMSNorm of the audio hidden size, linear_1 -> audio_config.projection_hidden_size, linear_2 -> the
+    text hidden size, biased per audio_config.projection_bias; both keys are required: the model reads them as
+    attributes)."""
+    ar = ctx.vr
+    if ctx.vision_type not in (None, "parakeet", "parakeet_encoder"):
+        return None
+    h, enc = parakeet_encoder(ar, attention_bias_default=False)
+    ph = dim(ar, "projection_hidden_size")
+    bias = ar.get("projection_bias")
+    if not isinstance(bias, bool):
+        raise ConfigError(f"{ar.where}: projection_bias must be true or false (embed_audio reads it), got "
+                          f"{bias!r}"[:200])
+    proj = norm(h, "rms") + linear(h, ph, bias) + linear(ph, ctx.text_hidden, bias)
+    return AudioTower("parakeet_encoder", h, {"audio_encoder": enc, "projector": proj})

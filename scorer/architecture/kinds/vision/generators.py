@@ -268,7 +268,7 @@ def nemotron_h_omni(ctx: TowerContext) -> VisionTower | None:
     vision_final_layernorm (LayerNorm of vision_hidden_size) when the language model has MTP layers
     (text_config.num_nextn_predict_layers > 0), multi_modal_projector (RMSNorm over vision_hidden_size x
     int(1 / downsample_ratio)^2, linear_1 -> projector_hidden_size, linear_2 -> text hidden, no biases). An
-    audio_config (the Parakeet sound encoder) is not read here: its keys stay unmodelled."""
+    audio_config (the Parakeet sound encoder and embed_audio) is read by :func:`.audio.nemotron_h_omni_audio`."""
     if ctx.vision_type not in (None, "radio"):
         return None
     h, layers, extra = radio_encoder(ctx.vr)
