@@ -40,8 +40,8 @@ from .errors import BadInputError
 from .gemms import Gemm, inventory, shard
 from .hardware import GIB, GPU, Precision, Topology, compute_dtype
 from .memo import MIB, ByteLRU, identity_ref
-from .kvcache import (DTYPE_BYTES, _state_bytes, engine_kv, kv_heads_per_gpu, mixer_groups, per_sequence_bytes,
-                      recurrent_state_dtype, resolve_policy)
+from .kvcache import (DTYPE_BYTES, INDEX_KEY_BYTES, _state_bytes, engine_kv, kv_heads_per_gpu, mixer_groups, per_sequence_bytes,
+                      recurrent_state_dtype, resolve_policy, state_dtype_for, state_pair)
 from .params import ParamCounts
 from .resources import load_json
 from .tiles import gemm_efficiency, misalignment_factor
@@ -678,7 +678,8 @@ class CostModel:
         self.engine_kv = engine_kv(self.framework, self.gpu, lay.pp,
                                    self.engine_args.get("max_num_batched_tokens"))
         self.kv_b = DTYPE_BYTES[self.kv_dtype]
-        self.state_dtype = recurrent_state_dtype(self.arch.dtype, self.arch.ssm_state_fp32)  # the recurrent state ignores the KV dtype (kvcache)
+        # the recurrent state ignores the KV dtype; its conv window and SSM state at the engine's dtypes (kvcache)
+        self.state_dtype = state_dtype_for(self.arch, self.kv_policy)
         key = (id(self.arch), lay.tp, lay.pp, lay.ep, lay.dp)
         blocks = _COMM.get_for(self.arch, key)
         self._blocks = blocks if blocks is not None else _COMM.put_for(self.arch, key, self._comm_plan())
@@ -1225,7 +1226,7 @@ class CostModel:
         if terms is not None:
             return terms
         tp = self.layout.tp
-        sb = DTYPE_BYTES[self.state_dtype]
+        sb = state_pair(self.state_dtype)
         terms = []
         for m, n in self._mixers:
             if isinstance(m, AttentionSpec):
@@ -1250,7 +1251,7 @@ class CostModel:
                               n * 2.0 * (m.num_heads / tp) * (lat_dim + m.kv_lora_rank), 0.0))
                 if m.indexer is not None and not m.indexer.shared:  # a GLM-5 "shared" layer reuses the top-k
                     ix = m.indexer
-                    terms.append((None, n * ix.head_dim * self.kv_b, n * 2.0 * ix.num_heads * ix.head_dim, 0.0))
+                    terms.append((None, n * ix.head_dim * INDEX_KEY_BYTES, n * 2.0 * ix.num_heads * ix.head_dim, 0.0))
             elif isinstance(m, CompressedAttentionSpec):
                 terms += self._compressed_decode_terms(m, n)
             elif isinstance(m, (Mamba2Spec, GatedDeltaNetSpec, ShortConvSpec)) or hasattr(m, "state_elements"):

@@ -6,7 +6,8 @@ Per attention layer and token (K and V):
   (hardware-fit-rules R3: 2 * n_kv * head_dim * bytes when v_head_dim = head_dim);
 * MLA: ``(kv_lora_rank + qk_rope_head_dim) * dtype_bytes`` — the compressed latent plus the
   decoupled rope key (R3; FlashMLA's 576 = 512 + 64); DeepSeek sparse attention adds the indexer's key
-  (``index_head_dim``), except on GLM-5 layers that reuse the previous layer's selection (``shared``);
+  (``index_head_dim`` values in fp8 with a float32 scale per 128, whatever the KV dtype: :data:`INDEX_KEY_BYTES`),
+  except on GLM-5 layers that reuse the previous layer's selection (``shared``);
 * DeepSeek-V4 compressed attention (:class:`~scorer.architecture.CompressedAttentionSpec`): what a layer
   keeps per context token is its compressed entries — ``head_dim / compress_rate`` values (one shared K=V
   entry of ``head_dim`` per ``compress_rate`` tokens: CSA m = 4, HCA m' = 128), plus for CSA the indexer's
@@ -26,7 +27,9 @@ plus ``n_heads*head_dim*d_state`` SSM values; gated delta-net ``conv_dim*(conv_k
 ``conv_kernel - 1`` columns); other recurrent specs state their own ``state_elements``. The state dtype is float32 when the config says so
 (``mamba_ssm_cache_dtype``), else the model's own dtype (:func:`recurrent_state_dtype`), whatever the KV cache
 dtype: vLLM's ``--mamba-cache-dtype auto`` takes the model config's dtype, and ``--kv-cache-dtype``
-does not apply to the recurrent state (vLLM ``CacheConfig.mamba_cache_dtype``).
+does not apply to the recurrent state (vLLM ``CacheConfig.mamba_cache_dtype``). Under the engine policies the
+SSM part may differ from the conv window (:func:`state_dtype_for`: vLLM keeps NemotronH's and KDA's in float32,
+SGLang every Mamba2 / delta-net SSM state).
 
 Policies (:data:`POLICIES`):
 
@@ -51,6 +54,7 @@ from pydantic import BaseModel, Field
 
 from .architecture import (AttentionSpec, CompressedAttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch,
                            ShortConvSpec)
+from .architecture.specs import KDASpec
 from .architecture.specs import kv_heads_per_gpu  # noqa: F401  (re-exported: costmodel, tests)
 from .memo import MIB, ByteLRU
 
@@ -62,12 +66,16 @@ POLICIES = {
     "vllm": "vLLM 0.33.0 hybrid KV cache manager (V1): full-attention layers hold pages of 16 tokens for the whole "
             "context; a sliding-window layer holds min(window - 1 + in-flight tokens, context) tokens in pages, plus "
             "one page; a chunked layer min(chunk + in-flight tokens, context); layer groups padded to equal size "
-            "share one block pool; recurrent layers hold one fixed state per sequence.",
+            "share one block pool; recurrent layers hold one fixed state per sequence, except beside full attention "
+            "with prefix caching on (the default): Mamba2 / delta-net layers in align mode, each state a page the "
+            "size of an attention block grown to hold it, 3 pages a layer per request.",
     "vllm-unified": "vLLM with --disable-hybrid-kv-cache-manager: every attention layer (sliding and chunked "
                     "included) holds pages for the whole context; recurrent state fixed.",
     "sglang": "SGLang 0.5.23 SWA memory pool: full-attention layers draw from a full pool, sliding layers from an SWA "
               "pool of swa_full_tokens_ratio = 0.8 of its tokens, and free tokens that leave the window; a "
-              "sequence needs its context in the full pool and min(context, window) in the SWA pool.",
+              "sequence needs its context in the full pool and min(context, window) in the SWA pool. Hybrid "
+              "Mamba / delta-net models: one state per sequence assumed (SGLang's fixed mamba_full_memory_ratio "
+              "split and its 3 state slots a request are not modelled: capacity there is an upper bound).",
     "trtllm": "TensorRT-LLM (assumed, not read from its source): a sliding-window layer's cache is cyclic within its "
               "window (blocks of 32 tokens); full-attention layers grow with the context; recurrent state fixed.",
     "window": "window-capped (llama.cpp SWA cache): sliding-window and chunked layers keep at most their window "
@@ -120,6 +128,21 @@ def mla_elements_per_token(m: MLASpec) -> int:
     return latent + (m.indexer.head_dim if own_index_key else 0)
 
 
+#: bytes per element of a DeepSeek sparse attention indexer key as the engines cache it, whatever the KV dtype: fp8
+#: values and one float32 scale per 128 (vllm 0.33.0 models/deepseek_v32/attention.py: head_dim 128 + 128 // 128 x 4
+#: = 132 bytes of uint8; sglang 0.5.23 mem_cache/memory_pool.py DSATokenToKVPool: uint8 index keys with a scale per
+#: 128, assumed the same row size)
+INDEX_KEY_BYTES = 1.0 + 4.0 / 128
+
+
+def mla_bytes_per_token(m: MLASpec, b: float) -> float:
+    """Bytes per token one MLA layer caches at KV dtype bytes ``b``: the latent and rope key (:func:
+    `mla_elements_per_token`) at ``b``, the DeepSeek sparse attention indexer's key at :data:`INDEX_KEY_BYTES`."""
+    own_index_key = m.indexer is not None and not m.indexer.shared
+    index = m.indexer.head_dim if own_index_key else 0
+    return (mla_elements_per_token(m) - index) * b + index * INDEX_KEY_BYTES
+
+
 def compressed_elements_per_token(m: CompressedAttentionSpec) -> float:
     """Cached values one DeepSeek-V4 layer adds per context token: its compressed entries (and CSA's
     indexer keys), ``(head_dim [+ index_head_dim]) / compress_rate``; 0 for a sliding-only layer."""
@@ -144,7 +167,7 @@ def compressed_state_elements(m: CompressedAttentionSpec) -> int:
 
 def _layer_bytes(mixer, b: float) -> int:
     if isinstance(mixer, MLASpec):
-        return int(mla_elements_per_token(mixer) * b)
+        return int(mla_bytes_per_token(mixer, b))
     if isinstance(mixer, CompressedAttentionSpec):
         return int(compressed_elements_per_token(mixer) * b)
     if isinstance(mixer, AttentionSpec):  # 0 when it reads an earlier layer's cache (kv_shared)
@@ -152,7 +175,33 @@ def _layer_bytes(mixer, b: float) -> int:
     return 0
 
 
-def _state_bytes(mixer, b: float) -> int:
+def temporal_elements(mixer) -> int:
+    """The recurrent ("temporal", SSM) part of a layer's state, which engines may keep at another dtype than the
+    conv window: Mamba2's heads x head_dim x d_state, gated delta-net's v_heads x k_dim x v_dim, KDA's heads x D x D;
+    0 for other kinds (their whole state at the conv dtype)."""
+    if isinstance(mixer, Mamba2Spec):
+        return mixer.n_heads * mixer.head_dim * mixer.d_state
+    if isinstance(mixer, GatedDeltaNetSpec):
+        return mixer.num_v_heads * mixer.head_k_dim * mixer.head_v_dim
+    if isinstance(mixer, KDASpec):
+        return mixer.scan_elements
+    return 0
+
+
+def state_pair(state_dtype: str) -> tuple[float, float]:
+    """Bytes per element of (conv window, temporal state) for a state dtype name: "bf16" both, "bf16+fp32" the conv
+    window in bf16 and the SSM state in float32 (:func:`state_dtype_for`)."""
+    conv, _, temporal = state_dtype.partition("+")
+    return DTYPE_BYTES[conv], DTYPE_BYTES[temporal or conv]
+
+
+def _state_bytes(mixer, b) -> int:
+    """A layer's fixed per-sequence state in bytes: ``b`` bytes an element, or a (conv, temporal) pair
+    (:func:`state_pair`) splitting it at :func:`temporal_elements`."""
+    if isinstance(b, tuple):
+        conv_b, temp_b = b
+        t = temporal_elements(mixer)
+        return int(_state_bytes(mixer, 1.0) * conv_b + t * (temp_b - conv_b)) if t else _state_bytes(mixer, conv_b)
     if isinstance(mixer, Mamba2Spec):
         return int((mixer.conv_dim * (mixer.conv_kernel - 1) + mixer.n_heads * mixer.head_dim * mixer.d_state) * b)
     if isinstance(mixer, GatedDeltaNetSpec):
@@ -167,8 +216,10 @@ def _state_bytes(mixer, b: float) -> int:
     return 0
 
 
-def _side_bytes(m, sb: float, tp: int) -> float:
-    """An attention layer's per-sequence side state on one GPU (its channels shard with the heads)."""
+def _side_bytes(m, sb, tp: int) -> float:
+    """An attention layer's per-sequence side state on one GPU (its channels shard with the heads; convolution
+    windows, at the conv dtype of a (conv, temporal) pair)."""
+    sb = sb[0] if isinstance(sb, tuple) else sb
     return m.side_state_elements * sb / tp if isinstance(m, AttentionSpec) else 0.0
 
 
@@ -203,7 +254,7 @@ def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", po
     if hit is not None:
         return hit
     b = DTYPE_BYTES[kv_dtype]
-    sb = DTYPE_BYTES[state_dtype or recurrent_state_dtype(arch.dtype, arch.ssm_state_fp32)]
+    sb = state_pair(state_dtype or state_dtype_for(arch, policy))
     eng = engine or EngineKV()
     if policy in ("vllm", "sglang", "trtllm"):
         out = int(_engine_sequence_bytes(arch, context, b, sb, policy, tp, eng))
@@ -238,10 +289,13 @@ def _engine_sequence_bytes(arch: ModelArch, c: int, b: float, sb: float, policy:
     """Per-sequence bytes under an engine's allocator (see :data:`POLICIES`; sources in data/engines.json)."""
     fixed = 0.0
     buckets: dict[tuple, list] = {}  # (kind, window, bytes per token) -> [layers]
+    paged_states: list[tuple[int, float, int]] = []  # vLLM MambaSpec layers: (layers, page bytes, checkpoint align)
     for m, count in mixer_groups(arch):
         kind = _attention_kind(m)
         if kind is None:  # recurrent state, DeepSeek-V4 compressed layers: their own accounting
             fixed += count * _sequence_bytes_one(m, c, b, sb, "vllm", tp)
+            if isinstance(m, ALIGNED_STATES):
+                paged_states.append((count, _state_bytes(m, sb) / tp, 64 if isinstance(m, GatedDeltaNetSpec) else 1))
             continue
         fixed += count * _side_bytes(m, sb, tp)
         per_tok = _sequence_bytes_one(m, 1, b, sb, "vllm", tp)
@@ -269,6 +323,8 @@ def _engine_sequence_bytes(arch: ModelArch, c: int, b: float, sb: float, policy:
             total += n * bpt * (-(-tokens // blk)) * blk
         return fixed + total
     # vLLM V1 hybrid KV cache manager
+    if policy == "vllm" and paged_states and all(k == "full" for (k, _, _) in buckets):
+        return _vllm_align_mode_bytes(c, buckets, paged_states, eng)
     bs, fl = eng.block_size, eng.in_flight_tokens
 
     def blocks(kind: str, w: int | None) -> int:
@@ -292,6 +348,37 @@ def _engine_sequence_bytes(arch: ModelArch, c: int, b: float, sb: float, policy:
     return fixed + total
 
 
+#: recurrent layers vLLM 0.33.0 pages as MambaSpec blocks next to attention (mamba_mixer2.py, gated delta-nets, KDA)
+ALIGNED_STATES = (Mamba2Spec, GatedDeltaNetSpec, KDASpec)
+#: FlashAttention's kernel block sizes are MultipleOf(16) (the default backend below Blackwell; vllm 0.33.0
+#: v1/attention/backends/flash_attn.py get_supported_kernel_block_sizes)
+KERNEL_BLOCK_ALIGNMENT = 16
+
+
+def _vllm_align_mode_bytes(c: int, buckets: dict, states: list[tuple[int, float, int]], eng: EngineKV) -> float:
+    """A hybrid attention + Mamba / delta-net model under vLLM 0.33.0's defaults, prefix caching on (config/cache.py;
+    models/config.py MambaModelConfig sets mamba_cache_mode "align" for hybrids): the attention block grows until
+    one attention page holds a state (platforms/interface.py _align_hybrid_block_size: kernel alignment 16, lcm with
+    the layers' prefill-checkpoint alignment, 64 assumed for gated delta-nets on the FlashInfer GDN prefill, 1 for
+    Mamba2), the state page is padded to it, each state layer keeps 2 + 1 checkpoint pages a request
+    (v1/kv_cache_interface.py MambaSpec.max_memory_usage_bytes), and the kinds are padded to groups of equal layer
+    counts (v1/core/kv_cache_planning.py): bytes = (attention groups x ceil(c / block) + state groups x 3) x group
+    size x page."""
+    import math
+    attn_tok = max(bpt for (_, _, bpt) in buckets)  # one attention layer's bytes per token (a uniform page)
+    n_attn = sum(n for (n,) in buckets.values())
+    n_state = sum(n for n, _, _ in states)
+    page_state = max(p for _, p, _ in states)
+    align = math.lcm(KERNEL_BLOCK_ALIGNMENT, *(a for _, _, a in states))
+    bs = max(eng.block_size, align * -(-page_state // (align * attn_tok)))
+    page = bs * attn_tok
+    group = min(n_attn, n_state)
+    if max(n_attn, n_state) < 1.5 * group:
+        group = max(n_attn, n_state)
+    blocks = -(-n_attn // group) * -(-c // bs) + -(-n_state // group) * 3
+    return blocks * group * page
+
+
 def _sequence_bytes_one(m, context: int, b: float, sb: float, policy: str, tp: int) -> float:
     """Bytes one layer with mixer ``m`` holds for a sequence of ``context`` tokens on one GPU."""
     windowed = policy == "window" and getattr(m, "span", "full") != "full" and getattr(m, "window", None)
@@ -299,12 +386,51 @@ def _sequence_bytes_one(m, context: int, b: float, sb: float, policy: str, tp: i
     if isinstance(m, AttentionSpec):
         return m.kv_elements_per_token(tp) * b * tokens
     if isinstance(m, MLASpec):
-        return mla_elements_per_token(m) * b * tokens
+        return mla_bytes_per_token(m, b) * tokens
     if isinstance(m, CompressedAttentionSpec):  # one shared KV head: replicated on every TP rank, like MLA
         return compressed_elements_per_token(m) * b * context + compressed_state_elements(m) * b
     if isinstance(m, (Mamba2Spec, GatedDeltaNetSpec, ShortConvSpec)) or hasattr(m, "state_elements"):
         return _state_bytes(m, sb) / tp
     return 0.0
+
+
+#: architectures whose vLLM config hook defaults the SSM state to float32 (vllm 0.33.0 model_executor/models/config.py
+#: NemotronHForCausalLMConfig.DEFAULT_MAMBA_SSM_CACHE_DTYPE, registered for these classes)
+VLLM_FP32_SSM_ARCHS = ("NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "NemotronH_Nano_VL_V2")
+_DTYPE_NAMES = {"float32": "fp32", "fp32": "fp32", "bfloat16": "bf16", "bf16": "bf16", "float16": "fp16",
+                "fp16": "fp16"}
+
+
+def state_dtype_for(arch: ModelArch, policy: str = "vllm") -> str:
+    """The recurrent state's dtype under an engine's allocation policy, as a :func:`state_pair` name.
+
+    * vLLM 0.33.0 (policies vllm, vllm-unified): the conv window at the model dtype (``--mamba-cache-dtype auto``);
+      the temporal state the same (layers/mamba/mamba_utils.py ``_mamba_state_dtype``: auto = the conv dtype),
+      except KDA's, float32 under auto (``kda_state_dtype``), and NemotronH's, the config's mamba_ssm_cache_dtype
+      else float32 (:data:`VLLM_FP32_SSM_ARCHS`);
+    * SGLang 0.5.23: the conv window in bf16 (SGLANG_MAMBA_CONV_DTYPE's default), the temporal state the config's
+      mamba_ssm_dtype else float32 (srt/configs/mamba_utils.py ``mamba2_state_dtype``, also used for gated
+      delta-nets);
+    * other policies (TensorRT-LLM, the window policy): the model's dtype, float32 where the config asks for it
+      (:func:`recurrent_state_dtype`).
+    """
+    base = recurrent_state_dtype(arch.dtype, arch.ssm_state_fp32)
+    if not any(temporal_elements(m) for m, _ in mixer_groups(arch)):
+        return base
+    keys = arch.ssm_dtype_keys
+    if policy in ("vllm", "vllm-unified"):
+        conv = recurrent_state_dtype(arch.dtype)
+        if any(isinstance(m, KDASpec) for m, _ in mixer_groups(arch)):
+            temporal = "fp32"
+        elif any(a in VLLM_FP32_SSM_ARCHS for a in arch.architectures):
+            temporal = _DTYPE_NAMES.get(keys.get("mamba_ssm_cache_dtype", "float32"), "fp32")
+        else:
+            temporal = conv
+        return conv if temporal == conv else f"{conv}+{temporal}"
+    if policy == "sglang":
+        temporal = _DTYPE_NAMES.get(keys.get("mamba_ssm_dtype", "float32"), "fp32")
+        return "bf16" if temporal == "bf16" else f"bf16+{temporal}"
+    return base
 
 
 def recurrent_state_dtype(arch_dtype: str | None, ssm_fp32: bool = False) -> str:
@@ -313,6 +439,15 @@ def recurrent_state_dtype(arch_dtype: str | None, ssm_fp32: bool = False) -> str
     if ssm_fp32 or arch_dtype in ("float32", "fp32"):
         return "fp32"
     return "fp16" if arch_dtype in ("float16", "fp16") else "bf16"
+
+
+def _state_label(sdt: str, policy: str) -> str:
+    if "+" not in sdt:
+        return sdt
+    conv, temporal = sdt.split("+")
+    src = {"sglang": "SGLang 0.5.23 srt/configs/mamba_utils.py mamba2_state_dtype"}.get(
+        policy, "vLLM 0.33.0 layers/mamba/mamba_utils.py, models/config.py")
+    return f"conv window {conv}, SSM state {temporal}: {src}"
 
 
 def engine_kv(framework: str, gpu=None, pp: int = 1, max_num_batched_tokens: int | None = None) -> EngineKV:
@@ -562,8 +697,8 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
     if policy not in POLICIES:
         raise ValueError(f"unknown KV policy {policy!r}")
     b = DTYPE_BYTES[kv_dtype]
-    sdt = ssm_state_dtype or recurrent_state_dtype(arch.dtype, arch.ssm_state_fp32)
-    sb = DTYPE_BYTES[sdt]
+    sdt = ssm_state_dtype or state_dtype_for(arch, policy)
+    sb = state_pair(sdt)
     kinds: dict[tuple, KVLayerKind] = {}
     slope = all_layers = fixed = 0
     notes = []
@@ -600,7 +735,7 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
         copies = []
         for m in att:
             if isinstance(m, MLASpec):
-                tot += mla_elements_per_token(m) * b
+                tot += mla_bytes_per_token(m, b)
                 copies.append(float(tp))
             elif isinstance(m, CompressedAttentionSpec):
                 tot += compressed_elements_per_token(m) * b
@@ -646,7 +781,7 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
     side = any(isinstance(m, AttentionSpec) and m.side_state_elements for lay in arch.layers for m in (lay.mixer,))
     if any(k.state_bytes_per_sequence_per_layer for k in kinds.values() if not k.kind.startswith(("full", "sliding",
                                                                                                   "chunked"))):
-        notes.append(f"Recurrent layers keep a fixed per-sequence state ({sdt}).")
+        notes.append(f"Recurrent layers keep a fixed per-sequence state ({_state_label(sdt, policy)}).")
     if side:
         notes.append(f"Attention layers with short convolutions keep their last kernel - 1 inputs per sequence "
                      f"({sdt}) beside their KV cache (ZAYA CCA: the q / k convolutions and the previous token's "

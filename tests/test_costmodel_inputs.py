@@ -85,20 +85,23 @@ def test_recurrent_state_ignores_the_kv_dtype():
     bf16, fp8 = kv_cache(arch, "bf16"), kv_cache(arch, "fp8")
     # per Mamba2 layer: conv_dim x (conv_kernel - 1) + heads x head_dim x d_state values, conv_dim =
     # heads x head_dim + 2 x n_groups x d_state = 2048 + 256 = 2304 -> 2304 x 3 + 32 x 64 x 64 = 137,984
-    # values x 2 B (bf16 model) = 275,968 B; two Mamba layers ("M*M-")
-    assert bf16.fixed_bytes_per_sequence == fp8.fixed_bytes_per_sequence == 2 * 275968
+    # values; vLLM keeps the conv window at the model dtype and NemotronH's SSM state in float32
+    # (models/config.py NemotronHForCausalLMConfig): 2304 x 3 x 2 + 32 x 64 x 64 x 4 = 538,112 B; two Mamba layers
+    assert bf16.fixed_bytes_per_sequence == fp8.fixed_bytes_per_sequence == 2 * (2304 * 3 * 2 + 32 * 64 * 64 * 4)
     # one attention layer: K and V, 2 KV heads x 128: 1,024 B per token at bf16, 512 at fp8
     assert (bf16.bytes_per_token, fp8.bytes_per_token) == (1024, 512)
-    # mamba_ssm_cache_dtype float32: 4 B per state value, in the sheet's KV section and in the cost model alike
-    arch32 = normalize({**raw, "mamba_ssm_cache_dtype": "float32"})
-    assert kv_cache(arch32, "bf16").fixed_bytes_per_sequence == 2 * 137984 * 4
+    # mamba_ssm_cache_dtype bfloat16: vLLM's NemotronH hook takes the config's value, 2 B per state value, in the
+    # sheet's KV section and in the cost model alike
+    arch16 = normalize({**raw, "mamba_ssm_cache_dtype": "bfloat16"})
+    assert kv_cache(arch16, "bf16").fixed_bytes_per_sequence == 2 * 137984 * 2
     from scorer.costmodel import CostModel, Layout, load_calibration
     from scorer.gemms import inventory
     from scorer.hardware import get_gpu, get_precision
     from scorer.params import count_params
-    per_seq = [CostModel(a, count_params(a), get_gpu("H100-SXM"), get_precision("bf16"), Layout(), "bf16", "vllm",
-                         load_calibration(), set(), inventory(a)).kv_bytes_per_sequence(100) for a in (arch, arch32)]
-    assert per_seq[1] - per_seq[0] == 2 * 137984 * 2  # the state doubles from 2 to 4 B per value; KV unchanged
+    cms = [CostModel(a, count_params(a), get_gpu("H100-SXM"), get_precision("bf16"), Layout(), "bf16", "vllm",
+                     load_calibration(), set(), inventory(a)) for a in (arch16, arch)]
+    # the cost model sizes the state as the sheet does: conv window bf16, SSM state bf16 (config) or float32 (default)
+    assert [cm.state_dtype for cm in cms] == ["bf16", "bf16+fp32"]
 
 
 def test_outputs_never_overwrite_inputs(tmp_path, corpus_dir, capsys):

@@ -120,7 +120,8 @@ def test_deepseek_v32_default_layout():
     arch = arch_of(cfg, "DeepseekV32ForCausalLM")
     assert count_params(arch).total == total == 671_877_929_216
     kv = kv_cache(arch, "bf16")  # latent 512 + rope 64 + the indexer key 128, bf16
-    assert kv.bytes_per_token == L * (512 + 64 + 128) * 2
+    # latent + rope key at bf16; the indexer key as fp8 + a float32 scale per 128: 128 + 4 = 132 B
+    assert kv.bytes_per_token == L * ((512 + 64) * 2 + 132)
 
 
 def test_glm_moe_dsa_shared_indexer_layers():
@@ -140,7 +141,8 @@ def test_glm_moe_dsa_shared_indexer_layers():
     shared = [lay.mixer.indexer.shared for lay in arch.layers]
     assert shared == [t == "shared" for t in types]
     kv = kv_cache(arch, "bf16")
-    assert kv.bytes_per_token == (2 * (64 + 16 + 16) + 2 * (64 + 16)) * 2
+    # an own indexer key of 16 as fp8 + scale: 16 x (1 + 4 / 128) = 16.5 B, whole bytes per layer (floor)
+    assert kv.bytes_per_token == 2 * int((64 + 16) * 2 + 16.5) + 2 * (64 + 16) * 2
     # the derived schedule: index_topk_freq / index_skip_topk_offset are read through the config class
     arch = arch_of(GlmMoeDsaConfig(num_hidden_layers=6, index_topk_freq=2, index_skip_topk_offset=1,
                                    first_k_dense_replace=1), "GlmMoeDsaForCausalLM")
@@ -262,7 +264,8 @@ def test_mistral_large4_kv_sharing_and_nope_layers():
     assert [m.kv_shared for m in mla] == [False, True, False, True]
     assert [m.qk_rope_head_dim for m in mla] == [8, 0, 8, 8]
     kv = kv_cache(arch, "bf16")
-    assert kv.bytes_per_token == ((32 + 8 + 16) + 16 + (32 + 8 + 16) + 0) * 2
+    # indexer keys of 16 as fp8 + scale (16.5 B, whole bytes per layer), the latents at bf16
+    assert kv.bytes_per_token == int((32 + 8) * 2 + 16.5) + int(16.5) + int((32 + 8) * 2 + 16.5) + 0
     # layer 1 (shared KV, NoPE): q_proj, kv_b_proj with nope 16 + 8, o_proj, softmax scaling, its indexer
     h = 256
     ix = h * 2 * 16 + h * 16 + 2 * 16 + h * 2 + 2 * h + 2 * 2  # wq_b from hidden, wk, k_norm, weights_proj, ...

@@ -969,7 +969,9 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         auto_map=raw.get("auto_map") if isinstance(raw.get("auto_map"), dict) else {},
         dtype=dtype,
         ssm_state_fp32=text_raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32")
-        or raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32"), rope=rope_type, extra_params=model_extra)
+        or raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32"), rope=rope_type, extra_params=model_extra,
+        ssm_dtype_keys={k: v for k in ("mamba_ssm_cache_dtype", "mamba_ssm_dtype")
+                        if isinstance(v := text_raw.get(k, raw.get(k)), str)})
 
 
 #: keys whose value transformers and the engines read as an object (or null): another JSON type is bad input, not

@@ -650,6 +650,9 @@ class ModelArch(BaseModel):
     dtype: str | None = None
     ssm_state_fp32: bool = Field(False, description="the config keeps the recurrent state in float32 "
                                                     "(mamba_ssm_cache_dtype)")
+    ssm_dtype_keys: dict[str, str] = Field(default_factory=dict, description="the config's recurrent-state dtype "
+                                           "keys as written: mamba_ssm_cache_dtype (vLLM's NemotronH reads it), "
+                                           "mamba_ssm_dtype (SGLang's)")
     rope: str | None = Field(None, description="rope scaling type, if any")
     extra_params: dict[str, int] = Field(default_factory=dict, description="family-specific model-level modules: "
                                          "component name (one of scorer.params.COMPONENTS) -> parameters, always "
