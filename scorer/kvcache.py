@@ -47,6 +47,7 @@ Recurrent state is split by heads across TP.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import NamedTuple
 

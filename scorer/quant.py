@@ -190,7 +190,7 @@ def _marlin_dense_padded(g: Gemm, s, group: int | None) -> tuple[str, str | None
     if gs != -1 and gs < g.k and s.k % gs:
         return "not_ready", (f"{g.name}: K/TP = {s.k}, {s.k} % {gs} = {s.k % gs}: not whole quantization groups of "
                              f"{gs} (vLLM 0.33.0 Marlin and Triton W4A16 refuse it)")
-    if not ((s.n % 64 == 0 and s.k % 128 == 0) or (s.n % 128 == 0 and s.k % 64 == 0)):
+    if not ((s.n % 64 == 0 and s.k % 128 == 0) or (s.n % 128 == 0 and s.k % 64 == 0)):  # marlin_padded_nk's families
         return "padded", (f"{g.name} N_p={s.n}, K_p={s.k}: neither (N % 64, K % 128) nor (N % 128, K % 64); vLLM "
                           "0.33.0 zero-pads the weight to Marlin's thread tile (marlin_padded_nk)")
     return "ready", None
@@ -224,8 +224,8 @@ def _marlin_moe(g: Gemm, s, eff_tp: int, group: int | None) -> tuple[str, str | 
     hidden = g.k if column else g.n
     inter = ((g.parts[0] if g.parts else g.n) if column else g.k) // max(1, eff_tp)
     gs = group if group and group > 0 else -1
-    if hidden % 128 == 0 and gs in MARLIN_GROUPS and (gs == -1 or inter % gs == 0):
-        if inter % 64:
+    if hidden % MARLIN_K == 0 and gs in MARLIN_GROUPS and (gs == -1 or inter % gs == 0):
+        if inter % MARLIN_N:
             return "padded", (f"{g.name}: expert width per rank {inter}, {inter} % 64 = {inter % 64}: zero-padded "
                               "to Marlin MoE's tile (marlin_moe_padded_intermediate)")
         return "ready", None

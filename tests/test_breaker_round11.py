@@ -39,12 +39,17 @@ def test_blip2_generator_still_reads():
     assert arch.family == "opt"
 
 
-def _llama4(top_tie, text_tie) -> dict:
-    cfg = Llama4Config().to_dict()
-    cfg["architectures"] = ["Llama4ForConditionalGeneration"]
+def _composite(config_cls, arch: str, top_tie, text_tie) -> dict:
+    """A composite config's defaults with its top-level and text_config tie flags set."""
+    cfg = config_cls().to_dict()
+    cfg["architectures"] = [arch]
     cfg["tie_word_embeddings"] = top_tie
     cfg["text_config"]["tie_word_embeddings"] = text_tie
     return cfg
+
+
+def _llama4(top_tie, text_tie) -> dict:
+    return _composite(Llama4Config, "Llama4ForConditionalGeneration", top_tie, text_tie)
 
 
 @pytest.mark.parametrize("top_tie, text_tie", [(False, True), (True, False)])
@@ -59,11 +64,7 @@ def test_llama4_lm_head_follows_the_text_config(top_tie, text_tie):
 
 
 def _kosmos2(top_tie, text_tie) -> dict:
-    cfg = Kosmos2Config().to_dict()
-    cfg["architectures"] = ["Kosmos2ForConditionalGeneration"]
-    cfg["tie_word_embeddings"] = top_tie
-    cfg["text_config"]["tie_word_embeddings"] = text_tie
-    return cfg
+    return _composite(Kosmos2Config, "Kosmos2ForConditionalGeneration", top_tie, text_tie)
 
 
 def test_disagreeing_tie_flags_the_source_does_not_settle_are_a_guess_naming_both():

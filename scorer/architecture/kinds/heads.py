@@ -316,6 +316,17 @@ def _class_bodies(config_module: str) -> dict[str, tuple[tuple[str, ...], str]]:
     return out
 
 
+def _model_class(bodies: dict, archs: list[str], suffixes: tuple[str, ...]) -> str | None:
+    """The class of ``bodies`` (:func:`_class_bodies`) a model is built as: the first of ``archs`` defined there, else
+    the one class ending in the first of ``suffixes`` that has exactly one (PreTrained bases aside); None otherwise."""
+    name = next((a for a in archs if a in bodies), None)
+    for suffix in suffixes:
+        if name is None:
+            found = [c for c in bodies if c.endswith(suffix) and "PreTrained" not in c]
+            name = found[0] if len(found) == 1 else None
+    return name
+
+
 def lm_head_holder(config_module: str | None, archs: list[str]) -> str | None:
     """Which config ties a composite model's lm_head, read from the modeling source (transformers ties each
     PreTrainedModel module by its own config: modeling_utils.py ``get_expanded_tied_weights_keys``): "top" when the
@@ -327,10 +338,7 @@ def lm_head_holder(config_module: str | None, archs: list[str]) -> str | None:
     if not config_module:
         return None
     bodies = _class_bodies(config_module)
-    name = next((a for a in archs if a in bodies), None)
-    if name is None:
-        found = [c for c in bodies if c.endswith("ForConditionalGeneration") and "PreTrained" not in c]
-        name = found[0] if len(found) == 1 else None
+    name = _model_class(bodies, archs, ("ForConditionalGeneration",))
     if name is None:
         return None
     body = bodies[name][1]
@@ -361,11 +369,7 @@ def ties_nothing(config_module: str | None, archs: list[str], text_module: str |
     if not config_module:
         return False
     bodies = _class_bodies(config_module)
-    name = next((a for a in archs if a in bodies), None)
-    for suffix in ("ForCausalLM", "ForConditionalGeneration"):
-        if name is None:
-            found = [c for c in bodies if c.endswith(suffix) and "PreTrained" not in c]
-            name = found[0] if len(found) == 1 else None
+    name = _model_class(bodies, archs, ("ForCausalLM", "ForConditionalGeneration"))
     if name is None:
         return False
     if not re.search(r"^\s+self\.(lm_head|cls)\s*=", bodies[name][1], re.M):  # cls: RemBERT's MLM head

@@ -198,6 +198,18 @@ def qwen3_omni_audio(ctx: TowerContext) -> AudioTower | None:
     return AudioTower("qwen3_omni_moe_audio_encoder", d, {"audio_encoder": enc})
 
 
+def usm_conformer_block(h: int, heads: int, kernel: int) -> int:
+    """Parameters of one bias-free USM conformer block (Gemma 3n's Gemma3nAudioConformerBlock, Gemma 4's audio
+    layers), width ``h``, ``heads`` attention heads, light-conv ``kernel``: two macaron feed-forwards (pre / post
+    RMSNorm, h -> 4h -> h), attention (pre / post norms, q / k / v, the relative position projection, a per-dim scale
+    of h / heads, the output projection), the light conv (its norm, linear_start h -> 2h, a depthwise conv of
+    ``kernel``, conv_norm, linear_end) and the block's RMSNorm."""
+    ffw = 2 * h + 8 * h * h
+    att = 2 * h + 5 * h * h + h // heads
+    lconv = 2 * h + 3 * h * h + kernel * h
+    return 2 * ffw + att + lconv + h
+
+
 @audio_tower("gemma4")
 def gemma4_audio(ctx: TowerContext) -> AudioTower | None:
     """Gemma4AudioModel (a Conformer) and Gemma4MultimodalEmbedder (embed_audio: output_proj_dims -> text hidden,
@@ -219,7 +231,7 @@ def gemma4_audio(ctx: TowerContext) -> AudioTower | None:
                           f"{ch!r}"[:200])
     c0, c1 = (dim(Reader({"c": c}, None, ar.where), "c") for c in ch)
     out = dim(ar, "output_proj_dims", default=h)
-    block = 2 * (8 * h * h + 2 * h) + (5 * h * h + h // heads) + (3 * h * h + k * h + 2 * h) + 3 * h
+    block = usm_conformer_block(h, heads, k)
     sub = (9 * c0 + c0) + (9 * c0 * c1 + c1) + (c0 // 4) * c1 * h
     enc = n * block + sub + linear(h, out)
     return AudioTower("gemma4_audio", h, {"audio_encoder": enc, "projector": out * ctx.text_hidden})

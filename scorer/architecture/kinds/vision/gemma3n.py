@@ -15,7 +15,7 @@ from ....errors import ConfigError
 from ...reader import Reader, check_int
 from ...specs import VisionTower
 from . import TowerContext, tower
-from .audio import AudioTower, audio_tower
+from .audio import AudioTower, audio_tower, usm_conformer_block
 from .encoders import dim, width_and_heads
 
 #: timm architecture name -> parameters of the encoder Gemma3nModel builds for it: vision_tower =
@@ -96,10 +96,7 @@ def gemma3n_audio(ctx: TowerContext) -> AudioTower | None:
             raise ConfigError(f"{ar.where}: the subsampling convs leave no frequency bins of input_feat_size")
     (kt0, kf0), (kt1, kf1) = kernels
     sub = (c0 * kt0 * kf0 + c0) + (c0 * c1 * kt1 * kf1 + c1) + c1 * f * h
-    ffw = 2 * h + 8 * h * h
-    att = 2 * h + 3 * h * h + h * h + h // heads + h * h  # norms, q / k / v, pos_proj, per_dim_scale, post
-    lconv = 2 * h + 2 * h * h + k * h + h * h
-    enc = sub + n * (2 * ffw + att + lconv + h)
+    enc = sub + n * usm_conformer_block(h, heads, k)
     return AudioTower("gemma3n_audio", h, {"audio_encoder": enc,
                                            "projector": multimodal_embedder(ar, ctx.text_hidden)})
 
