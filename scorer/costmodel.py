@@ -1538,7 +1538,11 @@ def serve(t_dec: float, t_pre: float, t_pre_marginal: float, c_local: float, osl
       :data:`KAPPA_FULL_AT` requests per rank, the lowest measured, and is interpolated linearly to ½ at one), and
       queueing behind prefills that arrived before it: each costs its compute plus the decode iterations
       its ISL / B chunks ride with (λ = ``ttft_queue``: 0 = never, ½ = every user arrives in one burst;
-      closed-loop benchmarks start with such a burst and then spread out);
+      closed-loop benchmarks start with such a burst and then spread out), plus the closed loop's own steady-state
+      wait for the prefill work of the others, W = R − D from the Schweitzer-Bard mean-value approximation of a
+      single FCFS server with c users (:func:`closed_loop_wait`): D = the request's share of the engine's prefill
+      work (t_pre_marginal + ISL / B · t_dec), Z = the rest of its cycle (TTFT + (OSL − 1) · TPOT − D). W is small
+      while c · D ≪ Z and grows to c · D − Z once the prompts alone fill the engine (prefill-bound);
     * engines that run prefill batches on their own, ahead of decode (``prefill_separate`` = 1: SGLang's
       default scheduler, no mixed chunks), keep the burst: the users that were prefilled together decode in
       lockstep, finish together and send their next requests together, so every wave of c requests is prefilled
@@ -1567,6 +1571,7 @@ class _ScalarMath:
     """The two numpy functions :func:`serve_arrays` uses, for plain floats (so :func:`serve` shares its code)."""
 
     maximum = staticmethod(max)
+    sqrt = staticmethod(math.sqrt)
 
     @staticmethod
     def where(cond, a, b):
@@ -1592,11 +1597,27 @@ def serve_arrays(t_dec, t_pre, t_pre_marginal, c_local, osl, num_gpus, concurren
     kappa = 0.5 + (param("ttft_decode_steps", 0.5) - 0.5) * ramp
     ttft = t_pre + queue * extra * ahead + np.where(c_local > 1, kappa * t_dec, 0.0) \
         + param(ADP_WAIT, 0.0) * t_dec
+    ttft = ttft + mixed * closed_loop_wait(ahead, ttft - ahead + np.maximum(osl - 1, 0) * tpot, c_local, np)
     latency = ttft + np.maximum(osl - 1, 0) * tpot
     # the benchmark's opening wave (its share of the requests): prefilled back to back, nobody decoding yet
     ttft = ttft + wave_share * (t_pre + BURST_QUEUE * extra * t_pre_marginal - ttft)
     return {"ttft": ttft, "tpot": tpot, "tokens_per_s_per_gpu": concurrency * osl / latency / num_gpus,
             "tokens_per_s_per_user": 1.0 / tpot, "latency": latency}
+
+
+def closed_loop_wait(d, z, c, np=None):
+    """Mean queueing delay (seconds) of a closed loop of ``c`` users at one FCFS server: each user needs ``d``
+    seconds of the server, then spends ``z`` seconds elsewhere before its next request (think time; negative
+    values count as 0). Schweitzer-Bard mean-value approximation of the closed network, solved in closed form:
+    R = D · (1 + (c − 1) / c · Q) with Q = c · R / (R + Z) gives R² + (Z − c·D) · R − D · Z = 0, so
+    R = ½ · (c·D − Z + √((c·D − Z)² + 4·D·Z)) and the wait is R − D. Limits: 0 for one user; ≈ D · (c − 1) · D / Z
+    while c · D ≪ Z; → c · D − Z once the server is saturated (c · D ≫ Z). Works on floats or numpy arrays
+    (``np`` a namespace with ``maximum`` and ``sqrt``)."""
+    np = np or _SCALAR
+    z = np.maximum(z, 0.0)
+    cd = c * d
+    r = 0.5 * ((cd - z) + np.sqrt((cd - z) * (cd - z) + 4.0 * d * z))
+    return np.maximum(r - d, 0.0)
 
 
 def serve_constants(p: dict[str, float]) -> tuple[float, ...]:
@@ -1621,6 +1642,7 @@ def serve_point(k: tuple[float, ...], t_dec: float, t_pre: float, t_pre_marginal
     ramp = 1.0 if c_local >= KAPPA_FULL_AT else (c_local - 1.0) / (KAPPA_FULL_AT - 1.0)
     kappa = 0.5 + (kappa - 0.5) * ramp
     ttft = t_pre + queue * extra * ahead + (kappa * t_dec if c_local > 1 else 0.0) + adp_wait * t_dec
+    ttft = ttft + mixed * closed_loop_wait(ahead, ttft - ahead + (0 if 0 > osl - 1 else osl - 1) * tpot, c_local)
     latency = ttft + (0 if 0 > osl - 1 else osl - 1) * tpot
     ttft = ttft + wave_share * (t_pre + BURST_QUEUE * extra * t_pre_marginal - ttft)
     return ttft, tpot, concurrency * osl / latency / num_gpus

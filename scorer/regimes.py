@@ -4,8 +4,8 @@ Continuous-batching model (steady state, closed loop of C users):
 
 * decode step ``t_dec(C, c̄)`` at the mean context c̄ = ISL + OSL/2 (:meth:`CostModel.decode_step`);
 * TTFT, TPOT and tokens/s/GPU from :func:`scorer.costmodel.serve` (prefill interference on TPOT,
-  queueing behind simultaneous prefills in TTFT, Little's law for throughput), with the calibrated
-  ``tpot_interference`` and ``ttft_queue``;
+  queueing behind simultaneous prefills in TTFT and the closed loop's wait for the engine's prefill work once the
+  prompts fill it, Little's law for throughput), with the calibrated ``tpot_interference`` and ``ttft_queue``;
 * tokens/s/user = 1000 / TPOT[ms];
 * memory fit: weights + C/dp sequences per GPU (each attention-DP rank holds its share) of ISL + OSL/2 tokens
   of KV (the mean context of a steady closed loop) ≤ the framework's KV budget; beyond it the engine

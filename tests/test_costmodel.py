@@ -34,6 +34,14 @@ def test_serve_formulas_by_hand():
     # queueing behind 8 x 0.25 earlier prefills, each its compute plus the 2048/8192 of a decode iteration its
     # chunk rides with; half a step waiting for the running iteration
     ttft = 0.100 + 0.25 * 8 * (0.080 + 2048 / 8192 * 0.010) + 0.010 / 2
+    # plus the closed loop's wait for the others' prefill work: D = 0.0825 s of it a request, the rest of its cycle
+    # Z = TTFT - D + 99 TPOT; Schweitzer-Bard's R = D (1 + (c-1)/c Q), Q = c R / (R + Z) is the root of
+    # R^2 + (Z - c D) R - D Z = 0, and the wait is R - D
+    d = 0.080 + 2048 / 8192 * 0.010
+    z = ttft - d + 99 * tpot
+    r = ((9 * d - z) + math.sqrt((9 * d - z) ** 2 + 4 * d * z)) / 2
+    assert math.isclose(r, d * (1 + 8 / 9 * 9 * r / (r + z)))
+    ttft += r - d
     assert math.isclose(out["tpot"], tpot) and math.isclose(out["ttft"], ttft)
     # Little's law: 9 users x 100 tokens per (TTFT + 99 TPOT), over 2 GPUs
     assert math.isclose(out["tokens_per_s_per_gpu"], 9 * 100 / (ttft + 99 * tpot) / 2)
@@ -334,6 +342,11 @@ def test_attention_dp_wait_by_hand_and_only_on_dp_layouts(capsys):
     out = serve(t_dec=0.010, t_pre=0.100, t_pre_marginal=0.080, c_local=9, osl=100, num_gpus=2, concurrency=9, p=p,
                 isl=2048)
     steady = 0.100 + 0.25 * 8 * (0.080 + 2048 / 8192 * 0.010) + 0.010 / 2 + 40 * 0.010
+    # the closed loop's wait for the others' prefill work (as in test_serve_formulas_by_hand): root of
+    # R^2 + (Z - c D) R - D Z = 0 with D = 0.0825 s, Z = TTFT - D + 99 TPOT, c = 9; the wait is R - D
+    d, tpot = 0.080 + 2048 / 8192 * 0.010, 0.010 + 0.5 * 8 / 100 * 0.080
+    z = steady - d + 99 * tpot
+    steady += ((9 * d - z) + math.sqrt((9 * d - z) ** 2 + 4 * d * z)) / 2 - d
     assert math.isclose(out["ttft"], steady)
     wave = serve(t_dec=0.010, t_pre=0.100, t_pre_marginal=0.080, c_local=9, osl=100, num_gpus=2, concurrency=9, p=p,
                  isl=2048, wave_share=0.1)
