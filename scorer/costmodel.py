@@ -878,15 +878,44 @@ class CostModel:
     def _sglang_running_cap(self) -> int | None:
         """SGLang's default requests per attention-DP worker: min(clamp(pool tokens / context length x 512, 2048,
         4096), pool tokens // 2) (kv_cache_configurator.resolve_max_num_reqs), the pool's tokens being the KV
-        budget over one token's KV bytes (a recurrent model's per-sequence state included, which SGLang's mamba
-        pool bounds as well); the context length is the model's. None where no token fits."""
+        budget over one token's KV bytes; the context length is the model's. A Mamba / linear-attention model's
+        KV pool is what its state pool leaves (:meth:`sglang_mamba_pool`; no attention layer: SGLang's token pool
+        holds the context length, pool_configurator.py DefaultPoolConfigurator._zero_kv_max_tokens) and the cap is
+        also at most the state slots // slots a request (resolve_max_num_reqs, kv_cache_configurator.py:3134-3150).
+        None where no token fits."""
+        ctx = max(1, self.arch.max_positions or 4096)
+        pool = self.sglang_mamba_pool()
+        if pool is not None:
+            per_token = self._sglang_kv_only_bytes(1)
+            if pool.kv_bytes <= 0:
+                return None
+            tokens = int(pool.kv_bytes // per_token) if per_token > 0 else ctx
+            return max(1, min(max(min(int(tokens / ctx * 512), 4096), 2048), tokens // 2, pool.max_requests))
         per_token = self.kv_bytes_per_sequence(1)
         budget = self.kv_budget_bytes()
         if per_token <= 0 or budget <= 0:
             return None
         tokens = int(budget // per_token)
-        ctx = max(1, self.arch.max_positions or 4096)
         return max(1, min(max(min(int(tokens / ctx * 512), 4096), 2048), tokens // 2))
+
+    def sglang_mamba_pool(self, policy: str | None = None):
+        """SGLang 0.5.23's state-pool / KV-pool split of this GPU's KV budget (:func:`scorer.kvcache.
+        sglang_mamba_pool`) under the ``sglang`` KV policy for a model with recurrent state; None otherwise."""
+        policy = resolve_policy(policy, self.framework) if policy else self.kv_policy
+        if policy != "sglang":
+            return None
+        if "_sg_pool" not in self.__dict__:
+            from .kvcache import sglang_mamba_pool
+            self._sg_pool = sglang_mamba_pool(self.arch, self.kv_budget_bytes(), self.layout.tp, self.layout.pp,
+                                              self.state_dtype)
+        return self._sg_pool
+
+    def _sglang_kv_only_bytes(self, context: int) -> float:
+        """Per-GPU bytes one sequence of ``context`` tokens takes from SGLang's KV pool: its KV, its recurrent
+        state (which lives in the state pool) taken out."""
+        from .kvcache import recurrent_state_bytes
+        state = recurrent_state_bytes(self.arch, self.layout.tp, self.state_dtype) / self.layout.pp
+        return max(0.0, self.kv_bytes_per_sequence(context, "sglang") - state)
 
     def running(self, concurrency: int, max_c: int) -> int:
         """Sequences the engine runs of ``concurrency`` in flight: what its KV cache holds (``max_c``, when at
@@ -905,6 +934,16 @@ class CostModel:
 
     def _max_concurrency(self, context: int, policy: str | None) -> int:
         free = self.kv_budget_bytes()
+        pool = self.sglang_mamba_pool(policy)
+        if pool is not None:  # SGLang: the KV pool's sequences, at most the state pool's requests
+            if free <= 0 or pool.kv_bytes <= 0:
+                return 0
+            per = self._sglang_kv_only_bytes(context)
+            if per > 0:
+                fit = int(pool.kv_bytes // per)
+            else:  # no attention layer: the token pool holds the model's context length (_zero_kv_max_tokens)
+                fit = max(1, self.arch.max_positions or 4096) // max(1, context)
+            return min(fit, pool.max_requests) * self.layout.dp
         per = self.kv_bytes_per_sequence(context, policy)
         if free <= 0 or per <= 0:
             return 0

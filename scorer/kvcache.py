@@ -74,9 +74,13 @@ POLICIES = {
                     "included) holds pages for the whole context; recurrent state fixed.",
     "sglang": "SGLang 0.5.23 SWA memory pool: full-attention layers draw from a full pool, sliding layers from an SWA "
               "pool of swa_full_tokens_ratio = 0.8 of its tokens, and free tokens that leave the window; a "
-              "sequence needs its context in the full pool and min(context, window) in the SWA pool. Hybrid "
-              "Mamba / delta-net models: one state per sequence assumed (SGLang's fixed mamba_full_memory_ratio "
-              "split and its 3 state slots a request are not modelled: capacity there is an upper bound).",
+              "sequence needs its context in the full pool and min(context, window) in the SWA pool. Mamba / "
+              "delta-net models: the memory left after the weights is split first, mamba_full_memory_ratio = 0.9 "
+              "to 1 (0.9 / 1.9 of it) into a pool of fixed state slots and the rest into the KV pool; running "
+              "requests are capped at the slots // 5 (3 base + 2 extra-buffer tracking slots, the default for "
+              "NemotronH, Qwen3-Next and the other extra-buffer hybrids with the overlap scheduler; 3 for the "
+              "others, 4 with PP) (mem_cache/kv_cache_configurator.py _handle_max_mamba_cache, "
+              "resolve_max_num_reqs; data/engines.json sglang.mamba_pool).",
     "trtllm": "TensorRT-LLM (assumed, not read from its source): a sliding-window layer's cache is cyclic within its "
               "window (blocks of 32 tokens); full-attention layers grow with the context; recurrent state fixed.",
     "window": "window-capped (llama.cpp SWA cache): sliding-window and chunked layers keep at most their window "
@@ -468,6 +472,102 @@ def engine_kv(framework: str, gpu=None, pp: int = 1, max_num_batched_tokens: int
                                         trt_block=int(eng["trtllm"]["tokens_per_block"])))
 
 
+class SGLangMambaPool(NamedTuple):
+    """SGLang 0.5.23's split of one GPU's pool budget between the Mamba / linear-attention state pool and the KV
+    pool (:func:`sglang_mamba_pool`), at default server arguments."""
+
+    slots: int  #: max_mamba_cache_size: state slots (the pool allocates one padding slot more)
+    slot_bytes: int  #: mamba_cache_per_req on this GPU: every recurrent layer's conv window + SSM state
+    state_pool_bytes: float  #: (slots + 1) x slot_bytes
+    kv_bytes: float  #: the budget left for the KV pool
+    ratio: int  #: state slots charged to each running request (_calculate_mamba_ratio)
+    max_requests: int  #: slots // ratio: resolve_max_num_reqs' cap on running requests per worker
+
+
+def recurrent_state_bytes(arch: ModelArch, tp: int = 1, state_dtype: str | None = None) -> float:
+    """Per-GPU bytes of the recurrent layers' fixed per-sequence state (Mamba, delta-net, KDA, short-conv, lightning
+    and other recurrent mixers; not DeepSeek-V4's compressed-attention state nor an attention layer's side state) as
+    :func:`per_sequence_bytes` counts it under the engine policies: ``_state_bytes / tp`` per layer."""
+    sb = state_pair(state_dtype or state_dtype_for(arch, "sglang"))
+    total = 0.0
+    for m, count in mixer_groups(arch):
+        if _attention_kind(m) is None and not isinstance(m, CompressedAttentionSpec):
+            total += count * _sequence_bytes_one(m, 1, 1.0, sb, "vllm", tp)
+    return total
+
+
+def sglang_state_slot_bytes(arch: ModelArch, tp: int = 1, state_dtype: str | None = None) -> int:
+    """SGLang 0.5.23's ``mamba_cache_per_req`` on one GPU of attention-TP ``tp`` (srt/configs/mamba_utils.py:115-125:
+    conv elements x conv dtype + SSM elements x SSM dtype, times the recurrent layers). Mamba2 and gated delta-net
+    layers take ``Mamba2StateShape.create``'s per-rank shapes (lines 195-244): when n_groups (a delta-net's key heads)
+    does not divide by TP the groups are extended by ``tp - n_groups`` (extra_groups_for_head_shards, lines 29-38)
+    before conv_dim = d_inner + 2 x n_groups x d_state is split, conv (conv_dim / tp, conv_kernel - 1), SSM
+    (heads / tp, head_dim, d_state); other recurrent kinds: their state over TP (as :func:`recurrent_state_bytes`)."""
+    sb = state_pair(state_dtype or state_dtype_for(arch, "sglang"))
+    conv_b, temp_b = sb
+    total = 0.0
+    for m, count in mixer_groups(arch):
+        if _attention_kind(m) is not None or isinstance(m, CompressedAttentionSpec):
+            continue
+        if isinstance(m, (Mamba2Spec, GatedDeltaNetSpec)):
+            if isinstance(m, Mamba2Spec):
+                inner, groups, d_state, heads, hd, k = (m.d_inner, m.n_groups, m.d_state, m.n_heads, m.head_dim,
+                                                       m.conv_kernel)
+            else:  # configs/qwen3_next.py:288-313: intermediate = value_dim, n_groups = key heads, state = key dim
+                inner, groups, d_state, heads, hd, k = (m.value_dim, m.num_k_heads, m.head_k_dim, m.num_v_heads,
+                                                       m.head_v_dim, m.conv_kernel)
+            if groups % tp:
+                groups += tp - groups  # extra_groups_for_head_shards, as SGLang writes it
+            conv = (inner + 2 * groups * d_state) // tp * (k - 1)
+            ssm = heads // tp * hd * d_state
+            total += count * (conv * conv_b + ssm * temp_b)
+        else:
+            total += count * _sequence_bytes_one(m, 1, 1.0, sb, "vllm", tp)
+    return int(total)
+
+
+def sglang_mamba_ratio(arch: ModelArch, pp: int = 1) -> int:
+    """State slots SGLang 0.5.23 charges each running request at default server arguments
+    (mem_cache/kv_cache_configurator.py:3062-3088 _calculate_mamba_ratio, radix cache on): 3
+    (MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO, line 227) plus, for an architecture whose
+    --mamba-radix-cache-strategy auto resolves to extra_buffer (arg_groups/overrides.py:453-488: a radix-cache
+    hybrid that supports the extra buffer, with the overlap scheduler on), get_mamba_tracking_slots
+    (mem_cache/allocation_sizing.py:11-19): 2 with overlap, 1 once PP > 1 turns overlap off after the strategy is
+    chosen (arg_groups/pipeline.py:225, :302). Lists and sources: data/engines.json sglang.mamba_pool."""
+    from .resources import load_json
+    c = load_json("engines.json")["engines"]["sglang"]["mamba_pool"]
+    archs = set(arch.architectures)
+    extra = bool(archs & set(c["radix_cache_archs"]) and archs & set(c["extra_buffer_archs"]))
+    slots = c["extra_buffer_tracking_slots"]["overlap" if pp <= 1 else "no_overlap"]
+    return int(c["base_slots_per_request"]) + (int(slots) if extra else 0)
+
+
+def sglang_mamba_pool(arch: ModelArch, budget_bytes: float, tp: int = 1, pp: int = 1,
+                      state_dtype: str | None = None) -> SGLangMambaPool | None:
+    """SGLang 0.5.23's Mamba state pool and what it leaves the KV pool, for one GPU whose pools may take
+    ``budget_bytes`` (deploysheet's KV budget: SGLang's ``rest_memory``), at default server arguments; None for a
+    model without recurrent state.
+
+    mem_cache/kv_cache_configurator.py _handle_max_mamba_cache (no --max-mamba-cache-size, no speculative decoding,
+    lines 3348-3386): mamba_budget = rest x r / (1 + r) (r = mamba_full_memory_ratio, 0.9); max_mamba_cache_size
+    K = int((mamba_budget - per_slot) // per_slot); the KV pool gets rest - (K + 1) x per_slot (lines 3404-3409).
+    resolve_max_num_reqs (lines 3134-3150) caps running requests at K // ratio (:func:`sglang_mamba_ratio`).
+    PP: every stage is assumed to hold 1 / pp of the recurrent layers (SGLang charges the largest stage's share,
+    lines 3233-3251)."""
+    per_slot = sglang_state_slot_bytes(arch, tp, state_dtype) / max(1, pp)
+    if per_slot <= 0:
+        return None
+    from .resources import load_json
+    r = float(load_json("engines.json")["engines"]["sglang"]["mamba_pool"]["mamba_full_memory_ratio"])
+    per_slot = int(per_slot)
+    budget = budget_bytes * r / (1 + r)
+    slots = max(0, int((budget - per_slot) // per_slot))
+    state = (slots + 1) * per_slot
+    ratio = sglang_mamba_ratio(arch, pp)
+    return SGLangMambaPool(slots=slots, slot_bytes=per_slot, state_pool_bytes=float(state),
+                           kv_bytes=float(budget_bytes - state), ratio=ratio, max_requests=slots // ratio)
+
+
 def uses_mla(arch: ModelArch) -> bool:
     """Whether any decoder layer attends through multi-head latent attention (SGLang then runs an MLA backend)."""
     return any(isinstance(layer.mixer, MLASpec) for layer in arch.layers)
@@ -779,6 +879,16 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
     elif windowed and policy == "sglang":
         notes.append("Sliding-window layers draw from SGLang's SWA pool (0.8 of the full pool's tokens) and keep "
                      "their window (SGLang 0.5.23, data/engines.json).")
+    if policy == "sglang" and recurrent_state_bytes(arch, 1, sdt) > 0:
+        ratio = sglang_mamba_ratio(arch)
+        notes.append(f"SGLang 0.5.23 splits the memory left after the weights: 0.9 / 1.9 of it "
+                     "(mamba_full_memory_ratio 0.9) to a pool of recurrent-state slots, one state each, the rest "
+                     f"(less one padding slot) to the KV pool; running requests are capped at the slots // {ratio} "
+                     f"({ratio} state slots a request: mem_cache/kv_cache_configurator.py _handle_max_mamba_cache, "
+                     "_calculate_mamba_ratio, "
+                     "resolve_max_num_reqs; data/engines.json sglang.mamba_pool). Capacity rows follow this formula "
+                     "at default server arguments; with PP (every stage assumed to hold 1 / PP of the recurrent "
+                     "layers, and 1 tracking slot fewer for extra-buffer hybrids) they are estimated.")
     side = any(isinstance(m, AttentionSpec) and m.side_state_elements for lay in arch.layers for m in (lay.mixer,))
     if any(k.state_bytes_per_sequence_per_layer for k in kinds.values() if not k.kind.startswith(("full", "sliding",
                                                                                                   "chunked"))):
@@ -795,8 +905,17 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
 
 def max_sequences(free_bytes_per_gpu: float, arch: ModelArch, context: int, kv_dtype: str = "bf16",
                   policy: str = "vllm", tp: int = 1, ssm_state_dtype: str | None = None) -> int:
-    """Concurrent sequences of ``context`` tokens whose cache fits in ``free_bytes_per_gpu`` bytes on each GPU."""
+    """Concurrent sequences of ``context`` tokens whose cache fits in ``free_bytes_per_gpu`` bytes on each GPU. Under
+    ``sglang`` a model with recurrent state splits the budget first (:func:`sglang_mamba_pool`): the sequences its
+    KV pool holds (state taken out), at most the state pool's requests."""
     per = per_sequence_bytes(arch, context, kv_dtype, policy, tp, ssm_state_dtype)
+    pool = sglang_mamba_pool(arch, free_bytes_per_gpu, tp, 1, ssm_state_dtype) if policy == "sglang" else None
+    if pool is not None:
+        if pool.kv_bytes <= 0:
+            return 0
+        kv = per - recurrent_state_bytes(arch, tp, ssm_state_dtype)
+        fit = int(pool.kv_bytes // kv) if kv > 0 else max(1, arch.max_positions or 4096) // max(1, context)
+        return max(0, min(fit, pool.max_requests))
     if per <= 0:
         return 0
     return max(0, int(free_bytes_per_gpu // per))
