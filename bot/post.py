@@ -74,7 +74,9 @@ def write_dry_run(folder: Path, files: dict[str, bytes]) -> None:
 
     temps: list[tuple[str, Path]] = []
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        if not folder.parent.is_dir():  # as every other output: a missing parent folder is refused, not made
+            raise BadInputError(f"--dry-run {folder}: its parent folder {folder.parent} does not exist")
+        folder.mkdir(exist_ok=True)
         for name in files:
             target = folder / name
             if target.exists() and not target.is_file():

@@ -153,6 +153,8 @@ _MS = _bounded(0.01, 1e7, "ms")
 
 def _positive_int(text: str) -> int:
     try:
+        if not text.strip().isascii() or "_" in text:  # int() also takes "٣" and "1_0"; --concurrency does not
+            raise ValueError(text)
         v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None

@@ -148,6 +148,8 @@ def _load_calibration(path: str | Path | None) -> Calibration:
             where = "data/calibration.json"
         else:
             where = str(path)
+            if not where.strip():
+                raise ValueError("--calibration names no file (an empty path)")
             if not Path(path).exists():
                 raise FileNotFoundError(path)
             if not Path(path).is_file():
@@ -398,15 +400,50 @@ def partly_excluded(projections: set[str]) -> str | None:
     return None
 
 
+#: bytes of one FP8 block's scale: float32 (vLLM 0.33.0 quantization/utils/fp8_utils.py create_fp8_scale_parameter,
+#: one per block_n x block_k weights)
+FP8_BLOCK_SCALE_BYTES = 4.0
+
+
+def fp8_block_of(quant) -> tuple[int, int]:
+    """(block_n, block_k) of an FP8 block checkpoint's ``weight_block_size``; 128 x 128 when it names no usable
+    one (two positive integers)."""
+    b = getattr(quant, "block", None)
+    if b and len(b) == 2 and all(isinstance(x, int) and not isinstance(x, bool) and 0 < x <= 1 << 20 for x in b):
+        return int(b[0]), int(b[1])
+    return 128, 128
+
+
+def fp8_block_label(block) -> str:
+    """The catalog label of FP8 block weights with the checkpoint's (block_n, block_k), e.g. "FP8 block 64x64"."""
+    return f"FP8 block {block[0]}x{block[1]}"
+
+
+#: compute-capability major -> (I_p, hidden) multiples vLLM 0.33.0 rounds a gpt-oss MXFP4 checkpoint's routed
+#: experts up to (layers/fused_moe/oracle/mxfp4.py mxfp4_round_up_hidden_size_and_intermediate_size, for the first
+#: backend of _get_priority_backends_for_gpt_oss that runs there): SM100 FLASHINFER_TRTLLM_MXFP4_BF16 (TRTLLM
+#: backends: I to 128, hidden to 256); SM90 TRITON (the final else: I to 64); SM120 MARLIN (Triton moved after
+#: BATCHED_MARLIN: I to 128, hidden to 256). Other GPUs: not modelled (no padding counted)
+MXFP4_MOE_ROUNDING = {"10": (128, 256), "9": (64, 1), "12": (128, 256)}
+
+
+def _round_up(x: int, m: int) -> int:
+    return -(-x // m) * m
+
+
 def int_weight_bytes(prec, quant) -> float:
-    """Bytes per weight of an integer weight-only (INT4, INT8 W8A16) checkpoint served at its own format: bits / 8,
-    an fp16 scale per group
+    """Bytes per weight of a checkpoint served at its own format where the layout sets them. FP8 block weights: one
+    byte and a float32 scale per block, 1 + 4 / (block_n · block_k) (the catalog's 1.00024 is 128 x 128).
+    Integer weight-only (INT4, INT8 W8A16): bits / 8, an fp16 scale per group
     and, where the checkpoint stores them (``QuantSpec.zero_points``, or not stated), a zero point of the same bits
     per group (GPTQ / AWQ packing: scales [K / g, N] fp16, qzeros [K / g, N x bits / 32] int32; a symmetric
     compressed-tensors checkpoint stores no zeros). Per-channel (no group size: GPTQ / AWQ group_size -1, a
     compressed-tensors ``channel`` or ``tensor`` strategy; one scale per output channel, 2 / K bytes a weight, is
     left out): bits / 8. Any other case (a method whose group is not stated): the
     precision's catalog ``weight_bytes`` (data/precisions.json: INT4 / W8A16 at group 128 with zero points)."""
+    if quant is not None and prec.id == "fp8_block" and quant.format == "fp8_block":
+        bn, bk = fp8_block_of(quant)
+        return 1.0 + FP8_BLOCK_SCALE_BYTES / (bn * bk)
     if quant is None or prec.id not in ("int4", "w8a16") or quant.format != prec.id or (
             quant.group_size is None and quant.method not in ("gptq", "awq", "compressed-tensors")):
         return prec.weight_bytes
@@ -808,8 +845,36 @@ class CostModel:
         if self.stored_weight_bytes:
             modelled = full + emb_full + rest * 2.0
             if modelled > 0:
-                return per_gpu * self.stored_weight_bytes / modelled
-        return per_gpu
+                per_gpu = per_gpu * self.stored_weight_bytes / modelled
+        return per_gpu + self.mxfp4_expert_padding_bytes() * share / pp
+
+    def mxfp4_expert_padding_bytes(self) -> float:
+        """Per-GPU bytes vLLM adds to a gpt-oss MXFP4 checkpoint's routed experts by rounding their sizes up before
+        allocating them (0 elsewhere): vllm 0.33.0 layers/fused_moe/routed_experts.py calls
+        ``maybe_roundup_sizes`` before ``create_weights``, with the sizes of
+        layers/fused_moe/oracle/mxfp4.py ``mxfp4_round_up_hidden_size_and_intermediate_size`` for the backend
+        ``_get_priority_backends_for_gpt_oss`` picks (:data:`MXFP4_MOE_ROUNDING`). The per-rank expert width I_p
+        and the hidden size are rounded; a GPU whose backend is not modelled adds nothing."""
+        from .quant import gpt_oss_mxfp4
+        if self.framework != "vllm" or self.precision.id != "mxfp4" or not gpt_oss_mxfp4(self.arch, True):
+            return 0.0
+        cc = (self.gpu.compute_capability or "").split(".")[0]
+        align = MXFP4_MOE_ROUNDING.get(cc)
+        if align is None:
+            return 0.0
+        a_i, a_h = align
+        extra = 0.0
+        for (g, sh), wb in zip(self._shards, self._wb):
+            if not g.expert:
+                continue
+            cnt = expert_share(g.count, g.count // max(1, len(g.layers)), self.layout.ep)
+            if g.shard == "row":  # down: K = I_p, N = hidden
+                k, n = _round_up(sh.k, a_i), _round_up(sh.n, a_h)
+            else:  # gate/up: K = hidden, N = the parts of I_p each
+                parts = sh.parts or [sh.n]
+                k, n = _round_up(sh.k, a_h), sum(_round_up(p, a_i) for p in parts)
+            extra += wb * (k * n - sh.k * sh.n) * cnt
+        return extra
 
     def kv_bytes_per_sequence(self, context: int, policy: str | None = None) -> float:
         """Per-GPU bytes of KV cache + recurrent state for one sequence held by a GPU's DP rank

@@ -7,17 +7,19 @@ rule (``data/rules.json``):
 
 * ``fp8`` / ``int8`` W8A8 (Q1): CUTLASS ``scaled_mm`` needs K_p % 16 and N_p % 16, else a Triton
   fallback (padded);
-* ``fp8_block`` 128x128 (Q2): vLLM ``validate_fp8_block_shape`` — a row-parallel split needs
-  K_p % 128; a column split, or a merged (fused) output, checks every output partition % 128,
-  except that an unsplit merged GEMM may leave its last partition unaligned; FusedMoE needs the
-  expert width per partition % 128 (gate/up output and, when split, down input). K % 128 is also
-  required by the 1x128 activation-group quantization. An N that is not a multiple of 128 passes
-  with a partial scale block but misses the CUTLASS block-FP8 GEMM (Triton fallback: padded).
-  SGLang's ``validate_block_quant_shapes`` is the same check;
+* ``fp8_block`` (Q2), at the checkpoint's ``weight_block_size`` (block_n x block_k; 128x128 online): vLLM
+  ``validate_fp8_block_shape`` — a row-parallel split needs K_p % block_k; a column split, or a merged (fused)
+  output, checks every output partition % block_n, except that an unsplit merged GEMM may leave its last partition
+  unaligned; FusedMoE needs the expert width per partition % block_n (and % block_k when split). K % block_n is
+  also required by the (1, block_n) activation-group quantization. An N that is not a multiple of 128 passes with
+  a partial scale block but misses the CUTLASS block-FP8 GEMM, and so does any block other than 128x128 (Triton
+  fallback: padded). SGLang's ``validate_block_quant_shapes`` is the same check, except that it also checks an
+  unsplit merged GEMM's last partition (not applied: SGLang builds some fused projections replicated);
 * ``nvfp4`` (Q4): K_p % 16 or ``ModelOptNvFp4LinearMethod`` raises; K_p % 64 and N_p % 128 avoid
   the swizzle padding;
-* ``mxfp4`` (Q5): K % 32 (block); vLLM's ``Mxfp4MoEMethod`` pads expert widths and hidden to 256
-  (FlashInfer SM100);
+* ``mxfp4`` (Q5): K % 32 (block); vLLM's MoE kernels pad expert widths and hidden to 256 (FlashInfer SM100);
+  dense linears (online MXFP4, compressed-tensors W4A4 MXFP4) need K_p % 32, FlashInfer pads N to 128; a gpt-oss
+  ``quant_method: mxfp4`` checkpoint quantizes its experts only;
 * ``int4`` W4A16 (Q3), at the checkpoint's group (128 when quantizing online): vLLM 0.33.0 refuses a group that
   straddles the TP shard (K_p % group) and zero-pads Marlin's thread tiles (padded); SGLang 0.5.23's dense Marlin
   needs N_p % 64, K_p % 128 and K_p % group; routed experts run fused Marlin MoE (hidden % 128, I_p % group,
@@ -49,6 +51,8 @@ CHECKED = {("vllm", f) for f in FORMATS + STORED_ONLY} | {("sglang", "w8a16"), (
                                             ("trtllm", "int4"),
                                             ("trtllm", "nvfp4")}
 DEFAULT_TPS = (1, 2, 4, 8, 16, 32)
+#: (block_n, block_k) of FP8 block quantization when the checkpoint names none (quantizing online; DeepSeek's)
+FP8_BLOCK = (128, 128)
 ORDER = {"ready": 0, "padded": 1, "not_ready": 2}
 
 
@@ -91,19 +95,22 @@ def _parts_per_partition(g: Gemm, tp: int) -> tuple[list[int], bool]:
     return s.parts, split
 
 
-def check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False, group: int | None = 128
-          ) -> tuple[str, str | None]:
+def check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False, group: int | None = 128,
+          block: tuple[int, int] = FP8_BLOCK, dense_mxfp4: bool = True) -> tuple[str, str | None]:
     """Status of one GEMM for a format, engine and TP degree (``ep``: experts whole on each rank; ``group``: the
-    integer formats' quantization group along K, None or -1 per channel, 128 when quantizing online). Where the
-    engine's own check is not read (not in :data:`CHECKED`) and vLLM's stands in, the reason says so."""
-    status, reason = _check(fmt, engine, g, tp, ep, group)
+    integer formats' quantization group along K, None or -1 per channel, 128 when quantizing online; ``block``: the
+    FP8 block checkpoint's (block_n, block_k), 128 x 128 when quantizing online; ``dense_mxfp4``: the engine
+    quantizes a non-expert GEMM at MXFP4 — False for a gpt-oss ``quant_method: mxfp4`` checkpoint, whose loader
+    leaves them 16-bit). Where the engine's own check is not read (not in :data:`CHECKED`) and vLLM's stands in,
+    the reason says so."""
+    status, reason = _check(fmt, engine, g, tp, ep, group, block, dense_mxfp4)
     if reason and (engine, fmt) not in CHECKED and "vLLM" in reason:
         reason = f"{reason} (vLLM's check, assumed for {engine}: its own is not read)"
     return status, reason
 
 
-def _check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False, group: int | None = 128
-           ) -> tuple[str, str | None]:
+def _check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False, group: int | None = 128,
+           block: tuple[int, int] = FP8_BLOCK, dense_mxfp4: bool = True) -> tuple[str, str | None]:
     eff_tp = 1 if (g.expert and ep) else tp
     s = shard(g, eff_tp)
     name = g.name
@@ -116,24 +123,36 @@ def _check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False, group: int
         if s.k % 16 or s.n % 16:
             return "padded", f"{name} K_p={s.k}, N_p={s.n}: not multiples of 16 (CUTLASS scaled_mm → Triton)"
         return "ready", None
-    if fmt == "fp8_block":
+    if fmt == "fp8_block":  # vLLM 0.33.0 quantization/utils/fp8_utils.py validate_fp8_block_shape(_moe)
+        bn, bk = block
         if g.expert:
             width = g.k if g.shard == "row" else (g.parts[0] if g.parts else g.n)
-            per = width // eff_tp
-            if per % 128:
-                return "not_ready", (f"{name}: expert width {width}/TP{eff_tp} = {per}, {per} % 128 = {per % 128} "
-                                     "(FusedMoE block_n 128)")
+            per = width // eff_tp  # I_p
+            if per % bn:
+                return "not_ready", (f"{name}: expert width {width}/TP{eff_tp} = {per}, {per} % {bn} = {per % bn} "
+                                     f"(FusedMoE block_n {bn})")
+            if eff_tp > 1 and per % bk:
+                return "not_ready", (f"{name}: expert width {width}/TP{eff_tp} = {per}, {per} % {bk} = {per % bk} "
+                                     f"(FusedMoE block_k {bk})")
         else:
-            if split_k and s.k % 128:
-                return "not_ready", f"{name}: K/TP = {g.k}/{eff_tp} = {s.k}, {s.k} % 128 = {s.k % 128}"
-            if s.k % 128:  # activations are quantized in 1x128 groups: per_token_group_quant_fp8 asserts K % 128
-                return "not_ready", f"{name}: K = {s.k}, {s.k} % 128 = {s.k % 128} (1x128 activation groups)"
+            if split_k and s.k % bk:
+                return "not_ready", f"{name}: K/TP = {g.k}/{eff_tp} = {s.k}, {s.k} % {bk} = {s.k % bk}"
+            # activations are quantized in (1, block_n) groups (fp8.py Fp8LinearMethod activation_quant_key):
+            # per_token_group_quant_fp8 asserts K % group
+            if s.k % bn:
+                return "not_ready", f"{name}: K = {s.k}, {s.k} % {bn} = {s.k % bn} (1x{bn} activation groups)"
             parts, split = _parts_per_partition(g, eff_tp)
             merged = len(parts) > 1
             if split or merged:
+                # vLLM exempts an unsplit merged GEMM's last partition. SGLang 0.5.23's validate_block_quant_shapes
+                # checks it too, but builds some fused projections replicated (DeepSeek's fused_qkv_a_proj_with_mqa,
+                # models/deepseek_v2.py: one partition): not told apart here, vLLM's rule is used for both
                 for p in (parts if split else parts[:-1]):
-                    if p % 128:
-                        return "not_ready", f"{name}: output partition {p}, {p} % 128 = {p % 128}"
+                    if p % bn:
+                        return "not_ready", f"{name}: output partition {p}, {p} % {bn} = {p % bn}"
+        if (bn, bk) != FP8_BLOCK:  # CUTLASS block-FP8 and DeepGEMM take (1, 128) activation groups only
+            return "padded", (f"{name}: {bn}x{bk} blocks: vLLM's CUTLASS and DeepGEMM block-FP8 GEMMs need 128x128 "
+                              "(kernels/linear/scaled_mm/cutlass.py, deep_gemm.py): Triton block-FP8 fallback")
         # an unsplit last partition (or unsplit N) that is not a multiple of 128 has a partial scale block: it
         # passes validate_fp8_block_shape, but the CUTLASS block-FP8 GEMM needs N % 128 (Triton fallback)
         if any(p % 128 for p in (s.parts or [s.n])) or s.n % 128:
@@ -149,8 +168,16 @@ def _check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False, group: int
         return "ready", None
     if fmt == "mxfp4":
         if not g.expert:
-            return "not_ready", (f"{name}: vLLM's MXFP4 method (Mxfp4MoEMethod) quantizes MoE experts only; "
-                                 "dense linear layers are not supported")
+            if not dense_mxfp4:
+                return "not_ready", (f"{name}: vLLM's gpt-oss MXFP4 loader (quantization/mxfp4.py Mxfp4Config) "
+                                     "quantizes MoE experts only; dense linear layers stay 16-bit")
+            # vLLM 0.33.0 online Mxfp4OnlineLinearMethod (quantization/online/mxfp4.py) and compressed-tensors
+            # W4A4 MXFP4: K_p % 32 or create_weights raises; FlashInfer pads N to 128, Marlin its thread tiles
+            if s.k % 32:
+                return "not_ready", f"{name}: K/TP = {s.k}, {s.k} % 32 = {s.k % 32} (vLLM MXFP4 32-element blocks)"
+            if s.n % 128:
+                return "padded", f"{name} N_p={s.n}: vLLM's FlashInfer MXFP4 linear pads N to 128"
+            return "ready", None
         if g.k % 32:
             return "not_ready", f"{name}: K = {g.k}, {g.k} % 32 = {g.k % 32} (32-element blocks)"
         # shards are cut in whole 32-element blocks (rounded up) and padded: 2880 at TP4 -> 23 blocks = 736
@@ -254,6 +281,23 @@ def stored_group(arch: ModelArch, as_stored: bool) -> int | None:
     return 128
 
 
+def stored_block(arch: ModelArch, as_stored: bool) -> tuple[int, int]:
+    """The FP8 block (block_n, block_k) the ``fp8_block`` checks run at: the checkpoint's ``weight_block_size``
+    when serving it as stored (vLLM 0.33.0 validate_fp8_block_shape reads it), else :data:`FP8_BLOCK`."""
+    q = arch.quantization
+    if as_stored and q is not None and q.format == "fp8_block":
+        from .costmodel import fp8_block_of
+        return fp8_block_of(q)
+    return FP8_BLOCK
+
+
+def gpt_oss_mxfp4(arch: ModelArch, as_stored: bool) -> bool:
+    """Serving a ``quant_method: mxfp4`` checkpoint as stored: vLLM 0.33.0's Mxfp4Config (quantization/mxfp4.py
+    get_quant_method) quantizes the MoE experts only and leaves every other linear 16-bit."""
+    q = arch.quantization
+    return bool(as_stored and q is not None and q.format == "mxfp4" and q.method == "mxfp4")
+
+
 def _worst(results: list[tuple[str, str | None]]) -> tuple[str, str | None]:
     status, reason = "ready", None
     for st, why in results:
@@ -275,8 +319,8 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
     has_experts = any(g.expert for g in quantizable)
     #: EP spreads whole experts over the ranks: at most one rank per expert (regimes.layout_problem)
     experts = max((lay.ffn.num_experts for lay in arch.layers if getattr(lay.ffn, "kind", "") == "moe"), default=0)
-    # MXFP4 checkpoints and vLLM's Mxfp4MoEMethod quantize the experts; other layers stay BF16. A dense
-    # model is checked on all its layers, and every one reports the MoE-only limitation (_kernel_formats).
+    # a gpt-oss MXFP4 checkpoint quantizes the experts only (its other layers stay BF16, _kernel_formats); vLLM's
+    # online MXFP4 and compressed-tensors MXFP4 quantize the dense linears too
     q = arch.quantization
     kernels = PRECISION_FORMAT.get(q.format, q.format) if q is not None else None  # fp8_channel: the fp8 kernels
     rows = []
@@ -285,6 +329,8 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
         # leaves 16-bit unchecked (served_formats); other formats quantize every GEMM (rule Q7's set)
         pairs = _kernel_formats(arch, gemms, fmt, fmt == kernels)
         group = stored_group(arch, fmt == kernels)
+        block = stored_block(arch, fmt == kernels)
+        dense_mx = not gpt_oss_mxfp4(arch, fmt == kernels)
         for tp in tps:
             for engine in ENGINES:
                 basis = "checked" if (engine, fmt) in CHECKED else "assumed"
@@ -293,10 +339,12 @@ def readiness(arch: ModelArch, gemms: list[Gemm], tps=DEFAULT_TPS, valid_tp: lis
                                            reason=f"TP {tp} invalid for the attention heads (T1/T2)", rule="T1",
                                            min_gpu=MIN_GPU[fmt], basis="checked"))
                     continue
-                status, reason = _worst([_tagged(check(gf, engine, g, tp, group=group), gf, fmt) for g, gf in pairs])
+                status, reason = _worst([_tagged(check(gf, engine, g, tp, group=group, block=block,
+                                                       dense_mxfp4=dense_mx), gf, fmt) for g, gf in pairs])
                 ep_status = None
                 if has_experts and tp <= experts:
-                    ep_status = _worst([check(gf, engine, g, tp, ep=True, group=group) for g, gf in pairs])[0]
+                    ep_status = _worst([check(gf, engine, g, tp, ep=True, group=group, block=block,
+                                              dense_mxfp4=dense_mx) for g, gf in pairs])[0]
                 rows.append(QuantEntry(format=fmt, tp=tp, engine=engine, status=status, reason=reason,
                                        rule=RULE[fmt], min_gpu=MIN_GPU[fmt], basis=basis, ep_status=ep_status))
     total = sum(g.params for g in gemms) or 1
@@ -369,12 +417,52 @@ def checkpoint_blocker(arch: ModelArch, engine: str, tp: int = 1) -> str | None:
                    else "sglang 0.5.23 srt/layers/quantization/utils.py is_layer_skipped")
             return (f"{engine_name(engine)} refuses a checkpoint that leaves {part} unquantized and the rest "
                     f"quantized ('Detected some but not all shards ... are quantized', {src}) (rule Q10)")
+    scheme = _scheme_refused(arch, engine)
+    if scheme:
+        return f"{engine_name(engine)} refuses this checkpoint: {scheme} (rule Q10)"
     unsupported = _unsupported_params(q, method, rules.get("params") or {})
     if unsupported:
         return f"{engine_name(engine)} has no kernel for this {method} checkpoint: {unsupported} (rule Q10)"
     cap = (rules.get("max_tp") or {}).get(method)
     if cap is not None and tp > cap:
         return f"{engine_name(engine)} loads a pre-quantized {method} checkpoint at TP {cap} only, not TP {tp} (rule Q10)"
+    return None
+
+
+def _scheme_refused(arch: ModelArch, engine: str) -> str | None:
+    """What of the checkpoint's weight / activation scheme ``engine``'s loader refuses, or None:
+
+    * block-FP8 weights with static activations: vLLM 0.33.0 and SGLang 0.5.23 ``Fp8Config`` raise "The block-wise
+      quantization only supports dynamic activation scheme" (vllm layers/quantization/fp8.py Fp8Config.__init__,
+      sglang srt/layers/quantization/fp8.py Fp8Config.__init__);
+    * compressed-tensors INT8 W8A8 routed experts: vLLM's FusedMoE takes only channel-wise symmetric weights with
+      dynamic per-token activations (compressed_tensors_moe.py get_moe_method ``_is_dynamic_token_w8a8``, then
+      CompressedTensorsW8A8Int8MoEMethod requires CHANNEL weights); SGLang runs that scheme on NPU only
+      (srt/layers/quantization/compressed_tensors/compressed_tensors.py: "The W8A8Int8 Fused MoE scheme is
+      implemented only for NPU") and no other INT8 MoE scheme ("Unsupported FusedMoe scheme").
+    A key the config leaves out is not held against it."""
+    q = arch.quantization
+    if engine not in ("vllm", "sglang") or q is None:
+        return None
+    acts = q.activations or ""
+    if q.format == "fp8_block" and acts.endswith("-static"):
+        return "block-wise FP8 weights with static activation scales (its block FP8 path is dynamic only)"
+    experts_fmt = q.component_formats.get("routed_experts", q.format)
+    moe = any(getattr(lay.ffn, "kind", "") == "moe" for lay in arch.layers)
+    if q.method == "compressed-tensors" and experts_fmt == "int8" and moe:
+        from .costmodel import excluded_components
+        if "routed_experts" in excluded_components(q.excluded, arch.layers):
+            return None
+        if engine == "sglang":
+            return "INT8 W8A8 routed experts (its compressed-tensors INT8 fused MoE runs on NPU only)"
+        bad = [what for what, ok in (
+            (f"{q.weight_strategy} weight scales", q.weight_strategy in (None, "channel")),
+            (f"{q.input_strategy} activation scales", q.input_strategy in (None, "token")),
+            ("static activation scales", not acts.endswith("-static")),
+            ("asymmetric weights", q.zero_points is not True)) if not ok]
+        if bad:
+            return (f"INT8 W8A8 routed experts with {', '.join(bad)} (its fused MoE takes channel-wise symmetric "
+                    "weights with dynamic per-token activations)")
     return None
 
 
@@ -430,8 +518,10 @@ def served_formats(arch: ModelArch, gemms: list[Gemm], precision: str) -> list[t
     not the lm_head) at ``precision``'s format. Serving the checkpoint as stored (``precision`` is its format): each
     GEMM at its own component's format (a mixed checkpoint's ``component_formats``); a component the checkpoint
     leaves 16-bit (no group quantizes it, or its ``ignore`` / ``exclude_modules`` / ``modules_to_not_convert``
-    names it) runs no quantized kernel, so no kernel check applies to it. MXFP4 quantizes a MoE model's experts
-    only (vLLM 0.33.0 Mxfp4MoEMethod; other layers stay BF16). Empty for bf16/fp16 and unknown precisions."""
+    names it) runs no quantized kernel, so no kernel check applies to it. A gpt-oss ``quant_method: mxfp4``
+    checkpoint quantizes its experts only (vLLM 0.33.0 Mxfp4Config; other layers stay BF16); online MXFP4
+    (config/quantization.py: linear and moe) and compressed-tensors MXFP4 quantize the dense linears too. Empty for
+    bf16/fp16 and unknown precisions."""
     fmt = PRECISION_FORMAT.get(precision)
     if fmt is None:
         return []
@@ -460,7 +550,7 @@ def _kernel_formats(arch: ModelArch, gemms: list[Gemm], fmt: str, as_stored: boo
                 continue
             if own is not None:
                 gf = PRECISION_FORMAT.get(own, fmt)  # a format without kernels here is checked as the main one
-        if gf == "mxfp4" and has_experts and not g.expert:
+        if gf == "mxfp4" and has_experts and not g.expert and gpt_oss_mxfp4(arch, as_stored):
             continue
         out.append((g, gf))
     return out
@@ -489,12 +579,14 @@ def engine_blocker(arch: ModelArch, gemms: list[Gemm], precision: str, tp: int, 
         return hit
     results = []
     q = arch.quantization
-    group = stored_group(arch, q is not None and PRECISION_FORMAT.get(q.format, q.format) == fmt)
+    as_stored = q is not None and PRECISION_FORMAT.get(q.format, q.format) == fmt
+    kw = {"group": stored_group(arch, as_stored), "block": stored_block(arch, as_stored),
+          "dense_mxfp4": not gpt_oss_mxfp4(arch, as_stored)}
     for g, gf in served_formats(arch, gemms, precision):
         if g.expert and ep > 1 and moe_tp == 1:
-            results.append((check(gf, engine, g, tp, ep=True, group=group), gf))
+            results.append((check(gf, engine, g, tp, ep=True, **kw), gf))
         else:
-            results.append((check(gf, engine, g, moe_tp if g.expert else tp, group=group), gf))
+            results.append((check(gf, engine, g, moe_tp if g.expert else tp, **kw), gf))
     worst = max(results, key=lambda r: ORDER[r[0][0]], default=(("ready", None), fmt))
     (status, reason), gf = worst
     out = None if status != "not_ready" else (

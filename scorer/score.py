@@ -233,8 +233,6 @@ def findings(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant: Quan
         if e.tp in tps:
             by_fmt.setdefault(e.format, []).append(e)
     for fmt, entries in by_fmt.items():
-        if fmt == "mxfp4" and not arch.is_moe:
-            continue  # vLLM's MXFP4 method is for MoE experts: not applicable to a dense model
         vl = [e for e in entries if e.engine == "vllm"]
         bad = [e for e in vl if e.status == "not_ready" and e.rule != "T1"]
         padded = [e for e in vl if e.status == "padded"]

@@ -16,8 +16,8 @@ from pydantic import BaseModel, Field
 from . import SCHEMA_VERSION, __version__
 from .architecture import AttentionSpec, MLASpec, ModelArch, MoEMLP, normalize
 from .checkpoint import CheckpointCounts, analyze, mismatch_message, shapes_differ, stored_weight_bytes
-from .costmodel import (CostModel, Layout, component_weight_bytes, int_weight_bytes, load_calibration,
-                        unquantized_components)
+from .costmodel import (CostModel, Layout, component_weight_bytes, fp8_block_label, fp8_block_of, int_weight_bytes,
+                        load_calibration, unquantized_components)
 from .errors import BadInputError
 from .fit import HardwareFit, hardware_fit
 from .gemms import Gemm, inventory, vision_inventory
@@ -302,6 +302,14 @@ def default_precision(arch: ModelArch, framework: str = "vllm") -> str:
     return served_dtype(framework, arch.dtype, arch.model_type)[0]
 
 
+def _sentence(note: str) -> str:
+    """A note as a sentence: its first letter capitalised unless the note opens with a path, repo id or name that
+    holds a slash or dot in its first word (model-controlled text keeps its case), and a closing period."""
+    first = note.split(" ", 1)[0]
+    head = note if ("/" in first or "." in first.rstrip(".:,;")) else note[:1].upper() + note[1:]
+    return head if head.endswith(".") else head + "."
+
+
 def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
                    ck: CheckpointCounts | None = None, serving: str | None = None) -> list[WeightMemory]:
     """Weight memory per precision from the config; the checkpoint's stored bytes at the precision it is stored at.
@@ -321,6 +329,9 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
         projs = unquantized_projections(arch, pid)
         per = component_weight_bytes(arch, p)  # a mixed checkpoint at its own format: each component at its own
         qb = int_weight_bytes(p, arch.quantization)
+        label = p.label
+        if pid == "fp8_block" and arch.quantization is not None and arch.quantization.format == "fp8_block":
+            label = fp8_block_label(fp8_block_of(arch.quantization))  # the checkpoint's weight_block_size
         quantized = [(g, excluded_share(g, projs)) for g in gemms if g.quantizable and g.component not in unq]
         quantized = [(g, s) for g, s in quantized if s < 1.0]
         gemm_q = sum(g.params * (1.0 - s) for g, s in quantized) * factor
@@ -328,10 +339,10 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
         b = sum(g.params * (1.0 - s) * per.get(g.component, qb) for g, s in quantized) * factor + rest * 2.0
         stored = stored_weight_bytes(ck, pid)
         if stored:
-            out.append(WeightMemory(precision=pid, label=p.label, bytes=int(stored + vision),
+            out.append(WeightMemory(precision=pid, label=label, bytes=int(stored + vision),
                                     gib=round((stored + vision) / GIB, 2), source="checkpoint", vision_bytes=vision))
             continue
-        out.append(WeightMemory(precision=pid, label=p.label, bytes=int(b + vision), gib=round((b + vision) / GIB, 2),
+        out.append(WeightMemory(precision=pid, label=label, bytes=int(b + vision), gib=round((b + vision) / GIB, 2),
                                 vision_bytes=vision))
     return out
 
@@ -741,7 +752,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                        "requests, TTFT included: concurrency x OSL / (TTFT + (OSL - 1) x TPOT) / GPUs (Little's law), "
                        "so it is below tok/s/user x concurrency / GPUs.")
     assumptions.insert(1, _checkpoint_assumption(ck, raw.checkpoint_note, prec.id, stored))
-    assumptions[1:1] = [n[0].upper() + n[1:] + "." for n in raw.source_notes]
+    assumptions[1:1] = [_sentence(n) for n in raw.source_notes]
     sources = [Source(id=k, text=v, trusted=True) for k, v in gpu_sources().items()]
     sources += [Source(id="rules", text="data/rules.json (each rule cites the engine or kernel source it comes from)",
                        trusted=True),

@@ -429,7 +429,8 @@ def _decoder_stack(r: Reader, flags: dict[str, Any], d: dict[str, Any], family: 
     raw_experts = r.get("num_experts")
     if type(raw_experts) is int and raw_experts == 0 and flags["experts_required"]:
         # a family whose MoE layers are built whatever the count (Ergo's "sparse" layers: ErgoMoE's top-k of none)
-        raise ConfigError(f"{where}: num_experts = 0, but the model's sparse layers route to experts")
+        raise ConfigError(f"{where}: {r.key_name('num_experts')} = 0, but this family's MoE layers route every "
+                          "token to experts (zero experts leave them no MLP)")
     if type(raw_experts) is int and raw_experts == 0:
         # zero experts: a dense model (GraniteMoeHybridDecoderLayer builds no MoE when num_local_experts == 0,
         # transformers 5.24.0 modeling_granitemoehybrid.py; Granite-4.0-H-Micro); its top-k routes nothing

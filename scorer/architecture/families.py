@@ -149,7 +149,9 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "sliding_kv_mult": None,       # sliding-attention layers have this many times the KV heads (MiMo-V2-Flash: 2)
     "kind_keys": {},               # layer kind -> keys only its layers read: shape nothing when no layer is of it
     "layer_kinds": None,           # the only layer types the family's classes build (others are refused), or None
-    "experts_required": False,     # num_experts = 0 is refused, not read as a dense model (Ergo's ErgoMoE layers)
+    "experts_required": False,     # num_experts = 0 is refused, not read as a dense model: the family's decoder layer
+                                   # builds its MoE block whatever the count (Ergo's ErgoMoE layers, Mixtral, OLMoE,
+                                   # PhiMoE, MiniMax, Qwen3.5-MoE: transformers 5.24.0 modeling files)
     "default_layer_period": None,  # (n, kind, other): a config without layer_types has kind on every n-th layer,
                                    # other elsewhere (Kolibri1_1Config.__post_init__: indexed_attention every 5th)
     "qk_norm_switch": None,        # config key that turns the qk_norm above on (None: always on; Cohere use_qk_norm)
@@ -250,7 +252,8 @@ _HUNYUAN_OFF = (("use_cla", ("cla_share_factor",)), ("add_classification_head", 
 FAMILIES: dict[str, dict[str, Any]] = {
     "llama": {},
     "mistral": {},
-    "mixtral": {},
+    # MixtralDecoderLayer builds MixtralSparseMoeBlock whatever the expert count (transformers 5.24.0): 0 is refused
+    "mixtral": {"experts_required": True},
     "qwen2": {"qkv_bias": True, "o_bias": False},
     # Qwen (first generation, model_type "qwen", the authors' modeling_qwen.py; no transformers class): c_attn
     # h -> 3 heads x kv_channels with a bias, c_proj without; QWenMLP w1 / w2 of intermediate_size // 2 and c_proj
@@ -402,9 +405,9 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "umt5": {"qkv_bias": False, "o_bias": False, "mlp_bias": False, "mlp_gated": "t5", "kind": "encoder-decoder",
              "tied_default": True, "relative_bias_every_layer": True},
     # group: MoE and hybrids
-    "olmoe": {"qk_norm": "full"},  # OlmoeAttention: q_norm / k_norm over heads*head_dim
+    "olmoe": {"qk_norm": "full", "experts_required": True},  # OlmoeAttention: q_norm / k_norm over heads*head_dim
     # PhimoeDecoderLayer: LayerNorm (weight + bias); lm_head takes lm_head_bias
-    "phimoe": {"norm": "layernorm", "lm_head_bias": "lm_head_bias"},
+    "phimoe": {"norm": "layernorm", "lm_head_bias": "lm_head_bias", "experts_required": True},
     # OlmoHybridAttention: full-width q/k norms; OlmoHybridGatedDeltaNet has Qwen3-Next's parameter count
     "olmo_hybrid": {"qk_norm": "full", "linear_attention": "gated_deltanet"},
     # Mamba2 hybrids: inner width expand * hidden; mamba_chunk_size is the SSD scan's chunk
@@ -557,7 +560,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
     # modeling_qwen3_5_moe.py): no mlp_only_layers / decoder_sparse_step, unlike Qwen3-Next
     "qwen3_5_moe_text": {"qk_norm": "head", "attn_output_gate": True, "shared_expert_gate": True,
                          "linear_attention": "gated_deltanet", "agreeing_keys": _QWEN3_NEXT_AGREEING,
-                         "moe_every_layer": True},
+                         "moe_every_layer": True, "experts_required": True},
     "lara_mini": {"qk_norm": "head", "linear_attention": "gated_deltanet"},
     # Lfm3: LFM2's conv / attention layers with q/k RMSNorm(head_dim); use_attention_gate adds g_proj (hidden ->
     # heads) on attention layers; use_sandwich_norm adds post_operator_norm / post_ffn_norm
@@ -817,7 +820,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "xlstm": {"layer_kind": "mlstm", "attention_free": True, "ffn": False, "final_norm": "add_out_norm",
               "key_aliases": {"num_layers": ["num_blocks", "num_hidden_layers"]}},
     # MiniMax (-Text-01): linear_attention layers are lightning attention; the alpha / beta factors scale residuals
-    "minimax": {"layer_kind_aliases": {"linear_attention": "lightning_attention"},
+    "minimax": {"experts_required": True, "layer_kind_aliases": {"linear_attention": "lightning_attention"},
                 "neutral_keys": ("full_attn_alpha_factor", "full_attn_beta_factor", "linear_attn_alpha_factor",
                                  "linear_attn_beta_factor", "mlp_alpha_factor", "mlp_beta_factor")},
 }

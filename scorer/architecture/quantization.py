@@ -31,6 +31,39 @@ def parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | None
     return q
 
 
+def _defers_to_sidecar(qc: dict[str, Any]) -> bool:
+    """config.json's quantization_config names ModelOpt but leaves its details to hf_quant_config.json: no
+    ``quant_algo``, or MIXED_PRECISION without ``quantized_layers``."""
+    method = str(qc.get("quant_method") or "").strip().lower()
+    if method not in ("modelopt", "modelopt_fp4", "modelopt_mixed", ""):
+        return False
+    algo = str(qc.get("quant_algo") or "").upper()
+    return not algo or (algo == "MIXED_PRECISION" and "quantized_layers" not in qc)
+
+
+def _block(val: Any, key: str = "weight_block_size") -> list[int] | None:
+    """An FP8 ``weight_block_size``: None when absent, else [block_n, block_k] (vLLM 0.33.0 / SGLang 0.5.23
+    Fp8Config raise "The quantization block size of weight must have 2 dimensions" otherwise).
+
+    Raises:
+        ConfigError: not a list of two positive integers."""
+    if val is None:
+        return None
+    if not isinstance(val, list) or len(val) != 2:
+        raise ConfigError(f"quantization_config.{key} must be a list of two integers (block_n, block_k), got "
+                          f"{str(val)[:40]}")
+    return [check_int(b, f"{key} entry", "quantization_config", limit=1 << 20) for b in val]
+
+
+def _group(q: dict[str, Any], default: int) -> int:
+    """A ModelOpt export's ``group_size`` (``default`` when absent or null), validated, not truncated.
+
+    Raises:
+        ConfigError: not a positive integer."""
+    gs = q.get("group_size")
+    return default if gs is None else check_int(gs, "quantization group_size", "quantization_config", limit=1 << 20)
+
+
 def _str_list(val: Any, name: str) -> list[str]:
     if val is None:
         return []
@@ -40,9 +73,12 @@ def _str_list(val: Any, name: str) -> list[str]:
 
 
 def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | None) -> QuantSpec | None:
-    if sidecar and isinstance(sidecar.get("quantization"), dict):
-        q = sidecar["quantization"]
-        return _modelopt(q, "hf_quant_config.json")
+    # vLLM 0.33.0 model_loader/weight_utils.py get_quant_config: config.json's quantization_config wins; the
+    # hf_quant_config.json sidecar is read where config.json has none, or names ModelOpt without the algorithm
+    # (or, for MIXED_PRECISION, without quantized_layers)
+    side = sidecar.get("quantization") if isinstance(sidecar, dict) else None
+    if isinstance(side, dict) and (not isinstance(qc, dict) or _defers_to_sidecar(qc)):
+        return _modelopt(side, "hf_quant_config.json")
     if not isinstance(qc, dict):
         return None
     method = str(qc.get("quant_method") or qc.get("quant_algo") or "unknown").strip().lower() or "unknown"
@@ -53,10 +89,10 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
     excl_key = next((k for k in keys if qc.get(k)), keys[0] if keys else None)
     excluded = _str_list(qc.get(excl_key), excl_key) if excl_key else []
     if method in ("fp8", "fbgemm_fp8"):
-        block = qc.get("weight_block_size")
+        block = _block(qc.get("weight_block_size"))
         kv = _kv_scheme(qc.get("kv_cache_quant_algo"))  # SGLang's Fp8Config reads it (layers/quantization/fp8.py)
-        if isinstance(block, list) and len(block) == 2:
-            return QuantSpec(method=method, format="fp8_block", weight_bits=8, block=[int(b) for b in block],
+        if block is not None:
+            return QuantSpec(method=method, format="fp8_block", weight_bits=8, block=block,
                              activations=f"fp8-{qc.get('activation_scheme', 'dynamic')}", excluded=excluded,
                              kv_cache_dtype=kv)
         fmt = "fp8_channel" if method == "fbgemm_fp8" else "fp8"
@@ -160,18 +196,18 @@ def _modelopt(q: dict[str, Any], source: str) -> QuantSpec:
                          "exclude_modules")
     kv = _kv_scheme(q.get("kv_cache_scheme")) or _kv_scheme(q.get("kv_cache_quant_algo"))
     if "NVFP4" in algo or algo == "FP4":
-        return QuantSpec(method="modelopt", format="nvfp4", weight_bits=4, group_size=int(q.get("group_size") or 16),
+        return QuantSpec(method="modelopt", format="nvfp4", weight_bits=4, group_size=_group(q, 16),
                          activations="nvfp4" if "AWQ" not in algo else None, excluded=excluded,
                          kv_cache_dtype=kv, source=source)
     if algo.startswith("FP8"):
-        block = q.get("weight_block_size") or None
+        block = _block(q.get("weight_block_size") or None)
         return QuantSpec(method="modelopt", format="fp8_block" if block else "fp8", weight_bits=8, block=block,
                          activations="fp8", excluded=excluded, kv_cache_dtype=kv,
                          source=source)
     if "W4A16" in algo or "AWQ" in algo or "INT4" in algo:
         # ModelOpt's INT4 AWQ export is symmetric: packed int4 weights, a weight_scale per group (and the AWQ
         # pre_quant_scale per input channel), no zero points (TensorRT-LLM W4A16_AWQ has_zero_point False)
-        return QuantSpec(method="modelopt", format="int4", weight_bits=4, group_size=int(q.get("group_size") or 128),
+        return QuantSpec(method="modelopt", format="int4", weight_bits=4, group_size=_group(q, 128),
                          excluded=excluded, kv_cache_dtype=kv, source=source, zero_points=False)
     if "INT8" in algo or "W8A8" in algo:
         return QuantSpec(method="modelopt", format="int8", weight_bits=8, activations="int8", excluded=excluded,
@@ -334,7 +370,14 @@ def _compressed_tensors(qc: dict[str, Any], excluded: list[str]) -> QuantSpec:
                      group_size=gs if isinstance(gs, int) else None, block=block, activations=act, excluded=excluded,
                      kv_cache_dtype=_kv_scheme(qc.get("kv_cache_scheme")), component_formats=comp_formats,
                      component_unread=unread,
-                     zero_points=not w["symmetric"] if isinstance(w.get("symmetric"), bool) else None)
+                     zero_points=not w["symmetric"] if isinstance(w.get("symmetric"), bool) else None,
+                     weight_strategy=_strategy(w), input_strategy=_strategy(a))
+
+
+def _strategy(args: Any) -> str | None:
+    """A compressed-tensors quantization arguments object's ``strategy``, lower-cased (None when not a string)."""
+    st = args.get("strategy") if isinstance(args, dict) else None
+    return st.strip().lower()[:20] if isinstance(st, str) and st.strip() else None
 
 
 def _modelopt_mixed(q: dict[str, Any], source: str) -> QuantSpec:

@@ -562,6 +562,10 @@ class QuantSpec(BaseModel):
                                                        "weights (GPTQ's qzeros always, AWQ's zero_point, compressed-"
                                                        "tensors when not symmetric); None: not stated")
     symmetric: bool | None = Field(None, description="GPTQ's ``sym``: symmetric integer weights; None: not stated")
+    weight_strategy: str | None = Field(None, description="compressed-tensors weights ``strategy`` (channel, tensor, "
+                                                          "group, block); None: not stated or another method")
+    input_strategy: str | None = Field(None, description="compressed-tensors input_activations ``strategy`` (token, "
+                                                         "tensor); None: not stated or another method")
     mixed: dict[str, int] = Field(default_factory=dict, description="mixed precision (ModelOpt MIXED_PRECISION): "
                                   "quantization algorithm -> number of layers listed with it; format is the most "
                                   "common one")
