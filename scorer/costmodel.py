@@ -423,8 +423,10 @@ def fp8_block_label(block) -> str:
 #: experts up to (layers/fused_moe/oracle/mxfp4.py mxfp4_round_up_hidden_size_and_intermediate_size, for the first
 #: backend of _get_priority_backends_for_gpt_oss that runs there): SM100 FLASHINFER_TRTLLM_MXFP4_BF16 (TRTLLM
 #: backends: I to 128, hidden to 256); SM90 TRITON (the final else: I to 64); SM120 MARLIN (Triton moved after
-#: BATCHED_MARLIN: I to 128, hidden to 256). Other GPUs: not modelled (no padding counted)
-MXFP4_MOE_ROUNDING = {"10": (128, 256), "9": (64, 1), "12": (128, 256)}
+#: BATCHED_MARLIN: I to 128, hidden to 256); SM80-SM89 MARLIN (TRITON needs SM90, experts/
+#: gpt_oss_triton_kernels_moe.py; FlashInfer CUTLASS SM90+: I to 128, hidden to 256); ROCm (key "rocm") TRITON in
+#: the is_rocm() branch: gpt-oss's swigluoai is not SiTU / SiLU, so I and hidden to 256
+MXFP4_MOE_ROUNDING = {"10": (128, 256), "9": (64, 1), "12": (128, 256), "8": (128, 256), "rocm": (256, 256)}
 
 
 def _round_up(x: int, m: int) -> int:
@@ -858,7 +860,7 @@ class CostModel:
         from .quant import gpt_oss_mxfp4
         if self.framework != "vllm" or self.precision.id != "mxfp4" or not gpt_oss_mxfp4(self.arch, True):
             return 0.0
-        cc = (self.gpu.compute_capability or "").split(".")[0]
+        cc = "rocm" if self.gpu.vendor == "amd" else (self.gpu.compute_capability or "").split(".")[0]
         align = MXFP4_MOE_ROUNDING.get(cc)
         if align is None:
             return 0.0

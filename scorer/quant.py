@@ -131,7 +131,9 @@ def _check(fmt: str, engine: str, g: Gemm, tp: int, ep: bool = False, group: int
             if per % bn:
                 return "not_ready", (f"{name}: expert width {width}/TP{eff_tp} = {per}, {per} % {bn} = {per % bn} "
                                      f"(FusedMoE block_n {bn})")
-            if eff_tp > 1 and per % bk:
+            # vLLM checks block_k at its TP world size, whole experts on each rank under EP included
+            # (validate_fp8_block_shape_moe: get_tensor_model_parallel_world_size() > 1)
+            if tp > 1 and per % bk:
                 return "not_ready", (f"{name}: expert width {width}/TP{eff_tp} = {per}, {per} % {bk} = {per % bk} "
                                      f"(FusedMoE block_k {bk})")
         else:

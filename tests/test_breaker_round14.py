@@ -274,3 +274,32 @@ def test_assumptions_keep_a_paths_case():
     from scorer.sheet import _sentence
     assert _sentence("fs/adapter holds a PEFT adapter") == "fs/adapter holds a PEFT adapter."
     assert _sentence("the weights are read") == "The weights are read."
+
+
+def test_fp8_block_moe_block_k_is_checked_under_ep():
+    """vLLM 0.33.0 validate_fp8_block_shape_moe checks I_p % block_k whenever its TP world size is above 1, whole
+    experts under EP included: Qwen3-30B-A3B's expert width 768 at [256, 512] blocks, TP2 EP2: I_p = 768,
+    768 % 256 = 0 but 768 % 512 = 256 -> refused; at TP1 (world size 1) only block_n is checked."""
+    from scorer.gemms import Gemm
+    from scorer.quant import check
+    down = Gemm(name="moe.experts.down_proj", component="routed_experts", k=768, n=2048, count=128, active=8,
+                shard="row", expert=True)
+    st, why = check("fp8_block", "vllm", down, 2, ep=True, block=(256, 512))
+    assert st == "not_ready" and "768 % 512 = 256" in why
+    assert check("fp8_block", "vllm", down, 1, ep=True, block=(256, 512))[0] != "not_ready"
+
+
+@pytest.mark.parametrize("gpu", ["A100-SXM-80GB", "MI300X"])
+def test_gpt_oss_expert_padding_on_marlin_and_rocm(tmp_path, capsys, gpu):
+    """SM80: vLLM's gpt-oss MXFP4 MoE runs Marlin (TRITON needs SM90): I to 128, hidden to 256, the B200's rounding;
+    ROCm: Triton in the is_rocm() branch rounds I and hidden to 256 (swigluoai is not SiTU / SiLU). gpt-oss-20b at
+    TP1, extra elements per expert per layer (hidden 2880, width 2880), 32 experts, 24 layers, 0.53125 B each."""
+    rounded = {"A100-SXM-80GB": (2944, 3072), "MI300X": (3072, 3072)}[gpu]
+    i, h = rounded
+    per_expert = (h * 2 * i - 2880 * 5760) + (i * h - 2880 * 2880)
+    sheet = _score(tmp_path, "gpt-oss-20b", None, capsys, "--gpu", gpu)
+    h100 = _score(tmp_path, "gpt-oss-20b", None, capsys, "--gpu", "H100-SXM")
+
+    def tp1(s):
+        return next(c["weights_per_gpu_gib"] for c in s["capacity"] if c["tp"] == 1)
+    assert tp1(sheet) - tp1(h100) == pytest.approx(per_expert * 32 * 24 * 0.53125 / 2 ** 30, abs=0.011)
