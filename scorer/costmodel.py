@@ -433,7 +433,7 @@ def _round_up(x: int, m: int) -> int:
     return -(-x // m) * m
 
 
-def int_weight_bytes(prec, quant) -> float:
+def quantized_weight_bytes(prec, quant) -> float:
     """Bytes per weight of a checkpoint served at its own format where the layout sets them. FP8 block weights: one
     byte and a float32 scale per block, 1 + 4 / (block_n · block_k) (the catalog's 1.00024 is 128 x 128).
     Integer weight-only (INT4, INT8 W8A16): bits / 8, an fp16 scale per group
@@ -474,14 +474,14 @@ _DEVICE = ByteLRU("costmodel.device", 2 * MIB)
 def component_weight_bytes(arch, prec) -> dict[str, float]:
     """Bytes per weight of each component of a mixed checkpoint (``QuantSpec.component_formats``) served at its own
     main format ``prec``: each component at its own format's catalog bytes (data/precisions.json; the main format at
-    :func:`int_weight_bytes`), 2.0 where no group quantizes it. Empty for other checkpoints and precisions: every
+    :func:`quantized_weight_bytes`), 2.0 where no group quantizes it. Empty for other checkpoints and precisions: every
     quantized GEMM is then at ``prec``. A component's format deploysheet has no precision for keeps ``prec``'s bytes."""
     q = arch.quantization
     if q is None or not q.component_formats or q.format != prec.id:
         return {}
     from .hardware import precisions
     cat = precisions()
-    main = int_weight_bytes(prec, q)
+    main = quantized_weight_bytes(prec, q)
     out = {}
     for comp, fmt in q.component_formats.items():
         if fmt in ("bf16", "fp16"):
@@ -709,7 +709,7 @@ class CostModel:
         if not adp_wait_applies(lay.dp):
             self.p[ADP_WAIT] = 0.0
         self._unq_proj = unquantized_projections(self.arch, self.precision.id)  # "*down_proj*" left 16-bit
-        self._qb = int_weight_bytes(self.precision, self.arch.quantization)  # bytes per quantized weight
+        self._qb = quantized_weight_bytes(self.precision, self.arch.quantization)  # bytes per quantized weight
         self._comp_qb = component_weight_bytes(self.arch, self.precision)  # a mixed checkpoint's, per component
         tp = lay.tp
         self._shards = _shards_for(self.gemms, tp, lay.moe_tp)
@@ -790,7 +790,7 @@ class CostModel:
         if not g.quantizable or g.component in self.unquantized:
             return 2.0
         # a mixed checkpoint's component at its own format; else the checkpoint's group size and zero points at its
-        # own format (int_weight_bytes); the share of it the checkpoint leaves 16-bit at 2 bytes
+        # own format (quantized_weight_bytes); the share of it the checkpoint leaves 16-bit at 2 bytes
         share = excluded_share(g, self._unq_proj) if self._unq_proj else 0.0
         return share * 2.0 + (1.0 - share) * self._comp_qb.get(g.component, self._qb)
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from . import SCHEMA_VERSION, __version__
 from .architecture import AttentionSpec, MLASpec, ModelArch, MoEMLP, normalize
 from .checkpoint import CheckpointCounts, analyze, mismatch_message, shapes_differ, stored_weight_bytes
-from .costmodel import (CostModel, Layout, component_weight_bytes, fp8_block_label, fp8_block_of, int_weight_bytes,
+from .costmodel import (CostModel, Layout, component_weight_bytes, fp8_block_label, fp8_block_of, quantized_weight_bytes,
                         load_calibration, unquantized_components)
 from .errors import BadInputError
 from .fit import HardwareFit, hardware_fit
@@ -328,7 +328,7 @@ def _weights_table(arch: ModelArch, params: ParamCounts, gemms: list[Gemm],
         unq = unquantized_components(arch, pid)
         projs = unquantized_projections(arch, pid)
         per = component_weight_bytes(arch, p)  # a mixed checkpoint at its own format: each component at its own
-        qb = int_weight_bytes(p, arch.quantization)
+        qb = quantized_weight_bytes(p, arch.quantization)
         label = p.label
         if pid == "fp8_block" and arch.quantization is not None and arch.quantization.format == "fp8_block":
             label = fp8_block_label(fp8_block_of(arch.quantization))  # the checkpoint's weight_block_size
