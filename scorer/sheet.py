@@ -16,8 +16,8 @@ from pydantic import BaseModel, Field
 from . import SCHEMA_VERSION, __version__
 from .architecture import AttentionSpec, MLASpec, ModelArch, MoEMLP, normalize
 from .checkpoint import CheckpointCounts, analyze, mismatch_message, shapes_differ, stored_weight_bytes
-from .costmodel import (CostModel, Layout, component_weight_bytes, fp8_block_label, fp8_block_of, quantized_weight_bytes,
-                        load_calibration, unquantized_components)
+from .costmodel import (CostModel, Layout, component_weight_bytes, fp8_block_label, fp8_block_of, load_calibration,
+                        quantized_weight_bytes, unquantized_components)
 from .errors import BadInputError
 from .fit import HardwareFit, hardware_fit
 from .gemms import Gemm, inventory, vision_inventory
