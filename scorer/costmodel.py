@@ -946,17 +946,20 @@ class CostModel:
         """SGLang's default requests per attention-DP worker: min(clamp(pool tokens / context length x 512, 2048,
         4096), pool tokens // 2) (kv_cache_configurator.resolve_max_num_reqs), the pool's tokens being the KV
         budget over one token's KV bytes; the context length is the model's. A Mamba / linear-attention model's
-        KV pool is what its state pool leaves (:meth:`sglang_mamba_pool`; no attention layer: SGLang's token pool
-        holds the context length, pool_configurator.py DefaultPoolConfigurator._zero_kv_max_tokens) and the cap is
-        also at most the state slots // slots a request (resolve_max_num_reqs, kv_cache_configurator.py:3134-3150).
-        None where no token fits."""
+        KV pool is what its state pool leaves (:meth:`sglang_mamba_pool`) and the cap is also at most the state
+        slots // slots a request (resolve_max_num_reqs, kv_cache_configurator.py:3134-3150). With no attention
+        layer the token pool holds what deploysheet's launch command sets, --max-total-tokens = the running batch x
+        its context (:meth:`sglang_attention_free`), so int(tokens / context x 512) is at least 4,096 from 8
+        requests on and the cap is min(4096, the state pool's requests). None where no token fits."""
         ctx = max(1, self.arch.max_positions or 4096)
         pool = self.sglang_mamba_pool()
         if pool is not None:
             per_token = self._sglang_kv_only_bytes(1)
             if pool.kv_bytes <= 0:
                 return None
-            tokens = int(pool.kv_bytes // per_token) if per_token > 0 else ctx
+            if per_token <= 0:
+                return max(1, min(4096, pool.max_requests))
+            tokens = int(pool.kv_bytes // per_token)
             return max(1, min(max(min(int(tokens / ctx * 512), 4096), 2048), tokens // 2, pool.max_requests))
         per_token = self.kv_bytes_per_sequence(1)
         budget = self.kv_budget_bytes()
@@ -976,6 +979,14 @@ class CostModel:
             self._sg_pool = sglang_mamba_pool(self.arch, self.kv_budget_bytes(), self.layout.tp, self.layout.pp,
                                               self.state_dtype)
         return self._sg_pool
+
+    def sglang_attention_free(self) -> bool:
+        """Whether this is SGLang serving a model with recurrent state and no attention layer (no KV per token).
+        SGLang 0.5.23 then sizes its token pool at --max-total-tokens, else at the context length
+        (model_executor/pool_configurator.py:246-250 ``_zero_kv_max_tokens``, used at 641-645 where the cell size
+        is 0): at deploysheet's --context-length (ISL + OSL) one sequence at a time. deploysheet's launch command
+        sets --max-total-tokens to the running batch x its context for such a model, and capacity assumes it."""
+        return self.sglang_mamba_pool() is not None and self._sglang_kv_only_bytes(1) <= 0
 
     def _sglang_kv_only_bytes(self, context: int) -> float:
         """Per-GPU bytes one sequence of ``context`` tokens takes from SGLang's KV pool: its KV, its recurrent
@@ -1008,8 +1019,8 @@ class CostModel:
             per = self._sglang_kv_only_bytes(context)
             if per > 0:
                 fit = int(pool.kv_bytes // per)
-            else:  # no attention layer: the token pool holds the model's context length (_zero_kv_max_tokens)
-                fit = max(1, self.arch.max_positions or 4096) // max(1, context)
+            else:  # no attention layer: the token pool holds --max-total-tokens as launched (sglang_attention_free)
+                fit = pool.max_requests
             return min(fit, pool.max_requests) * self.layout.dp
         per = self.kv_bytes_per_sequence(context, policy)
         if free <= 0 or per <= 0:

@@ -55,7 +55,7 @@ from pydantic import BaseModel, Field
 
 from .architecture import (AttentionSpec, CompressedAttentionSpec, GatedDeltaNetSpec, Mamba2Spec, MLASpec, ModelArch,
                            ShortConvSpec)
-from .architecture.specs import KDASpec
+from .architecture.specs import KDASpec, Mamba1Spec
 from .architecture.specs import kv_heads_per_gpu  # noqa: F401  (re-exported: costmodel, tests)
 from .memo import MIB, ByteLRU
 
@@ -190,6 +190,8 @@ def temporal_elements(mixer) -> int:
         return mixer.num_v_heads * mixer.head_k_dim * mixer.head_v_dim
     if isinstance(mixer, KDASpec):
         return mixer.scan_elements
+    if isinstance(mixer, Mamba1Spec):  # transformers MambaCache ssm_states (d_inner, d_state)
+        return mixer.d_inner * mixer.d_state
     return 0
 
 
@@ -402,6 +404,12 @@ def _sequence_bytes_one(m, context: int, b: float, sb: float, policy: str, tp: i
 #: architectures whose vLLM config hook defaults the SSM state to float32 (vllm 0.33.0 model_executor/models/config.py
 #: NemotronHForCausalLMConfig.DEFAULT_MAMBA_SSM_CACHE_DTYPE, registered for these classes)
 VLLM_FP32_SSM_ARCHS = ("NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "NemotronH_Nano_VL_V2")
+#: architectures whose vLLM config hook sets --mamba-ssm-cache-dtype auto to the config's ``mamba_ssm_dtype`` where it
+#: has one (vllm 0.33.0 model_executor/models/config.py Qwen3_5ForConditionalGenerationConfig, registered in
+#: MODELS_CONFIG_MAP for these classes; Qwen4Exp's hooks call it)
+VLLM_CONFIG_SSM_ARCHS = ("Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForCausalLM",
+                         "Qwen3_5MoeForConditionalGeneration", "Qwen4ExpForCausalLM",
+                         "Qwen4ExpForConditionalGeneration")
 _DTYPE_NAMES = {"float32": "fp32", "fp32": "fp32", "bfloat16": "bf16", "bf16": "bf16", "float16": "fp16",
                 "fp16": "fp16"}
 
@@ -410,12 +418,14 @@ def state_dtype_for(arch: ModelArch, policy: str = "vllm") -> str:
     """The recurrent state's dtype under an engine's allocation policy, as a :func:`state_pair` name.
 
     * vLLM 0.33.0 (policies vllm, vllm-unified): the conv window at the model dtype (``--mamba-cache-dtype auto``);
-      the temporal state the same (layers/mamba/mamba_utils.py ``_mamba_state_dtype``: auto = the conv dtype),
-      except KDA's, float32 under auto (``kda_state_dtype``), and NemotronH's, the config's mamba_ssm_cache_dtype
-      else float32 (:data:`VLLM_FP32_SSM_ARCHS`);
+      the temporal state the same (layers/mamba/mamba_utils.py ``_mamba_state_dtype``: auto = the conv dtype, for
+      Mamba-1 too), except KDA's, float32 under auto (``kda_state_dtype``), NemotronH's, the config's
+      mamba_ssm_cache_dtype else float32 (:data:`VLLM_FP32_SSM_ARCHS`), and Qwen3.5's / Qwen4Exp's, the config's
+      mamba_ssm_dtype where it names one (:data:`VLLM_CONFIG_SSM_ARCHS`);
     * SGLang 0.5.23: the conv window in bf16 (SGLANG_MAMBA_CONV_DTYPE's default), the temporal state the config's
       mamba_ssm_dtype else float32 (srt/configs/mamba_utils.py ``mamba2_state_dtype``, also used for gated
-      delta-nets);
+      delta-nets); a pure Mamba-1 model (configs/mamba.py ``_mamba1_cache_params``: the cache params' dtype is
+      ``mamba2_state_dtype(None)``, which reads no config) keeps it in float32 whatever its config says;
     * other policies (TensorRT-LLM, the window policy): the model's dtype, float32 where the config asks for it
       (:func:`recurrent_state_dtype`).
     """
@@ -429,11 +439,14 @@ def state_dtype_for(arch: ModelArch, policy: str = "vllm") -> str:
             temporal = "fp32"
         elif any(a in VLLM_FP32_SSM_ARCHS for a in arch.architectures):
             temporal = _DTYPE_NAMES.get(keys.get("mamba_ssm_cache_dtype", "float32"), "fp32")
+        elif any(a in VLLM_CONFIG_SSM_ARCHS for a in arch.architectures) and "mamba_ssm_dtype" in keys:
+            temporal = _DTYPE_NAMES.get(keys["mamba_ssm_dtype"], conv)
         else:
             temporal = conv
         return conv if temporal == conv else f"{conv}+{temporal}"
     if policy == "sglang":
-        temporal = _DTYPE_NAMES.get(keys.get("mamba_ssm_dtype", "float32"), "fp32")
+        mamba1_only = all(isinstance(m, Mamba1Spec) for m, _ in mixer_groups(arch) if temporal_elements(m))
+        temporal = "fp32" if mamba1_only else _DTYPE_NAMES.get(keys.get("mamba_ssm_dtype", "float32"), "fp32")
         return "bf16" if temporal == "bf16" else f"bf16+{temporal}"
     return base
 
@@ -889,6 +902,11 @@ def kv_cache(arch: ModelArch, kv_dtype: str = "bf16", policy: str = "vllm", cont
                      "resolve_max_num_reqs; data/engines.json sglang.mamba_pool). Capacity rows follow this formula "
                      "at default server arguments; with PP (every stage assumed to hold 1 / PP of the recurrent "
                      "layers, and 1 tracking slot fewer for extra-buffer hybrids) they are estimated.")
+        if not any(k.bytes_per_token_per_layer for k in kinds.values()):
+            notes.append("No attention layer: SGLang 0.5.23 sizes its token pool at --max-total-tokens, else at the "
+                         "context length (model_executor/pool_configurator.py _zero_kv_max_tokens), which at "
+                         "--context-length ISL + OSL runs one sequence at a time; deploysheet's launch command sets "
+                         "--max-total-tokens to the running batch x its context and capacity assumes it.")
     side = any(isinstance(m, AttentionSpec) and m.side_state_elements for lay in arch.layers for m in (lay.mixer,))
     if any(k.state_bytes_per_sequence_per_layer for k in kinds.values() if not k.kind.startswith(("full", "sliding",
                                                                                                   "chunked"))):
@@ -914,7 +932,9 @@ def max_sequences(free_bytes_per_gpu: float, arch: ModelArch, context: int, kv_d
         if pool.kv_bytes <= 0:
             return 0
         kv = per - recurrent_state_bytes(arch, tp, ssm_state_dtype)
-        fit = int(pool.kv_bytes // kv) if kv > 0 else max(1, arch.max_positions or 4096) // max(1, context)
+        # no attention layer: SGLang's token pool holds --max-total-tokens, which deploysheet's launch command sets
+        # to the running batch x its context (CostModel.sglang_attention_free); only the state pool binds
+        fit = int(pool.kv_bytes // kv) if kv > 0 else pool.max_requests
         return max(0, min(fit, pool.max_requests))
     if per <= 0:
         return 0

@@ -35,6 +35,9 @@ PLACEHOLDER = "MODEL_REPO_OR_FOLDER"
 KV_FLAG = {"vllm": {"fp8": "fp8", "bf16": "bfloat16", "fp16": "float16", "nvfp4": "nvfp4"},
            "sglang": {"fp8": "fp8_e4m3", "bf16": "bfloat16", "nvfp4": "nvfp4"}}
 KV_ENGINE_VERSION = {"vllm": "0.33.0", "sglang": "0.5.23"}
+#: the context length SGLang 0.5.23 derives for a config that names none of its keys (sglang/srt/utils/
+#: hf_transformers/common.py get_context_length: ``return 2048``)
+SGLANG_DEFAULT_CONTEXT = 2048
 
 
 def _cc(gpu) -> tuple[int, int]:
@@ -332,8 +335,25 @@ def launch_command(cm, p, prov) -> LaunchCommand:
             flags.append(("--kv-cache-dtype", kv))
         # --max-running-requests is the total: SGLang divides it over the attention-DP workers
         # (kv_cache_configurator.resolve_max_num_reqs: max_running_requests // attn_dp_size per worker)
-        flags += [("--context-length", str(ctx)), ("--max-running-requests", str(max(1, p.concurrency - p.queued))),
+        running = max(1, p.concurrency - p.queued)
+        flags += [("--context-length", str(ctx)), ("--max-running-requests", str(running)),
                   ("--mem-fraction-static", f"{cm.mem_fraction():g}")]
+        if cm.sglang_attention_free():
+            # no attention layer: the token pool is --max-total-tokens, else the context length, one sequence
+            # (model_executor/pool_configurator.py:246-250, 641-645)
+            flags.append(("--max-total-tokens", str(running * ctx)))
+            notes.append(f"--max-total-tokens {running * ctx}: with no attention layer SGLang {table['version']} "
+                         "sizes its token pool at this flag, else at --context-length, which runs one request at a "
+                         "time (model_executor/pool_configurator.py _zero_kv_max_tokens)")
+        if cm.arch.max_positions is None and ctx > SGLANG_DEFAULT_CONTEXT:
+            # configs/model_config.py _derive_context_length: a --context-length above the derived one (the config's
+            # max_sequence_length / seq_length / max_seq_len / model_max_length / max_position_embeddings, else
+            # 2048: utils/hf_transformers/common.py get_context_length) raises unless this variable is set
+            env = ["env", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"]
+            argv[:0] = env
+            notes.append(f"the config states no context length, which SGLang {table['version']} reads as "
+                         f"{SGLANG_DEFAULT_CONTEXT}, and it refuses --context-length {ctx} unless "
+                         "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 (configs/model_config.py _derive_context_length)")
         if cm.speculative is not None:
             algo = "NEXTN" if cm.speculative.method == "mtp" else "EAGLE3"
             flags += [("--speculative-algorithm", algo), ("--speculative-num-steps", str(cm.speculative.tokens)),
