@@ -427,6 +427,14 @@ def fp8_block_label(block) -> str:
 #: gpt_oss_triton_kernels_moe.py; FlashInfer CUTLASS SM90+: I to 128, hidden to 256); ROCm (key "rocm") TRITON in
 #: the is_rocm() branch: gpt-oss's swigluoai is not SiTU / SiLU, so I and hidden to 256
 MXFP4_MOE_ROUNDING = {"10": (128, 256), "9": (64, 1), "12": (128, 256), "8": (128, 256), "rocm": (256, 256)}
+#: the same for SGLang 0.5.23 at its default --moe-runner-backend auto: arg_groups/model_overrides/gpt_oss.py
+#: _gpt_oss_overrides picks flashinfer_mxfp4 on SM100 and SM120 for an MXFP4 checkpoint; FusedMoE then rounds the
+#: hidden size to 256 (layers/moe/fused_moe_triton/layer.py, before MoeRunnerConfig) and Mxfp4MoEMethod.create_weights
+#: (layers/quantization/mxfp4.py) I_p to 128 (SM100: the FlashInfer branch; SM120: the cutlass_sm120 buffer rebuilt
+#: after loading at I_p and hidden rounded to 128). Elsewhere the backend is triton_kernel only where the optional
+#: triton_kernels package is installed (it is no dependency of the wheel; then I_p rounds to 64) and ROCm's depends on
+#: SGLANG_USE_AITER: not modelled (at most I_p to 64 on SM80-SM90, e.g. gpt-oss-120b at TP2 1,440 -> 1,472)
+MXFP4_MOE_ROUNDING_SGLANG = {"10": (128, 256), "12": (128, 256)}
 
 
 def _round_up(x: int, m: int) -> int:
@@ -855,13 +863,15 @@ class CostModel:
         allocating them (0 elsewhere): vllm 0.33.0 layers/fused_moe/routed_experts.py calls
         ``maybe_roundup_sizes`` before ``create_weights``, with the sizes of
         layers/fused_moe/oracle/mxfp4.py ``mxfp4_round_up_hidden_size_and_intermediate_size`` for the backend
-        ``_get_priority_backends_for_gpt_oss`` picks (:data:`MXFP4_MOE_ROUNDING`). The per-rank expert width I_p
-        and the hidden size are rounded; a GPU whose backend is not modelled adds nothing."""
+        ``_get_priority_backends_for_gpt_oss`` picks (:data:`MXFP4_MOE_ROUNDING`); SGLang 0.5.23 likewise on SM100 /
+        SM120 (:data:`MXFP4_MOE_ROUNDING_SGLANG`). The per-rank expert width I_p and the hidden size are rounded; a
+        GPU whose backend is not modelled adds nothing."""
         from .quant import gpt_oss_mxfp4
-        if self.framework != "vllm" or self.precision.id != "mxfp4" or not gpt_oss_mxfp4(self.arch, True):
+        table = {"vllm": MXFP4_MOE_ROUNDING, "sglang": MXFP4_MOE_ROUNDING_SGLANG}.get(self.framework)
+        if table is None or self.precision.id != "mxfp4" or not gpt_oss_mxfp4(self.arch, True):
             return 0.0
         cc = "rocm" if self.gpu.vendor == "amd" else (self.gpu.compute_capability or "").split(".")[0]
-        align = MXFP4_MOE_ROUNDING.get(cc)
+        align = table.get(cc)
         if align is None:
             return 0.0
         a_i, a_h = align

@@ -303,3 +303,21 @@ def test_gpt_oss_expert_padding_on_marlin_and_rocm(tmp_path, capsys, gpu):
     def tp1(s):
         return next(c["weights_per_gpu_gib"] for c in s["capacity"] if c["tp"] == 1)
     assert tp1(sheet) - tp1(h100) == pytest.approx(per_expert * 32 * 24 * 0.53125 / 2 ** 30, abs=0.011)
+
+
+@pytest.mark.parametrize("gpu,rounded", [("B200", (2944, 3072)), ("A100-SXM-80GB", None)])
+def test_gpt_oss_expert_padding_under_sglang(tmp_path, capsys, gpu, rounded):
+    """SGLang 0.5.23 (arg_groups/model_overrides/gpt_oss.py): flashinfer_mxfp4 on SM100 for an MXFP4 checkpoint;
+    FusedMoE rounds hidden 2880 to 256 (3072, fused_moe_triton/layer.py) and Mxfp4MoEMethod.create_weights I_p 2880
+    to 128 (2944). On SM80 the backend is triton_kernel only with the optional triton_kernels package: no rounding
+    modelled, so the A100 matches the H100. gpt-oss-20b at TP1: 32 experts, 24 layers, 0.53125 B a weight."""
+    sheet = _score(tmp_path, "gpt-oss-20b", None, capsys, "--gpu", gpu, "--framework", "sglang")
+    h100 = _score(tmp_path, "gpt-oss-20b", None, capsys, "--gpu", "H100-SXM", "--framework", "sglang")
+    extra = 0.0
+    if rounded:
+        i, h = rounded
+        extra = ((h * 2 * i - 2880 * 5760) + (i * h - 2880 * 2880)) * 32 * 24 * 0.53125 / 2 ** 30
+
+    def tp1(s):
+        return next(c["weights_per_gpu_gib"] for c in s["capacity"] if c["tp"] == 1)
+    assert tp1(sheet) - tp1(h100) == pytest.approx(extra, abs=0.011)
