@@ -873,7 +873,7 @@ def cmd_predict(args) -> int:
                      "loads), not the checkpoint as stored")
     if p.tpot_ms is not None:
         from .launch import launch_command
-        out["launch"] = launch_command(cm, p, raw.provenance).model_dump()
+        out["launch"] = launch_command(cm, p, raw.provenance, raw.config).model_dump()
     out["breakdown_scope"] = ("one decode step at the running batch (per emitted token under speculative decoding) "
                               "and one request's prefill; tpot_ms adds the other users' prefill chunks riding in "
                               "decode steps, ttft_ms the queueing behind them")

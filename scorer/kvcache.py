@@ -410,6 +410,13 @@ VLLM_FP32_SSM_ARCHS = ("NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "Ne
 VLLM_CONFIG_SSM_ARCHS = ("Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForCausalLM",
                          "Qwen3_5MoeForConditionalGeneration", "Qwen4ExpForCausalLM",
                          "Qwen4ExpForConditionalGeneration")
+#: model types whose SGLang 0.5.23 config class passes ``dtype=mamba2_state_dtype(self)`` to its cache params, so the
+#: config's mamba_ssm_dtype counts (srt/configs/nemotron_h.py, jet_nemotron.py, zaya.py, gigachat35.py, falcon_h1.py,
+#: qwen3_next.py, whose Qwen3NextConfig qwen3_5.py's and qwen4_exp.py's text configs subclass); every other config
+#: keeps the field's default ``mamba2_state_dtype(None)`` (configs/mamba_utils.py:112), float32 whatever it says
+#: (mamba.py _mamba1_cache_params, mamba2.py, granitemoehybrid.py, kimi_linear.py, bailing_hybrid.py, minicpm.py ...)
+SGLANG_CONFIG_SSM_TYPES = ("nemotron_h", "nemotron_h_puzzle", "jet_nemotron", "zaya", "gigachat3_5", "falcon_h1",
+                           "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "qwen4_exp_text")
 _DTYPE_NAMES = {"float32": "fp32", "fp32": "fp32", "bfloat16": "bf16", "bf16": "bf16", "float16": "fp16",
                 "fp16": "fp16"}
 
@@ -424,8 +431,9 @@ def state_dtype_for(arch: ModelArch, policy: str = "vllm") -> str:
       mamba_ssm_dtype where it names one (:data:`VLLM_CONFIG_SSM_ARCHS`);
     * SGLang 0.5.23: the conv window in bf16 (SGLANG_MAMBA_CONV_DTYPE's default), the temporal state the config's
       mamba_ssm_dtype else float32 (srt/configs/mamba_utils.py ``mamba2_state_dtype``, also used for gated
-      delta-nets); a pure Mamba-1 model (configs/mamba.py ``_mamba1_cache_params``: the cache params' dtype is
-      ``mamba2_state_dtype(None)``, which reads no config) keeps it in float32 whatever its config says;
+      delta-nets) where its config class passes itself (:data:`SGLANG_CONFIG_SSM_TYPES`); any other model, pure
+      Mamba-1 included (configs/mamba.py ``_mamba1_cache_params``: the cache params' dtype is
+      ``mamba2_state_dtype(None)``, which reads no config), keeps it in float32 whatever its config says;
     * other policies (TensorRT-LLM, the window policy): the model's dtype, float32 where the config asks for it
       (:func:`recurrent_state_dtype`).
     """
@@ -445,8 +453,8 @@ def state_dtype_for(arch: ModelArch, policy: str = "vllm") -> str:
             temporal = conv
         return conv if temporal == conv else f"{conv}+{temporal}"
     if policy == "sglang":
-        mamba1_only = all(isinstance(m, Mamba1Spec) for m, _ in mixer_groups(arch) if temporal_elements(m))
-        temporal = "fp32" if mamba1_only else _DTYPE_NAMES.get(keys.get("mamba_ssm_dtype", "float32"), "fp32")
+        reads_config = {arch.model_type, arch.text_model_type} & set(SGLANG_CONFIG_SSM_TYPES)
+        temporal = _DTYPE_NAMES.get(keys.get("mamba_ssm_dtype", "float32"), "fp32") if reads_config else "fp32"
         return "bf16" if temporal == "bf16" else f"bf16+{temporal}"
     return base
 

@@ -38,6 +38,39 @@ KV_ENGINE_VERSION = {"vllm": "0.33.0", "sglang": "0.5.23"}
 #: the context length SGLang 0.5.23 derives for a config that names none of its keys (sglang/srt/utils/
 #: hf_transformers/common.py get_context_length: ``return 2048``)
 SGLANG_DEFAULT_CONTEXT = 2048
+#: the keys SGLang 0.5.23 derives the context length from, first present wins (utils/hf_transformers/common.py
+#: CONTEXT_LENGTH_KEYS); read from the raw config, whether or not deploysheet's reader takes the key for the family
+SGLANG_CONTEXT_KEYS = ("max_sequence_length", "seq_length", "max_seq_len", "model_max_length",
+                       "max_position_embeddings")
+
+
+def sglang_derived_context(config: dict | None, fallback: int | None) -> int:
+    """The context length SGLang 0.5.23 derives for a config (utils/hf_transformers/common.py get_context_length:
+    the first of :data:`SGLANG_CONTEXT_KEYS` in the text config, times the rope scaling factor unless the rope
+    dict names original_max_position_embeddings or is llama3; none: 2048). The smaller of the value with and
+    without the factor is returned (transformers may rewrite the rope dict): a longer --context-length then gets
+    SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1, which is harmless where it was not needed. Without the raw
+    config: ``fallback`` (the normalized max_positions), else 2048."""
+    text = config if isinstance(config, dict) else {}
+    sub = text.get("text_config")
+    if isinstance(sub, dict):
+        text = sub
+    for key in SGLANG_CONTEXT_KEYS:
+        val = text.get(key)
+        if val is None:
+            continue
+        if isinstance(val, bool) or not isinstance(val, (int, float)):
+            return 0  # SGLang cannot use it: ask for the override rather than guess
+        rope = text.get("rope_scaling")
+        factor = 1
+        if isinstance(rope, dict) and rope and "original_max_position_embeddings" not in rope \
+                and rope.get("rope_type") != "llama3":
+            f = rope.get("factor", 1)
+            factor = f if isinstance(f, (int, float)) and not isinstance(f, bool) else 1
+        return int(min(val, factor * val))
+    if config is None and fallback is not None:
+        return fallback
+    return SGLANG_DEFAULT_CONTEXT
 
 
 def _cc(gpu) -> tuple[int, int]:
@@ -228,10 +261,11 @@ def _adapter_flags(fw: str, prov, table: dict, notes: list[str]) -> list[tuple[s
     return out
 
 
-def launch_command(cm, p, prov) -> LaunchCommand:
+def launch_command(cm, p, prov, config: dict | None = None) -> LaunchCommand:
     """The command for prediction ``p`` (a :class:`~scorer.regimes.Prediction`) made by cost model ``cm`` for the
     model of provenance ``prov`` (:func:`served_name`); the checkpoint's own quantization format comes from
-    ``cm.arch``. Raises nothing: what cannot be expressed goes to ``notes``.
+    ``cm.arch``; ``config``, the raw config.json where the caller has it, gives SGLang's derived context length
+    (:func:`sglang_derived_context`). Raises nothing: what cannot be expressed goes to ``notes``.
     """
     fw = cm.framework
     model = served_name(prov)
@@ -341,18 +375,23 @@ def launch_command(cm, p, prov) -> LaunchCommand:
         if cm.sglang_attention_free():
             # no attention layer: the token pool is --max-total-tokens, else the context length, one sequence
             # (model_executor/pool_configurator.py:246-250, 641-645)
-            flags.append(("--max-total-tokens", str(running * ctx)))
-            notes.append(f"--max-total-tokens {running * ctx}: with no attention layer SGLang {table['version']} "
+            # each attention-DP worker sizes its own pool at this flag and runs max_running_requests // dp
+            # (kv_cache_configurator.py _apply_token_constraints, resolve_max_num_reqs)
+            tokens = max(1, running // max(1, lay.dp)) * ctx
+            flags.append(("--max-total-tokens", str(tokens)))
+            notes.append(f"--max-total-tokens {tokens}: with no attention layer SGLang {table['version']} "
                          "sizes its token pool at this flag, else at --context-length, which runs one request at a "
                          "time (model_executor/pool_configurator.py _zero_kv_max_tokens)")
-        if cm.arch.max_positions is None and ctx > SGLANG_DEFAULT_CONTEXT:
+        derived = sglang_derived_context(config, cm.arch.max_positions)
+        if ctx > derived:
             # configs/model_config.py _derive_context_length: a --context-length above the derived one (the config's
             # max_sequence_length / seq_length / max_seq_len / model_max_length / max_position_embeddings, else
             # 2048: utils/hf_transformers/common.py get_context_length) raises unless this variable is set
             env = ["env", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"]
             argv[:0] = env
-            notes.append(f"the config states no context length, which SGLang {table['version']} reads as "
-                         f"{SGLANG_DEFAULT_CONTEXT}, and it refuses --context-length {ctx} unless "
+            notes.append(f"SGLang {table['version']} derives a context length of {derived:,} from the config "
+                         f"(utils/hf_transformers/common.py get_context_length) and refuses --context-length {ctx} "
+                         "unless "
                          "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 (configs/model_config.py _derive_context_length)")
         if cm.speculative is not None:
             algo = "NEXTN" if cm.speculative.method == "mtp" else "EAGLE3"

@@ -615,7 +615,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         for r in regimes[gpu.id]:
             x = r.prediction
             if x is not None and x.tpot_ms is not None:
-                r.launch = launch_command(make_cm(gpu)(x.layout_spec), x, raw.provenance)
+                r.launch = launch_command(make_cm(gpu)(x.layout_spec), x, raw.provenance, raw.config)
         pts = [] if too_long else sweep(make_cm(gpu), arch, opts.isl, opts.osl, price, tp_fixed=opts.tp)
         refused = None if (too_long or pts) else refused_note(make_cm(gpu), arch, opts.tp)
         note = (f"context {opts.isl + opts.osl:,} tokens exceeds max_position_embeddings {arch.max_positions:,}"

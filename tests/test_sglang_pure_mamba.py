@@ -162,3 +162,91 @@ def test_launch_of_an_attention_model_is_unchanged(tmp_path):
     out = _predict(tmp_path, _qwen35(), 4000, 1000, 16)
     argv = out["launch"]["argv"]
     assert argv[0] == "python" and "--max-total-tokens" not in argv
+
+
+# --- review b19: SGLang derives the context length from the raw config (utils/hf_transformers/common.py
+# get_context_length: max_sequence_length, seq_length, max_seq_len, model_max_length, max_position_embeddings, times a
+# linear rope factor; none: 2048), whatever deploysheet's reader takes for the family
+
+@pytest.mark.parametrize("extra,isl,osl,env", [
+    ({"max_position_embeddings": 1024}, 1000, 500, True),      # 1,500 > 1,024: SGLang refuses without the variable
+    ({"max_position_embeddings": 8192}, 4000, 1000, False),    # 5,000 <= 8,192: not needed
+    ({}, 1024, 1024, False),                                   # 2,048 is not above the default 2,048
+    ({}, 1024, 1025, True),
+])
+def test_env_prefix_follows_sglangs_derived_context(tmp_path, extra, isl, osl, env):
+    argv = _predict(tmp_path, _mamba(**extra), isl, osl, 4)["launch"]["argv"]
+    assert (argv[:2] == ["env", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"]) is env
+
+
+def test_env_prefix_for_an_attention_model_whose_seq_length_is_shorter(tmp_path):
+    """seq_length comes before max_position_embeddings in SGLang's order: 2,048 derived, --context-length 5,000."""
+    cfg = _qwen35(max_position_embeddings=32768)
+    cfg["seq_length"] = 2048
+    argv = _predict(tmp_path, cfg, 4000, 1000, 4)["launch"]["argv"]
+    assert argv[:2] == ["env", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"]
+
+
+def test_max_total_tokens_is_per_attention_dp_worker(tmp_path):
+    """Every attention-DP worker sizes its own token pool at --max-total-tokens and runs 64 // 2 = 32 requests."""
+    import json
+    import subprocess
+    import sys
+    d = tmp_path / "m"
+    d.mkdir()
+    (d / "config.json").write_text(json.dumps(_mamba()))
+    out = json.loads(subprocess.run([sys.executable, "-m", "scorer", "predict", str(d), "--framework", "sglang",
+                                     "--isl", "4000", "--osl", "1000", "--concurrency", "64", "--dp", "2",
+                                     "--format", "json"], capture_output=True, text=True, check=True).stdout)
+    argv = out["launch"]["argv"]
+    assert int(argv[argv.index("--max-total-tokens") + 1]) == 32 * 5000
+
+
+@pytest.mark.parametrize("arch", ["Mamba2ForCausalLM"])
+def test_sglang_pure_mamba2_ignores_the_configs_ssm_dtype(arch):
+    """configs/mamba2.py Mamba2Config.mamba2_cache_params builds Mamba2CacheParams without a dtype: float32."""
+    from transformers import Mamba2Config
+    cfg = Mamba2Config(hidden_size=1024, num_hidden_layers=4, num_heads=32, head_dim=64, n_groups=1,
+                       state_size=128, vocab_size=32000).to_dict()
+    cfg.update(architectures=[arch], torch_dtype="bfloat16", mamba_ssm_dtype="bfloat16")
+    assert state_dtype_for(normalize(cfg), "sglang") == "bf16+fp32"
+
+
+def test_sglang_reads_the_ssm_dtype_only_where_its_config_class_passes_itself():
+    """A Kimi Linear (KDA, kimi_linear.py: KimiLinearCacheParams without a dtype) stays float32 under a bf16 key;
+    Nemotron-H (nemotron_h.py: dtype=mamba2_state_dtype(self)) follows it."""
+    from transformers import KimiLinearConfig, NemotronHConfig
+    kimi = KimiLinearConfig(hidden_size=256, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=4,
+                            vocab_size=1000).to_dict()
+    kimi.update(architectures=["KimiLinearForCausalLM"], torch_dtype="bfloat16", mamba_ssm_dtype="bfloat16")
+    assert state_dtype_for(normalize(kimi), "sglang") == "bf16+fp32"
+    nh = NemotronHConfig(hidden_size=512, num_hidden_layers=4, hybrid_override_pattern="M*M*", mamba_num_heads=16,
+                         mamba_head_dim=32, ssm_state_size=64, n_groups=2, conv_kernel=4, expand=1,
+                         num_attention_heads=8, num_key_value_heads=2, head_dim=64, intermediate_size=1024,
+                         vocab_size=1000, max_position_embeddings=4096).to_dict()
+    nh.update(architectures=["NemotronHForCausalLM"], torch_dtype="bfloat16", mamba_ssm_dtype="bfloat16")
+    assert state_dtype_for(normalize(nh), "sglang") == "bf16"
+
+
+def test_sglang_wheel_lists_the_config_classes_that_read_the_ssm_dtype():
+    """opt-in (DEPLOYSHEET_SGLANG_WHEEL): the config modules that pass dtype=mamba2_state_dtype(self) and their
+    model types, re-read from the wheel, are the list's (lfm2.py's short convolution has no SSM state)."""
+    import os
+    import re
+    import zipfile
+    from scorer.kvcache import SGLANG_CONFIG_SSM_TYPES
+    path = os.environ.get("DEPLOYSHEET_SGLANG_WHEEL")
+    if not path:
+        pytest.skip("set DEPLOYSHEET_SGLANG_WHEEL to the engine's wheel (pip download ... --no-deps) to re-read it")
+    types = set()
+    with zipfile.ZipFile(path) as z:
+        for name in z.namelist():
+            if not re.fullmatch(r"sglang/srt/configs/\w+\.py", name) or name.endswith(("/lfm2.py",)):
+                continue
+            src = z.read(name).decode()
+            if "mamba2_state_dtype(self)" in src:
+                types |= set(re.findall(r'model_type(?::\s*str)?\s*=\s*"(\w+)"', src))
+        q35 = z.read("sglang/srt/configs/qwen3_5.py").decode() + z.read("sglang/srt/configs/qwen4_exp.py").decode()
+    assert "(Qwen3NextConfig)" in q35  # their text configs inherit qwen3_next's cache params
+    types |= {"qwen3_5_text", "qwen3_5_moe_text", "qwen4_exp_text"}
+    assert types == set(SGLANG_CONFIG_SSM_TYPES)
