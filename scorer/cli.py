@@ -681,6 +681,11 @@ def _runs_instead(cm, framework: str, context: int = 1) -> str:
         stored = q is not None and q.format == cm.precision.id
         parts.append(f"TP{lay.tp} runs {', '.join(others)}" + (
             " (from the 16-bit weights: this checkpoint is stored at " + cm.precision.id + ")" if stored else ""))
+    if lay.pp > 1:  # a refused PP (an implementation without pipeline support): the same GPUs in one stage
+        flat = [t for t in dict.fromkeys((lay.tp * lay.pp, lay.tp)) if t in DEFAULT_TPS and runs(cm.precision, t,
+                                                                                                    pp=1)]
+        if flat:
+            parts.append(f"{cm.precision.id} runs without PP at {', '.join(f'TP{t}' for t in flat)}")
     if not parts:  # nothing of one stage holds it: the same TP (experts whole where split is refused) in PP stages
         eps = [None] + ([whole] if arch.is_moe and lay.ep == 1 and whole > 1 else [])
         staged = next(((pp, ep) for pp in load_json("regimes.json")["pp_degrees_multinode"]
@@ -782,7 +787,7 @@ def cmd_predict(args) -> int:
     conc = "max" if args.concurrency == "max" else int(args.concurrency)
     price = args.usd_per_gpu_hour or catalog_price(gpu)
     p = with_breakdown(cm, predict(cm, args.isl, args.osl, conc, price))
-    too_long = bool(arch.max_positions) and args.isl + args.osl > arch.max_positions
+    too_long = bool(arch.context_limit) and args.isl + args.osl > arch.context_limit
     full = cm.max_concurrency(args.isl + args.osl) if p.max_concurrency >= 1 and args.osl > 1 else None
     one_short = full is not None and full < 1  # one full-length sequence does not fit: the engine does not start
     if too_long or one_short:  # no engine serves it as configured: no latency figures, a note says why
@@ -840,9 +845,9 @@ def cmd_predict(args) -> int:
     if args.osl == 1:
         notes.append("osl = 1: a request ends at its first token, so no engine measures a TPOT here; tpot_ms is "
                      "the decode step the model would run, for reference")
-    if arch.max_positions and args.isl + args.osl > arch.max_positions:
-        notes.append(f"isl + osl = {args.isl + args.osl:,} tokens exceeds the model's max_position_embeddings "
-                     f"{arch.max_positions:,}: no engine serves this request as configured")
+    if too_long:
+        notes.append(f"isl + osl = {args.isl + args.osl:,} tokens exceeds the model's {arch.context_label}: no "
+                     "engine serves this request as configured")
     if too_long:
         pass  # the max_position_embeddings note above says why
     elif not p.fits and p.max_concurrency < 1:

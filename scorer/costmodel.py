@@ -961,7 +961,7 @@ class CostModel:
         layer the token pool holds what deploysheet's launch command sets, --max-total-tokens = the running batch x
         its context (:meth:`sglang_attention_free`), so int(tokens / context x 512) is at least 4,096 from 8
         requests on and the cap is min(4096, the state pool's requests). None where no token fits."""
-        ctx = max(1, self.arch.max_positions or 4096)
+        ctx = max(1, self.arch.context_limit or 4096)
         pool = self.sglang_mamba_pool()
         if pool is not None:
             per_token = self._sglang_kv_only_bytes(1)
@@ -986,8 +986,9 @@ class CostModel:
             return None
         if "_sg_pool" not in self.__dict__:
             from .kvcache import sglang_mamba_pool
+            draft = self.speculative.tokens + 1 if self.speculative is not None else 0  # --speculative-num-draft-tokens
             self._sg_pool = sglang_mamba_pool(self.arch, self.kv_budget_bytes(), self.layout.tp, self.layout.pp,
-                                              self.state_dtype)
+                                              self.state_dtype, draft)
         return self._sg_pool
 
     def sglang_attention_free(self) -> bool:

@@ -70,6 +70,8 @@ class EngineSupport:
     #: the engine's data/engine_models.json ``backend_plans``: "required" or "inferred" per "tp" / "pp", what becomes
     #: of the linears a plan omits ("unplanned": "replicated", or "fused" where graph fusion shards them), and "src"
     plans: dict | None = None
+    #: the engine's own implementation refuses PP > 1 (data/engine_models.json ``no_pp``; its source in ``no_pp_src``)
+    no_pp: str | None = None
 
     @property
     def label(self) -> str:
@@ -105,6 +107,8 @@ class EngineSupport:
         TP x DP, scorer.quant.engine_tp_size) / PP ``pp`` (:attr:`missing_plans`), or None."""
         no_tp, no_pp = self.missing_plans
         name = self.architecture or "the model"
+        if pp > 1 and self.no_pp:
+            return f"{self.label} refuses PP {pp} for {name}: its implementation has no pipeline support ({self.no_pp})"
         if tp > 1 and no_tp:
             return (f"{self.label}'s Transformers backend refuses a tensor-parallel size of {tp} for {name}: its "
                     f"config class defines no base_model_tp_plan ({self.plans.get('src')})")
@@ -247,12 +251,15 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
                              "name")
     native = _native(engine)
     hit = next((a for a in names if a in native), None)
+    no_pp = set(table.get("no_pp", ()))
     if hit is not None:
-        return EngineSupport(engine, version, hit, "native", f"{name} {version} implements {hit} ({table['source']})")
+        return EngineSupport(engine, version, hit, "native", f"{name} {version} implements {hit} ({table['source']})",
+                             no_pp=table.get("no_pp_src") if hit in no_pp else None)
     conv = _converted(names, native, table.get("suffix_conversions"))
     converted = None if conv is None else EngineSupport(
         engine, version, conv[0], "native", f"{name} {version} runs {conv[0]} as its own {conv[1]}, converted to a "
-                                            f"{conv[2]} model ({conv[3]}; {table['suffix_conversions']['src']})")
+                                            f"{conv[2]} model ({conv[3]}; {table['suffix_conversions']['src']})",
+        no_pp=table.get("no_pp_src") if conv[1] in no_pp else None)
     if converted is not None and conv[3] != "none":
         # a pooling / classify conversion: inspect_model_cls tries it before the Transformers backend
         return converted

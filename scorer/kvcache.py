@@ -564,17 +564,22 @@ def sglang_mamba_ratio(arch: ModelArch, pp: int = 1) -> int:
 
 
 def sglang_mamba_pool(arch: ModelArch, budget_bytes: float, tp: int = 1, pp: int = 1,
-                      state_dtype: str | None = None) -> SGLangMambaPool | None:
+                      state_dtype: str | None = None, draft_tokens: int = 0) -> SGLangMambaPool | None:
     """SGLang 0.5.23's Mamba state pool and what it leaves the KV pool, for one GPU whose pools may take
     ``budget_bytes`` (deploysheet's KV budget: SGLang's ``rest_memory``), at default server arguments; None for a
     model without recurrent state.
 
-    mem_cache/kv_cache_configurator.py _handle_max_mamba_cache (no --max-mamba-cache-size, no speculative decoding,
+    mem_cache/kv_cache_configurator.py _handle_max_mamba_cache (no --max-mamba-cache-size; without speculative decoding,
     lines 3348-3386): mamba_budget = rest x r / (1 + r) (r = mamba_full_memory_ratio, 0.9); max_mamba_cache_size
     K = int((mamba_budget - per_slot) // per_slot); the KV pool gets rest - (K + 1) x per_slot (lines 3404-3409).
     resolve_max_num_reqs (lines 3134-3150) caps running requests at K // ratio (:func:`sglang_mamba_ratio`).
     PP: every stage is assumed to hold 1 / pp of the recurrent layers (SGLang charges the largest stage's share,
-    lines 3233-3251)."""
+    lines 3233-3251).
+    Speculative decoding (``draft_tokens`` = --speculative-num-draft-tokens D > 0; lines 3355-3377, the default
+    without --enable-linear-replayssm-spec): K = int((mamba_budget - per_slot x (1 + D)) // (per_slot x (1 + D /
+    ratio))), and the KV pool also loses the intermediate states, per_slot x (capped + 1) x D, capped = min(running
+    requests // DP, K // ratio), taken here at K // ratio (the running cap deploysheet's launch sets is at most
+    what the pool admits)."""
     per_slot = sglang_state_slot_bytes(arch, tp, state_dtype) / max(1, pp)
     if per_slot <= 0:
         return None
@@ -582,9 +587,14 @@ def sglang_mamba_pool(arch: ModelArch, budget_bytes: float, tp: int = 1, pp: int
     r = float(load_json("engines.json")["engines"]["sglang"]["mamba_pool"]["mamba_full_memory_ratio"])
     per_slot = int(per_slot)
     budget = budget_bytes * r / (1 + r)
-    slots = max(0, int((budget - per_slot) // per_slot))
-    state = (slots + 1) * per_slot
     ratio = sglang_mamba_ratio(arch, pp)
+    d = max(0, int(draft_tokens))
+    if d:
+        slots = max(0, int((budget - per_slot * (1 + d)) // (per_slot * (1 + d / ratio))))
+        state = (slots + 1) * per_slot + per_slot * (slots // ratio + 1) * d
+    else:
+        slots = max(0, int((budget - per_slot) // per_slot))
+        state = (slots + 1) * per_slot
     return SGLangMambaPool(slots=slots, slot_bytes=per_slot, state_pool_bytes=float(state),
                            kv_bytes=float(budget_bytes - state), ratio=ratio, max_requests=slots // ratio)
 

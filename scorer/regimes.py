@@ -429,11 +429,11 @@ def run_regimes(make_cm, arch, gpu_id: str, precision: str, usd_per_gpu_hour: fl
     for r in load_json("regimes.json")["regimes"]:
         isl, osl = r["isl"], r["osl"]
         note = None
-        if arch.max_positions and isl + osl > arch.max_positions:
+        if arch.context_limit and isl + osl > arch.context_limit:
             out.append(RegimeResult(id=r["id"], title=r["title"], why=r["why"], isl=isl, osl=osl,
                                     concurrency=str(r["concurrency"]), gpu=gpu_id, precision=precision,
-                                    prediction=None, note=f"context {isl + osl:,} exceeds max_position_embeddings "
-                                                          f"{arch.max_positions:,}: not applicable"))
+                                    prediction=None, note=f"context {isl + osl:,} exceeds {arch.context_label}: "
+                                                          "not applicable"))
             continue
         cands = [predict(cm, isl, osl, r["concurrency"], usd_per_gpu_hour) for cm in models.values()]
         fitting = [p for p in cands if p.fits]

@@ -343,9 +343,9 @@ def _deploy(make_cm, arch, gpu, price: GpuPrice, w: Workload, errs: dict, cal_no
     if arch.kind != "decoder":
         return Deployment(status="not_servable", note=f"an {arch.kind} model: no generation serving predictions",
                           assumptions=assumptions, **base)
-    if arch.max_positions and w.isl + w.osl > arch.max_positions:
+    if arch.context_limit and w.isl + w.osl > arch.context_limit:
         return Deployment(status="context_too_long", note=f"ISL + OSL = {w.isl + w.osl:,} tokens exceeds "
-                                                          f"max_position_embeddings {arch.max_positions:,}",
+                                                          f"{arch.context_label}",
                           assumptions=assumptions, **base)
     pts = sweep(make_cm(gpu), arch, w.isl, w.osl, price.usd_per_hour, SLA_CONCURRENCIES)
     layouts = {p.layout for p in pts}

@@ -585,7 +585,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
         ck is not None and not ck.matches), unmodelled_keys=arch.unmodelled_keys, estimate_reasons=reasons)
     stored = stored_weight_bytes(ck, prec.id)
     gemms = inventory(arch)
-    contexts = tuple(sorted({min(c, arch.max_positions) if arch.max_positions else c for c in (4096, 32768, 131072)}))
+    contexts = tuple(sorted({min(c, arch.context_limit) if arch.context_limit else c for c in (4096, 32768, 131072)}))
     from .kvcache import engine_kv, resolve_policy
     opts = opts.model_copy(update={"kv_policy": resolve_policy(opts.kv_policy, opts.framework)})
     kv = kv_cache(arch, opts.kv_dtype, opts.kv_policy, contexts=contexts, engine=engine_kv(opts.framework, gpus[0]))
@@ -607,7 +607,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     frontier: dict[str, Frontier] = {}
     best: dict[str, Prediction | None] = {}
     want_sla = opts.ttft_ms is not None or opts.itl_ms is not None
-    too_long = bool(arch.max_positions) and opts.isl + opts.osl > arch.max_positions
+    too_long = bool(arch.context_limit) and opts.isl + opts.osl > arch.context_limit
     for gpu in gpus if arch.kind == "decoder" else []:
         price = opts.usd_per_gpu_hour or catalog_price(gpu)
         regimes[gpu.id] = run_regimes(make_cm(gpu), arch, gpu.id, prec.id, price, opts.tp)
@@ -618,7 +618,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
                 r.launch = launch_command(make_cm(gpu)(x.layout_spec), x, raw.provenance, raw.config)
         pts = [] if too_long else sweep(make_cm(gpu), arch, opts.isl, opts.osl, price, tp_fixed=opts.tp)
         refused = None if (too_long or pts) else refused_note(make_cm(gpu), arch, opts.tp)
-        note = (f"context {opts.isl + opts.osl:,} tokens exceeds max_position_embeddings {arch.max_positions:,}"
+        note = (f"context {opts.isl + opts.osl:,} tokens exceeds {arch.context_label}"
                 if too_long else None if pts else refused or
                 f"no layout fits {opts.isl:,} in / {opts.osl:,} out on {gpu.id}")
         # the regimes' own picks at the frontier's workload join the sweep (the throughput regime's engine-chosen

@@ -68,6 +68,128 @@ def _plans(wheel: str, path: str, needs: dict[str, str], infers: dict[str, str])
     return out
 
 
+#: base classes that add nothing to the question (torch's module, typing's generics)
+_NEUTRAL_BASES = {"Module", "object", "Protocol", "Generic", "ABC"}
+
+
+class _Classes:
+    """Class definitions of an engine's model modules, read with ast from the wheel: each module's classes and the
+    names it imports (``from .x import Y as Z``), so a class's bases resolve to the module that defines them."""
+
+    def __init__(self, wheel: str, pattern: str):
+        self.mods: dict[str, tuple[dict[str, ast.ClassDef], dict[str, tuple[str, str]]]] = {}
+        with zipfile.ZipFile(wheel) as z:
+            for info in z.infolist():
+                if not re.fullmatch(pattern, info.filename):
+                    continue
+                tree = ast.parse(z.read(info).decode())
+                classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+                imports = {}
+                for n in ast.walk(tree):
+                    if isinstance(n, ast.ImportFrom):
+                        base = self._module_path(info.filename, n.module or "", n.level)
+                        for a in n.names:
+                            imports[a.asname or a.name] = (base, a.name)
+                self.mods[info.filename] = (classes, imports)
+
+    @staticmethod
+    def _module_path(current: str, module: str, level: int) -> str:
+        if level:
+            parts = current.split("/")[:-level]
+            return "/".join(parts + ([*module.split(".")] if module else [])) + ".py"
+        return module.replace(".", "/") + ".py"
+
+    def find(self, name: str, path: str, depth: int = 0) -> tuple[str, ast.ClassDef] | None:
+        """(module path, class) of ``name`` as module ``path`` sees it, or None where it is defined elsewhere."""
+        mod = self.mods.get(path) or self.mods.get(path[:-3] + "/__init__.py")
+        if mod is None or depth > 8:
+            return None
+        classes, imports = mod
+        if name in classes:
+            return path if path in self.mods else path[:-3] + "/__init__.py", classes[name]
+        if name in imports:
+            target, orig = imports[name]
+            return self.find(orig, target, depth + 1)
+        return None
+
+    def walk(self, name: str, path: str):
+        """The classes of ``name``'s MRO that resolve, depth-first left to right (C3 for the single-line
+        hierarchies of model classes), as (base names, class); a base that does not resolve yields (name, None)."""
+        seen: set[tuple[str, str]] = set()
+
+        def visit(n: str, p: str):
+            hit = self.find(n, p)
+            if hit is None:
+                yield n, None
+                return
+            mp, cls = hit
+            if (mp, cls.name) in seen:
+                return
+            seen.add((mp, cls.name))
+            yield n, cls
+            for b in cls.bases:
+                b = b.value if isinstance(b, ast.Subscript) else b
+                bn = b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else None
+                if bn and bn not in _NEUTRAL_BASES:
+                    yield from visit(bn, mp)
+        yield from visit(name, path)
+
+
+def _forward_params(cls: ast.ClassDef) -> list[str] | None:
+    for node in cls.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "forward":
+            a = node.args
+            return [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+    return None
+
+
+def _interface(name: str) -> bool:
+    """A capability mix-in (SupportsLoRA, HasInnerState, IsHybrid ...): it decides nothing about PP but SupportsPP."""
+    return re.fullmatch(r"(Supports|Has|Is)[A-Z]\w*", name) is not None
+
+
+def vllm_no_pp(wheel: str, models: dict[str, object]) -> list[str]:
+    """vLLM's own architectures that refuse PP > 1: vllm/config/model.py verify_with_parallel_config raises
+    NotImplementedError where registry.is_pp_supported_model is False, i.e. where interfaces.py supports_pp fails:
+    SupportsPP is not in the class's MRO, or its forward takes no ``intermediate_tensors``. An architecture whose
+    bases do not all resolve in the model modules is left out (not known)."""
+    cl = _Classes(wheel, r"vllm/(model_executor/)?models/.+\.py")
+    out = []
+    for arch, (module, cls) in models.items():
+        if module == "transformers":
+            continue
+        path = (module.replace(".", "/") + ".py") if "." in module else f"vllm/model_executor/models/{module}.py"
+        iface, fwd, unknown = False, None, False
+        for n, c in cl.walk(cls, path):
+            if n == "SupportsPP":
+                iface = True
+            elif c is None:
+                unknown = unknown or not _interface(n)
+            elif fwd is None:
+                fwd = _forward_params(c)
+        if iface and fwd is not None and "intermediate_tensors" in fwd:
+            continue
+        if not unknown and (fwd is not None or not iface):
+            out.append(arch)
+    return sorted(out)
+
+
+def sglang_no_pp(wheel: str, names: set[str], where: dict[str, str]) -> list[str]:
+    """SGLang's own architectures that refuse PP > 1: model_executor/model_runner.py asserts "Pipeline Parallel is
+    not compatible with this model" where ``pp_proxy_tensors`` is not a parameter of the model's forward (a
+    ``**kwargs`` one does not count, as inspect.signature reads it). Left out where no forward resolves."""
+    cl = _Classes(wheel, r"sglang/srt/models/.+\.py")
+    out = []
+    for name in names:
+        fwd = None
+        for _n, c in cl.walk(name, where[name]):
+            if c is not None and (fwd := _forward_params(c)) is not None:
+                break
+        if fwd is not None and "pp_proxy_tensors" not in fwd:
+            out.append(name)
+    return sorted(out)
+
+
 VLLM_SUFFIXES = "vllm/config/model.py"
 
 
@@ -95,8 +217,17 @@ def vllm(wheel: str) -> dict:
     via_tf = _entries(dicts["_TRANSFORMERS_SUPPORTED_MODELS"], dicts)
     backend = _entries(dicts["_TRANSFORMERS_BACKEND_MODELS"], dicts)
     native = sorted(a for a, (module, _cls) in models.items() if module != "transformers")
+    with zipfile.ZipFile(wheel) as z:
+        check = z.read("vllm/config/model.py").decode()
+    if "is_pp_supported_model" not in check or "Pipeline parallelism is not supported for this model" not in check:
+        raise SystemExit(f"{wheel}: vllm/config/model.py no longer refuses PP for models without SupportsPP; read it")
     return {"version": _version(wheel), "source": f"{VLLM_REGISTRY} (vllm=={_version(wheel)})",
-            "native": native, "transformers_backend": sorted(via_tf),
+            "native": native, "no_pp": vllm_no_pp(wheel, models),
+            "no_pp_src": f"vllm/config/model.py verify_with_parallel_config raises NotImplementedError at PP > 1 "
+                         f"where model_executor/models/interfaces.py supports_pp fails: SupportsPP not in the "
+                         f"class's MRO or no intermediate_tensors in its forward (vllm=={_version(wheel)}; read "
+                         "with ast by scripts/engine_registry.py)",
+            "transformers_backend": sorted(via_tf),
             "backend_classes": sorted(backend),
             "removed": dict(sorted(_entries(dicts["_PREVIOUSLY_SUPPORTED_MODELS"], dicts).items())),
             "plugins": dict(sorted(_entries(dicts["_OOT_SUPPORTED_MODELS"], dicts).items())),
@@ -116,7 +247,12 @@ def vllm(wheel: str) -> dict:
 
 def sglang(wheel: str) -> dict:
     names: set[str] = set()
+    where: dict[str, str] = {}
     with zipfile.ZipFile(wheel) as z:
+        runner = z.read("sglang/srt/model_executor/model_runner.py").decode()
+        if '"pp_proxy_tensors" in inspect.signature(self.model.forward).parameters' not in runner or \
+                "Pipeline Parallel is not compatible with this model." not in runner:
+            raise SystemExit(f"{wheel}: model_runner.py no longer tests forward for pp_proxy_tensors; read it again")
         for info in z.infolist():
             if not re.fullmatch(r"sglang/srt/models/[^/]+\.py", info.filename):
                 continue
@@ -125,14 +261,20 @@ def sglang(wheel: str) -> dict:
                 if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "EntryClass"
                                                         for t in node.targets):
                     vals = node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]
-                    names.update(v.id for v in vals if isinstance(v, ast.Name))
+                    for v in vals:
+                        if isinstance(v, ast.Name):
+                            names.add(v.id)
+                            where.setdefault(v.id, info.filename)
     v = _version(wheel)
     tf = "sglang/srt/models/transformers.py"
     plans = _plans(wheel, tf, {"tp": "does not support tensor parallel yet", "pp": "does not support pipeline parallel yet"},
                    {})
     return {"version": v, "source": f"sglang/srt/models/*.py EntryClass (sglang=={v}; registered by class name in "
                                     "sglang/srt/models/registry.py import_model_classes)",
-            "native": sorted(names),
+            "native": sorted(names), "no_pp": sglang_no_pp(wheel, names, where),
+            "no_pp_src": f"sglang/srt/model_executor/model_runner.py (sglang=={v}) asserts \"Pipeline Parallel is not "
+                         "compatible with this model.\" at --pp-size > 1 where the model's forward has no "
+                         "pp_proxy_tensors parameter (read with ast by scripts/engine_registry.py)",
             "backend_plans": {**plans, "src": f"{tf} recursive_replace / pipeline_parallel (sglang=={v}): raises "
                                                "ValueError at TP > 1 without a tensor-parallel plan and at PP > 1 "
                                                "without a pipeline plan; linears a plan omits are replicated"},

@@ -234,3 +234,24 @@ def test_sglang_wheel_states_the_constants():  # opt-in: DEPLOYSHEET_SGLANG_WHEE
         return set(re.findall(r'"([^"]+)"', body))
     assert frozen("_MAMBA_RADIX_CACHE_ARCHS") | {"GraniteMoeHybridForCausalLM"} == set(c["radix_cache_archs"])
     assert frozen("_MAMBA_EXTRA_BUFFER_ARCHS") == set(c["extra_buffer_archs"])
+
+
+def test_speculative_decoding_reserves_the_intermediate_states():
+    """kv_cache_configurator.py:3355-3377 with speculative decoding (D = --speculative-num-draft-tokens, no
+    replayssm): K = int((budget x 0.9 / 1.9 - slot x (1 + D)) // (slot x (1 + D / ratio))); the KV pool also gives
+    up slot x (K // ratio + 1) x D of intermediate states. The small NemotronH of test_small_nemotron_h_split_by_hand
+    at TP1, 10 GiB, ratio 5, D = 4 (EAGLE-3 with 3 speculative tokens)."""
+    arch = normalize(_nemotron_h())
+    slot, rest, d = 271_360, 10 * 2 ** 30, 4
+    k = int((rest * R / (1 + R) - slot * (1 + d)) // (slot * (1 + d / 5)))
+    pool = sglang_mamba_pool(arch, rest, 1, draft_tokens=d)
+    assert pool.slots == k == 10_410  # (5,086,145,482 - 1,356,800) // 488,448; 18,742 without speculation
+    assert pool.max_requests == k // 5
+    assert pool.kv_bytes == rest - (k + 1) * slot - slot * (k // 5 + 1) * d
+    from scorer.costmodel import speculative_setting
+    spec = speculative_setting("eagle3", arch, 3)
+    cm = CostModel(arch, count_params(arch), get_gpu("H100-SXM"), get_precision("bf16"), Layout(tp=1),
+                   framework="sglang", speculative=spec)
+    base = _cm(arch, 1)
+    assert cm.sglang_mamba_pool().slots < base.sglang_mamba_pool().slots
+    assert cm.sglang_mamba_pool().slots == int((cm.kv_budget_bytes() * R / (1 + R) - slot * 5) // (slot * 1.8))

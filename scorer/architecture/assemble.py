@@ -971,8 +971,31 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         dtype=dtype,
         ssm_state_fp32=text_raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32")
         or raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32"), rope=rope_type, extra_params=model_extra,
+        context_factor=rope_context_factor(rope, model_type, str(text_raw.get("model_type") or "") or None),
         ssm_dtype_keys={k: v for k in ("mamba_ssm_cache_dtype", "mamba_ssm_dtype")
                         if isinstance(v := text_raw.get(k, raw.get(k)), str)})
+
+
+#: rope types whose factor vLLM does not apply to max_position_embeddings (already scaled, or an original length)
+ROPE_UNSCALED = ("su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling")
+
+
+def rope_context_factor(rope, model_type: str | None, text_model_type: str | None = None) -> float:
+    """The factor vLLM 0.33.0 multiplies max_position_embeddings by to derive max_model_len (vllm/config/model.py
+    _get_and_verify_max_len): the ``factor`` of each rope parameter set (one per layer type where nested, as
+    transformers_utils/config.py iter_rope_parameters reads them) whose rope_type is not one of
+    :data:`ROPE_UNSCALED`, the last one winning; 1 for Gemma 3 (its length is already scaled), for a missing,
+    null or non-positive factor, and without rope scaling."""
+    if not isinstance(rope, dict) or not rope or any("gemma3" in (t or "") for t in (model_type, text_model_type)):
+        return 1.0
+    nested = all(isinstance(v, dict) for v in rope.values())
+    factor = 1.0
+    for rp in ([v for v in rope.values() if v] if nested else [rope]):
+        kind = rp.get("rope_type") or rp.get("type") or "default"
+        f = rp.get("factor")
+        if kind not in ROPE_UNSCALED and isinstance(f, (int, float)) and not isinstance(f, bool) and f > 0:
+            factor = float(f)
+    return factor
 
 
 #: keys whose value transformers and the engines read as an object (or null): another JSON type is bad input, not

@@ -625,6 +625,8 @@ class ModelArch(BaseModel):
     hidden_size: int
     vocab_size: int
     max_positions: int | None = None
+    context_factor: float = Field(1.0, description="the RoPE factor engines scale max_positions by to derive the "
+                                  "longest request (scorer.architecture.assemble.rope_context_factor); 1 where none")
     tie_word_embeddings: bool = False
     norm: Literal["rms", "layernorm"] = "rms"
     final_norm: bool = True
@@ -661,6 +663,23 @@ class ModelArch(BaseModel):
     extra_params: dict[str, int] = Field(default_factory=dict, description="family-specific model-level modules: "
                                          "component name (one of scorer.params.COMPONENTS) -> parameters, always "
                                          "active, e.g. gemma-3n's per-layer input embeddings and AltUp projections")
+
+    @property
+    def context_limit(self) -> int | None:
+        """The longest request (input + output tokens) an engine serves as configured: max_positions times
+        :attr:`context_factor` (vLLM's derived max_model_len), None where the config states no limit."""
+        return int(self.max_positions * self.context_factor) if self.max_positions else None
+
+    @property
+    def context_label(self) -> str:
+        """:attr:`context_limit` in words for a note: "max_position_embeddings 4,096", or with its RoPE factor
+        "max_position_embeddings 4,096 x RoPE factor 4 = 16,384"."""
+        if not self.max_positions:
+            return "no stated context limit"
+        if self.context_factor == 1:
+            return f"max_position_embeddings {self.max_positions:,}"
+        return (f"max_position_embeddings {self.max_positions:,} x RoPE factor {self.context_factor:g} = "
+                f"{self.context_limit:,}")
 
     @property
     def head_vocab(self) -> int:
