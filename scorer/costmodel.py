@@ -783,8 +783,9 @@ class CostModel:
             self._blocker = impl.detail
             return self._blocker
         from .quant import engine_tp_size  # SGLang's --tp-size spans the attention-DP ranks too
+        spec = self.speculative.method if self.speculative is not None else None
         if impl is not None and (why := impl.layout_blocker(engine_tp_size(self.framework, self.layout.tp,
-                                                                           self.layout.dp), self.layout.pp)):
+                                                                           self.layout.dp), self.layout.pp, spec)):
             self._blocker = why
             return self._blocker
         from .quant import engine_blocker
@@ -953,6 +954,14 @@ class CostModel:
         return self._admission
 
     def _sglang_running_cap(self) -> int | None:
+        """:meth:`_sglang_default_cap`, at most the --max-running-requests SGLang sets itself under speculative
+        decoding (:meth:`_sglang_requested`: resolve_max_num_reqs takes min(requested // DP, tokens // 2, the state
+        pool's requests), kv_cache_configurator.py:3125-3150)."""
+        cap = self._sglang_default_cap()
+        req = self._sglang_requested() if self.speculative is not None else None
+        return cap if cap is None or req is None else max(1, min(cap, req))
+
+    def _sglang_default_cap(self) -> int | None:
         """SGLang's default requests per attention-DP worker: min(clamp(pool tokens / context length x 512, 2048,
         4096), pool tokens // 2) (kv_cache_configurator.resolve_max_num_reqs), the pool's tokens being the KV
         budget over one token's KV bytes; the context length is the model's. A Mamba / linear-attention model's
@@ -978,18 +987,38 @@ class CostModel:
         tokens = int(budget // per_token)
         return max(1, min(max(min(int(tokens / ctx * 512), 4096), 2048), tokens // 2))
 
-    def sglang_mamba_pool(self, policy: str | None = None):
+    def _sglang_requested(self) -> int | None:
+        """SGLang's --max-running-requests per attention-DP worker as it resolves it: max(1, flag // DP) of the
+        engine argument, else of 48 under speculative decoding (every method deploysheet models is of the EAGLE
+        family, which sets 48 when the flag is unset: data/engines.json ``speculative_max_running_requests``), else
+        None (resolve_max_num_reqs derives its own)."""
+        if self.engine_args.get("max_num_seqs"):
+            return int(self.engine_args["max_num_seqs"])  # already per rank
+        if self.speculative is not None:
+            from .resources import load_json
+            total = load_json("engines.json")["engines"]["sglang"]["speculative_max_running_requests"]
+            return max(1, int(total) // max(1, self.layout.dp))
+        return None
+
+    def sglang_mamba_pool(self, policy: str | None = None, running: int | None = None):
         """SGLang 0.5.23's state-pool / KV-pool split of this GPU's KV budget (:func:`scorer.kvcache.
-        sglang_mamba_pool`) under the ``sglang`` KV policy for a model with recurrent state; None otherwise."""
+        sglang_mamba_pool`) under the ``sglang`` KV policy for a model with recurrent state; None otherwise. Under
+        speculative decoding the intermediate states are reserved for ``running`` requests per attention-DP worker
+        (the launch's --max-running-requests // DP; None: the engine's own resolution, :meth:`_sglang_requested`)."""
         policy = resolve_policy(policy, self.framework) if policy else self.kv_policy
         if policy != "sglang":
             return None
-        if "_sg_pool" not in self.__dict__:
+        draft = self.speculative.tokens + 1 if self.speculative is not None else 0  # --speculative-num-draft-tokens
+        if running is None:
+            running = self._sglang_requested() if draft else None
+        elif not draft:
+            running = None  # no intermediate states to size
+        pools = self.__dict__.setdefault("_sg_pools", {})
+        if running not in pools:
             from .kvcache import sglang_mamba_pool
-            draft = self.speculative.tokens + 1 if self.speculative is not None else 0  # --speculative-num-draft-tokens
-            self._sg_pool = sglang_mamba_pool(self.arch, self.kv_budget_bytes(), self.layout.tp, self.layout.pp,
-                                              self.state_dtype, draft)
-        return self._sg_pool
+            pools[running] = sglang_mamba_pool(self.arch, self.kv_budget_bytes(), self.layout.tp, self.layout.pp,
+                                               self.state_dtype, draft, running)
+        return pools[running]
 
     def sglang_attention_free(self) -> bool:
         """Whether this is SGLang serving a model with recurrent state and no attention layer (no KV per token).
@@ -1025,14 +1054,26 @@ class CostModel:
         free = self.kv_budget_bytes()
         pool = self.sglang_mamba_pool(policy)
         if pool is not None:  # SGLang: the KV pool's sequences, at most the state pool's requests
-            if free <= 0 or pool.kv_bytes <= 0:
+            if free <= 0:
                 return 0
             per = self._sglang_kv_only_bytes(context)
-            if per > 0:
-                fit = int(pool.kv_bytes // per)
-            else:  # no attention layer: the token pool holds --max-total-tokens as launched (sglang_attention_free)
-                fit = pool.max_requests
-            return min(fit, pool.max_requests) * self.layout.dp
+
+            def held(p) -> int:  # sequences one worker's pools hold
+                if p.kv_bytes <= 0:
+                    return 0
+                # no attention layer: the token pool holds --max-total-tokens as launched (sglang_attention_free)
+                return min(int(p.kv_bytes // per) if per > 0 else p.max_requests, p.max_requests)
+            fit = held(pool)
+            if self.speculative is not None and per > 0 and fit < (self._sglang_requested() or pool.max_requests):
+                # the launch sets --max-running-requests to the running batch, and SGLang reserves intermediate
+                # states for that many requests (kv_cache_configurator.py:3368-3375): the largest r whose pools,
+                # reserved for r, hold r (held(r) falls as r grows, so r - held(r) rises: bisect)
+                lo, hi = fit, held(self.sglang_mamba_pool(policy, max(1, fit)))
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    lo, hi = (mid, hi) if held(self.sglang_mamba_pool(policy, mid)) >= mid else (lo, mid - 1)
+                fit = lo
+            return fit * self.layout.dp
         per = self.kv_bytes_per_sequence(context, policy)
         if free <= 0 or per <= 0:
             return 0

@@ -102,13 +102,25 @@ class EngineSupport:
         return (not self.tp_plan and self.plans.get("tp") == "required",
                 not self.pp_plan and self.plans.get("pp") == "required")
 
-    def layout_blocker(self, tp: int, pp: int) -> str | None:
-        """Why the engine's Transformers backend refuses its tensor-parallel size ``tp`` (SGLang's --tp-size: attention
-        TP x DP, scorer.quant.engine_tp_size) / PP ``pp`` (:attr:`missing_plans`), or None."""
+    def layout_blocker(self, tp: int, pp: int, speculative: str | None = None) -> str | None:
+        """Why the engine refuses its tensor-parallel size ``tp`` (SGLang's --tp-size: attention TP x DP,
+        scorer.quant.engine_tp_size) / PP ``pp`` for this model: its implementation has no pipeline support
+        (:attr:`no_pp`), its Transformers backend lacks the config class's plans (:attr:`missing_plans`), or PP with
+        the speculative method ``speculative`` ("mtp" / "eagle3", None: none) it does not run (data/engine_models.json
+        ``pp_speculative``, SGLang 0.5.23) — or None."""
         no_tp, no_pp = self.missing_plans
         name = self.architecture or "the model"
         if pp > 1 and self.no_pp:
             return f"{self.label} refuses PP {pp} for {name}: its implementation has no pipeline support ({self.no_pp})"
+        rule = _table().get(self.engine, {}).get("pp_speculative") if pp > 1 and speculative else None
+        if rule is not None:
+            algo = {"mtp": "EAGLE", "eagle3": "EAGLE3"}.get(speculative, speculative.upper())
+            if algo not in rule["algorithms"]:
+                return (f"{self.label} refuses PP {pp} with {speculative} speculative decoding: pipeline parallelism "
+                        f"runs only {' / '.join(rule['algorithms'])} drafting ({rule['src']})")
+            if self.architecture in rule["multi_layer_eagle"]:
+                return (f"{self.label} refuses PP {pp} with {speculative} speculative decoding for {name}: its model "
+                        f"override turns on multi-layer EAGLE, which pipeline parallelism does not run ({rule['src']})")
         if tp > 1 and no_tp:
             return (f"{self.label}'s Transformers backend refuses a tensor-parallel size of {tp} for {name}: its "
                     f"config class defines no base_model_tp_plan ({self.plans.get('src')})")

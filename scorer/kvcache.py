@@ -564,7 +564,8 @@ def sglang_mamba_ratio(arch: ModelArch, pp: int = 1) -> int:
 
 
 def sglang_mamba_pool(arch: ModelArch, budget_bytes: float, tp: int = 1, pp: int = 1,
-                      state_dtype: str | None = None, draft_tokens: int = 0) -> SGLangMambaPool | None:
+                      state_dtype: str | None = None, draft_tokens: int = 0,
+                      running: int | None = None) -> SGLangMambaPool | None:
     """SGLang 0.5.23's Mamba state pool and what it leaves the KV pool, for one GPU whose pools may take
     ``budget_bytes`` (deploysheet's KV budget: SGLang's ``rest_memory``), at default server arguments; None for a
     model without recurrent state.
@@ -577,9 +578,11 @@ def sglang_mamba_pool(arch: ModelArch, budget_bytes: float, tp: int = 1, pp: int
     lines 3233-3251).
     Speculative decoding (``draft_tokens`` = --speculative-num-draft-tokens D > 0; lines 3355-3377, the default
     without --enable-linear-replayssm-spec): K = int((mamba_budget - per_slot x (1 + D)) // (per_slot x (1 + D /
-    ratio))), and the KV pool also loses the intermediate states, per_slot x (capped + 1) x D, capped = min(running
-    requests // DP, K // ratio), taken here at K // ratio (the running cap deploysheet's launch sets is at most
-    what the pool admits)."""
+    ratio))), and the KV pool also loses the intermediate states, per_slot x (capped + 1) x D, capped =
+    min(max(1, --max-running-requests // attention DP), K // ratio) (lines 3368-3375): ``running`` is that
+    max(1, --max-running-requests // attention DP) per worker (SGLang sets --max-running-requests to 48 under
+    EAGLE-family speculation when it is unset, arg_groups/speculative_hook.py _handle_eagle_family); None takes
+    K // ratio, the most the pool admits."""
     per_slot = sglang_state_slot_bytes(arch, tp, state_dtype) / max(1, pp)
     if per_slot <= 0:
         return None
@@ -591,7 +594,8 @@ def sglang_mamba_pool(arch: ModelArch, budget_bytes: float, tp: int = 1, pp: int
     d = max(0, int(draft_tokens))
     if d:
         slots = max(0, int((budget - per_slot * (1 + d)) // (per_slot * (1 + d / ratio))))
-        state = (slots + 1) * per_slot + per_slot * (slots // ratio + 1) * d
+        capped = slots // ratio if running is None else min(max(1, int(running)), slots // ratio)
+        state = (slots + 1) * per_slot + per_slot * (capped + 1) * d
     else:
         slots = max(0, int((budget - per_slot) // per_slot))
         state = (slots + 1) * per_slot

@@ -136,11 +136,17 @@ class _Classes:
 
 
 def _forward_params(cls: ast.ClassDef) -> list[str] | None:
+    """The named parameters of ``cls``'s own ``forward`` (``**name`` last, as ``**name``, where it has one), or
+    None where the class defines none."""
     for node in cls.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "forward":
             a = node.args
-            return [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+            return [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs] + ([f"**{a.kwarg.arg}"] if a.kwarg else [])
     return None
+
+
+def _defines(cls: ast.ClassDef, method: str) -> bool:
+    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == method for n in cls.body)
 
 
 def _interface(name: str) -> bool:
@@ -167,7 +173,8 @@ def vllm_no_pp(wheel: str, models: dict[str, object]) -> list[str]:
                 unknown = unknown or not _interface(n)
             elif fwd is None:
                 fwd = _forward_params(c)
-        if iface and fwd is not None and "intermediate_tensors" in fwd:
+        # vllm/utils/func_utils.py _supports_kw (allow_var_kwargs=True): a named parameter, or a **kwargs last
+        if iface and fwd is not None and ("intermediate_tensors" in fwd or (fwd and fwd[-1].startswith("**"))):
             continue
         if not unknown and (fwd is not None or not iface):
             out.append(arch)
@@ -177,17 +184,60 @@ def vllm_no_pp(wheel: str, models: dict[str, object]) -> list[str]:
 def sglang_no_pp(wheel: str, names: set[str], where: dict[str, str]) -> list[str]:
     """SGLang's own architectures that refuse PP > 1: model_executor/model_runner.py asserts "Pipeline Parallel is
     not compatible with this model" where ``pp_proxy_tensors`` is not a parameter of the model's forward (a
-    ``**kwargs`` one does not count, as inspect.signature reads it). Left out where no forward resolves."""
+    ``**kwargs`` one does not count, as inspect.signature reads it). A class with no forward that hands attribute
+    look-ups to an inner model (``__getattr__``, as minicpmv.py's MiniCPMV does) is judged by the model forwards of
+    its module (those taking ``forward_batch``): refused where none takes ``pp_proxy_tensors``. Left out where no
+    forward resolves."""
     cl = _Classes(wheel, r"sglang/srt/models/.+\.py")
     out = []
     for name in names:
-        fwd = None
+        fwd, delegates = None, False
         for _n, c in cl.walk(name, where[name]):
-            if c is not None and (fwd := _forward_params(c)) is not None:
+            if c is None:
+                continue
+            if (fwd := _forward_params(c)) is not None:
                 break
+            delegates = delegates or _defines(c, "__getattr__")
+        if fwd is None and delegates:
+            inner = [f for c in cl.mods[where[name]][0].values() if (f := _forward_params(c)) and "forward_batch" in f]
+            if inner and not any("pp_proxy_tensors" in f for f in inner):
+                fwd = inner[0]
         if fwd is not None and "pp_proxy_tensors" not in fwd:
             out.append(name)
     return sorted(out)
+
+
+SGLANG_PP_CHECK = "sglang/srt/arg_groups/validation_hook.py"
+_MULTI_LAYER = 'overrides["enable_multi_layer_eagle"] = True'
+
+
+def sglang_pp_speculative(wheel: str) -> dict:
+    """What SGLang runs under PP > 1 with speculative decoding: validation_hook.py check_pipeline_parallel_compat
+    accepts only the EAGLE algorithm (NEXTN resolves to EAGLE) without multi-layer EAGLE; the architectures whose
+    model overrides switch multi-layer EAGLE on (arg_groups/overrides.py and arg_groups/model_overrides/*.py:
+    the class names in the decorator of a function that sets ``enable_multi_layer_eagle``) are read here."""
+    with zipfile.ZipFile(wheel) as z:
+        check = z.read(SGLANG_PP_CHECK).decode()
+        if 'cfg.speculative_algorithm.upper() == "EAGLE"\n            and not cfg.enable_multi_layer_eagle' not in check:
+            raise SystemExit(f"{wheel}: {SGLANG_PP_CHECK} no longer limits PP speculation to EAGLE; read it again")
+        archs: set[str] = set()
+        for info in z.infolist():
+            if not re.fullmatch(r"sglang/srt/arg_groups/(overrides|model_overrides/[^/]+)\.py", info.filename):
+                continue
+            src = z.read(info).decode()
+            if _MULTI_LAYER not in src:
+                continue
+            for node in ast.parse(src).body:
+                if isinstance(node, ast.FunctionDef) and _MULTI_LAYER in (ast.get_source_segment(src, node) or ""):
+                    for d in node.decorator_list:
+                        archs |= {c.value for c in ast.walk(d) if isinstance(c, ast.Constant)
+                                  and isinstance(c.value, str) and re.fullmatch(r"[A-Z]\w+", c.value)}
+    v = _version(wheel)
+    return {"algorithms": ["EAGLE"], "multi_layer_eagle": sorted(archs),
+            "src": f"{SGLANG_PP_CHECK} check_pipeline_parallel_compat (sglang=={v}): at --pp-size > 1 the speculative "
+                   "algorithm must be EAGLE (NEXTN is an alias of it, arg_groups/speculative_hook.py; EAGLE3 is "
+                   "refused) without --enable-multi-layer-eagle, which the model overrides of multi_layer_eagle set "
+                   "for EAGLE (read by scripts/engine_registry.py)"}
 
 
 VLLM_SUFFIXES = "vllm/config/model.py"
@@ -272,6 +322,7 @@ def sglang(wheel: str) -> dict:
     return {"version": v, "source": f"sglang/srt/models/*.py EntryClass (sglang=={v}; registered by class name in "
                                     "sglang/srt/models/registry.py import_model_classes)",
             "native": sorted(names), "no_pp": sglang_no_pp(wheel, names, where),
+            "pp_speculative": sglang_pp_speculative(wheel),
             "no_pp_src": f"sglang/srt/model_executor/model_runner.py (sglang=={v}) asserts \"Pipeline Parallel is not "
                          "compatible with this model.\" at --pp-size > 1 where the model's forward has no "
                          "pp_proxy_tensors parameter (read with ast by scripts/engine_registry.py)",

@@ -113,3 +113,91 @@ def test_the_lists_agree_with_the_engine_source_as_text():
     assert "pp_proxy_tensors" not in fm and "pp_proxy_tensors: Optional[PPProxyTensors]" in ll
     assert {"MambaForCausalLM", "FalconMambaForCausalLM"} <= set(table["sglang"]["no_pp"])
     assert "LlamaForCausalLM" not in table["sglang"]["no_pp"]
+
+
+# ------------------------------------------------------------------------------------- PP with speculative decoding
+#: read by eye from sglang 0.5.23: arg_groups/model_overrides/gigachat35.py (GigaChat35ForCausalLM,
+#: GigaChat35ForCausalLMNextN), model_overrides/mimo_v2.py (MiMoV2ForCausalLM, MiMoV2FlashForCausalLM) and
+#: arg_groups/overrides.py _step3p_overrides (its predicate names Step3p5ForCausalLM, Step3p7ForConditionalGeneration)
+#: set overrides["enable_multi_layer_eagle"] = True when the algorithm is EAGLE (NEXTN is an alias of it)
+MULTI_LAYER_EAGLE = {"GigaChat35ForCausalLM", "GigaChat35ForCausalLMNextN", "MiMoV2ForCausalLM",
+                     "MiMoV2FlashForCausalLM", "Step3p5ForCausalLM", "Step3p7ForConditionalGeneration"}
+
+
+def test_sglang_pp_runs_only_single_layer_eagle():
+    """validation_hook.py:119-138 check_pipeline_parallel_compat: at --pp-size > 1 a speculative algorithm must be
+    EAGLE and not multi-layer EAGLE. deploysheet's mtp launches NEXTN (an alias of EAGLE), eagle3 launches EAGLE3."""
+    table = json.loads((data_dir() / "engine_models.json").read_text())
+    assert set(table["sglang"]["pp_speculative"]["multi_layer_eagle"]) == MULTI_LAYER_EAGLE
+    assert table["sglang"]["pp_speculative"]["algorithms"] == ["EAGLE"]
+    llama = engine_support(normalize(json.loads((data_dir() / "examples" / "llama-3.1-8b" / "config.json")
+                                                .read_text())), "sglang")
+    assert llama.layout_blocker(1, 2, "mtp") is None and llama.layout_blocker(1, 1, "eagle3") is None
+    why = llama.layout_blocker(1, 2, "eagle3")
+    assert why and "PP 2" in why and "eagle3" in why and "validation_hook.py" in why
+    from scorer.engine_models import EngineSupport
+    mimo = EngineSupport("sglang", "0.5.23", "MiMoV2FlashForCausalLM", "native", "")
+    assert "multi-layer EAGLE" in (mimo.layout_blocker(1, 2, "mtp") or "")
+    assert mimo.layout_blocker(1, 2) is None and mimo.layout_blocker(8, 1, "mtp") is None
+    vllm = engine_support(normalize(json.loads((data_dir() / "examples" / "llama-3.1-8b" / "config.json")
+                                               .read_text())), "vllm")
+    assert vllm.layout_blocker(1, 2, "eagle3") is None  # the rule is SGLang's
+
+
+def test_predict_refuses_sglang_pp_with_eagle3(capsys):
+    args = ["predict", str(data_dir() / "examples" / "llama-3.1-8b"), "--framework", "sglang", "--isl", "1000",
+            "--osl", "100", "--concurrency", "8", "--pp", "2"]
+    assert main(args + ["--speculative", "eagle3"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "refuses PP 2 with eagle3" in err and "without PP" in err
+    assert main(args + ["--speculative", "none", "--format", "json"]) == 0
+    capsys.readouterr()
+
+
+# ------------------------------------------------------------------------ the wheel readers on hand-written modules
+def _wheel(tmp_path, files: dict[str, str]) -> str:
+    path = tmp_path / "engine-0.0.0-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as z:
+        for name, text in files.items():
+            z.writestr(name, text)
+    return str(path)
+
+
+def _registry():
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("engine_registry", Path(__file__).parents[1] / "scripts" /
+                                                  "engine_registry.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_vllm_reader_accepts_a_var_kwargs_forward(tmp_path):
+    """vllm 0.33.0 utils/func_utils.py _supports_kw (allow_var_kwargs=True, what supports_kw passes): a forward
+    whose last parameter is ``**kwargs`` accepts intermediate_tensors, so a SupportsPP class with one runs PP."""
+    src = ("class A(nn.Module, SupportsPP):\n    def forward(self, input_ids, positions, **kwargs):\n        pass\n"
+           "class B(nn.Module, SupportsPP):\n    def forward(self, input_ids, positions):\n        pass\n"
+           "class C(nn.Module, SupportsPP):\n    def forward(self, input_ids, intermediate_tensors=None):\n"
+           "        pass\n")
+    wheel = _wheel(tmp_path, {"vllm/model_executor/models/toy.py": src})
+    refused = _registry().vllm_no_pp(wheel, {"A": ("toy", "A"), "B": ("toy", "B"), "C": ("toy", "C")})
+    assert refused == ["B"]
+
+
+def test_sglang_reader_follows_getattr_delegation(tmp_path):
+    """sglang 0.5.23 models/minicpmv.py: MiniCPMV defines no forward and hands attribute look-ups to its inner model
+    (``__getattr__``), whose forwards (input_ids, positions, forward_batch, **kwargs) take no pp_proxy_tensors; so
+    inspect.signature(model.forward) has none and model_runner.py refuses PP."""
+    wrap = ("class Inner(nn.Module):\n    def forward(self, input_ids, positions, forward_batch, **kwargs):\n"
+            "        pass\n"
+            "class Wrap:\n    def __getattr__(self, name):\n        return getattr(self.inner, name)\n"
+            "class Sub(Wrap):\n    pass\n")
+    ok = ("class Inner2(nn.Module):\n    def forward(self, input_ids, positions, forward_batch, pp_proxy_tensors=None):"
+          "\n        pass\nclass Wrap2:\n    def __getattr__(self, name):\n        return getattr(self.inner, name)\n")
+    wheel = _wheel(tmp_path, {"sglang/srt/models/w.py": wrap, "sglang/srt/models/w2.py": ok})
+    where = {"Wrap": "sglang/srt/models/w.py", "Sub": "sglang/srt/models/w.py", "Wrap2": "sglang/srt/models/w2.py"}
+    assert _registry().sglang_no_pp(wheel, set(where), where) == ["Sub", "Wrap"]
+    table = json.loads((data_dir() / "engine_models.json").read_text())
+    assert {"MiniCPMV", "MiniCPMV4_6ForConditionalGeneration",
+            "MiniCPMV4_7ForConditionalGeneration"} <= set(table["sglang"]["no_pp"])

@@ -68,3 +68,17 @@ def test_predict_serves_a_linear_rope_models_long_context(tmp_path, capsys):
     p = _predict(tmp_path, capsys, cfg, 16_000, 1_000)
     assert p["tpot_ms"] is None
     assert any("max_position_embeddings 4,096 x RoPE factor 4 = 16,384" in n for n in p["notes"])
+
+
+def test_an_infinite_factor_is_bad_input(tmp_path, capsys):
+    """vLLM's int(max_position_embeddings x factor) overflows on an infinite factor: no engine serves it. A one-line
+    error and exit 2, nothing written."""
+    cfg = _llama(4096, {"rope_type": "linear", "factor": 4.0})
+    text = json.dumps(cfg).replace('"factor": 4.0', '"factor": Infinity')
+    d = tmp_path / "inf"
+    d.mkdir()
+    (d / "config.json").write_text(text)
+    out = tmp_path / "p.json"
+    assert main(["predict", str(d), "--isl", "10", "--osl", "10", "--concurrency", "1", "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "not finite" in err and not out.exists()

@@ -239,7 +239,8 @@ def test_sglang_wheel_states_the_constants():  # opt-in: DEPLOYSHEET_SGLANG_WHEE
 def test_speculative_decoding_reserves_the_intermediate_states():
     """kv_cache_configurator.py:3355-3377 with speculative decoding (D = --speculative-num-draft-tokens, no
     replayssm): K = int((budget x 0.9 / 1.9 - slot x (1 + D)) // (slot x (1 + D / ratio))); the KV pool also gives
-    up slot x (K // ratio + 1) x D of intermediate states. The small NemotronH of test_small_nemotron_h_split_by_hand
+    up slot x (capped + 1) x D of intermediate states, capped = min(max(1, --max-running-requests // DP), K //
+    ratio): K // ratio where the running cap is at least that. The small NemotronH of test_small_nemotron_h_split_by_hand
     at TP1, 10 GiB, ratio 5, D = 4 (EAGLE-3 with 3 speculative tokens)."""
     arch = normalize(_nemotron_h())
     slot, rest, d = 271_360, 10 * 2 ** 30, 4
@@ -255,3 +256,73 @@ def test_speculative_decoding_reserves_the_intermediate_states():
     base = _cm(arch, 1)
     assert cm.sglang_mamba_pool().slots < base.sglang_mamba_pool().slots
     assert cm.sglang_mamba_pool().slots == int((cm.kv_budget_bytes() * R / (1 + R) - slot * 5) // (slot * 1.8))
+
+
+def test_intermediate_states_are_reserved_for_the_running_cap():
+    """kv_cache_configurator.py:3368-3375: capped_reqs = min(max(1, max_running_requests // attn_dp_size),
+    max_mamba_cache_size // ratio); intermediate = per_req x (capped_reqs + 1) x D. The small NemotronH at 10 GiB,
+    D = 4 (K = 10,410, K // 5 = 2,082)."""
+    arch = normalize(_nemotron_h())
+    slot, rest, d = 271_360, 10 * 2 ** 30, 4
+    k = int((rest * R / (1 + R) - slot * (1 + d)) // (slot * (1 + d / 5)))
+    for running, capped in ((48, 48), (0, 1), (2_082, 2_082), (50_000, 2_082)):
+        pool = sglang_mamba_pool(arch, rest, 1, draft_tokens=d, running=running)
+        assert pool.slots == k  # the joint solve does not depend on it
+        assert pool.kv_bytes == rest - (k + 1) * slot - slot * (capped + 1) * d
+    assert sglang_mamba_pool(arch, rest, 1, running=48).kv_bytes == rest - (18_742 + 1) * slot  # no drafts: no reserve
+
+
+def _spec_cm(arch, **kw):
+    from scorer.costmodel import speculative_setting
+    return CostModel(arch, count_params(arch), get_gpu("H100-SXM"), get_precision("bf16"), Layout(tp=1),
+                     framework="sglang", speculative=speculative_setting("eagle3", arch, 3), **kw)
+
+
+def test_sglang_sets_48_running_requests_under_speculative_decoding():
+    """arg_groups/speculative_hook.py _handle_eagle_family: an unset --max-running-requests becomes 48 under EAGLE /
+    EAGLE3 / NEXTN; resolve_max_num_reqs then runs min(48 // attn DP, tokens // 2, K // ratio) a worker. Without
+    speculation the default is min(clamp(tokens / context x 512, 2048, 4096), tokens // 2, K // ratio)."""
+    arch = normalize(_nemotron_h())
+    assert _spec_cm(arch).admission_cap() == 48
+    assert _cm(arch, 1).admission_cap() >= 2048
+    import json as _json
+
+    from scorer.resources import data_dir
+    llama = normalize(_json.loads((data_dir() / "examples" / "llama-3.1-8b" / "config.json").read_text()))
+    assert _spec_cm(llama).admission_cap() == 48
+
+
+def test_capacity_under_speculation_is_what_the_launched_engine_holds():
+    """With --max-running-requests r (what deploysheet's launch sets: the running batch), SGLang reserves
+    intermediate states for min(r, K // 5) requests; the KV pool left holds int(kv / (4,096 x 1,024 B)) sequences of
+    4,096 tokens. The capacity is the largest r the engine so launched holds (found here by walking every r), more
+    than the pools reserved for K // 5 would hold."""
+    arch = normalize(_nemotron_h())
+    cm = _spec_cm(arch, engine_args={"max_num_seqs": 100_000})
+    budget, slot, d = cm.kv_budget_bytes(), 271_360, 4
+    k = int((budget * R / (1 + R) - slot * (1 + d)) // (slot * (1 + d / 5)))
+
+    def held(r: int) -> int:
+        kv = budget - (k + 1) * slot - slot * (min(max(1, r), k // 5) + 1) * d
+        return min(int(kv // (4096 * 1024)), k // 5)
+    best = max(r for r in range(1, k // 5 + 1) if held(r) >= r)
+    assert held(k // 5) < best < k // 5  # KV-bound: the reserve the launch leaves out is worth sequences
+    assert cm.max_concurrency(4096) == best
+
+
+def test_predict_queues_beyond_sglangs_speculative_cap(tmp_path, capsys):
+    """64 requests at once under SGLang with EAGLE-3 and no flag of the user's: 48 run (the reset), 16 wait; the
+    launch command spells the 48 out."""
+    import json as _json
+
+    from scorer.cli import main
+    from scorer.resources import data_dir
+    out = tmp_path / "p.json"
+    assert main(["predict", str(data_dir() / "examples" / "llama-3.1-8b"), "--framework", "sglang", "--isl", "1000",
+                 "--osl", "200", "--concurrency", "64", "--speculative", "eagle3", "--format", "json",
+                 "-o", str(out)]) == 0
+    capsys.readouterr()
+    p = _json.loads(out.read_text())
+    assert (p["admission_cap"], p["queued"]) == (48, 16)
+    argv = p["launch"]["argv"]
+    assert argv[argv.index("--max-running-requests") + 1] == "48"

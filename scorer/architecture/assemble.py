@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -985,7 +986,8 @@ def rope_context_factor(rope, model_type: str | None, text_model_type: str | Non
     _get_and_verify_max_len): the ``factor`` of each rope parameter set (one per layer type where nested, as
     transformers_utils/config.py iter_rope_parameters reads them) whose rope_type is not one of
     :data:`ROPE_UNSCALED`, the last one winning; 1 for Gemma 3 (its length is already scaled), for a missing,
-    null or non-positive factor, and without rope scaling."""
+    null or non-positive factor, and without rope scaling. Raises ConfigError for an infinite factor (vLLM's
+    int(max_position_embeddings x factor) would overflow: no engine serves it)."""
     if not isinstance(rope, dict) or not rope or any("gemma3" in (t or "") for t in (model_type, text_model_type)):
         return 1.0
     nested = all(isinstance(v, dict) for v in rope.values())
@@ -994,6 +996,8 @@ def rope_context_factor(rope, model_type: str | None, text_model_type: str | Non
         kind = rp.get("rope_type") or rp.get("type") or "default"
         f = rp.get("factor")
         if kind not in ROPE_UNSCALED and isinstance(f, (int, float)) and not isinstance(f, bool) and f > 0:
+            if not math.isfinite(f):
+                raise ConfigError(f"config: rope factor {f} is not finite (rope_type {kind!r})")
             factor = float(f)
     return factor
 
