@@ -539,8 +539,16 @@ def read_local_checkpoint(folder: Path) -> tuple[CheckpointHeaders | None, str |
         elif (folder / SAFETENSORS_SINGLE).is_file():
             files, idx, listed = [SAFETENSORS_SINGLE], None, set()
         else:
-            files = sorted(p.name for p in folder.glob("*.safetensors")
-                           if p.is_file() and not p.name.startswith("adapter_"))[:MAX_SHARDS]
+            found = sorted((p for p in folder.glob("*.safetensors") if not p.name.startswith("adapter_")),
+                           key=lambda p: p.name)
+            # a shard that is no regular file (a dangling link of a download in progress, a folder) would leave
+            # the counts short without a word: the checkpoint is unreadable instead
+            odd = [p.name for p in found if not p.is_file()]
+            if odd:
+                raise CheckpointUnreadable(f"{len(odd)} of {len(found)} .safetensors entries are not readable files "
+                                           f"(a dangling link or a folder): {', '.join(odd[:3])}"
+                                           + (", ..." if len(odd) > 3 else ""))
+            files = [p.name for p in found][:MAX_SHARDS]
             idx, listed = None, set()
             if not files:
                 return None, None

@@ -173,6 +173,22 @@ def test_missing_shard_gives_null_with_reason(tmp_path, capsys):
     assert all(w["source"] == "config" for w in sheet["weights"])
 
 
+def test_a_dangling_shard_link_without_index_gives_null_with_reason(tmp_path, capsys):
+    """Two shards and no index; the second is a dangling link (a download in progress in the Hub cache). Counting
+    the first alone would be half the model without a word: the checkpoint is unreadable, the reason is shown."""
+    d = folder(tmp_path, CFG)
+    shapes = llama_tensors(CFG)
+    names = list(shapes)
+    write_safetensors(d / "model-00001-of-00002.safetensors",
+                      {k: ("BF16", shapes[k]) for k in names[: len(names) // 2]})
+    (d / "model-00002-of-00002.safetensors").symlink_to(tmp_path / "blob-not-downloaded-yet")
+    sheet = score(capsys, str(d))
+    assert sheet["params"]["checkpoint"] is None
+    [src] = [s for s in sheet["sources"] if s["id"] == "checkpoint"]
+    assert "not readable files" in src["text"] and "model-00002-of-00002.safetensors" in src["text"]
+    assert sheet["params"]["total"] == sum(numel(x) for x in shapes.values())  # the config's count stands
+
+
 def nvfp4_tensors(cfg: dict) -> tuple[dict[str, tuple[str, list[int]]], int, int]:
     """ModelOpt NVFP4 layout: each linear's ``weight`` U8 [out, in/2] (two FP4 per byte), ``weight_scale`` F8_E4M3
     [out, in/16], ``weight_scale_2`` and ``input_scale`` F32 scalars; embeddings, norms and lm_head BF16.
