@@ -706,7 +706,7 @@ def cmd_predict(args) -> int:
     from .hardware import catalog_price, compute_dtype, get_gpu, get_precision
     from .kvcache import KV_DTYPES
     from .params import count_params
-    from .regimes import layout_problem, predict, with_breakdown
+    from .regimes import layout_alternatives, layout_problem, predict, with_breakdown
     from .sheet import default_precision, error_caveats, expected_errors, layout_bias_notes
     from .sources import load_source
 
@@ -751,7 +751,7 @@ def cmd_predict(args) -> int:
         raise BadInputError(f"{arch.kind} model: decoder serving predictions do not apply (rule S3)")
     problem = layout_problem(arch, args.tp, args.pp, args.ep, dp or 1)
     if problem:
-        raise BadInputError(problem)
+        raise BadInputError(problem + "; " + layout_alternatives(arch, args.tp, args.pp, args.ep, dp or 1))
     prec = get_precision(args.precision or default_precision(arch, args.framework))
     from .launch import framework_gpu_problem
     if framework_gpu_problem(args.framework, gpu):
@@ -842,7 +842,7 @@ def cmd_predict(args) -> int:
                      f"{args.isl + (args.osl + 1) // 2:,} tokens of KV (a steady closed loop's sequences are spread "
                      f"over their decode; engines page KV as tokens arrive and preempt when they run out): at the "
                      f"full isl + osl = {args.isl + args.osl:,} tokens only {full:,} fit at once")
-    if args.osl == 1:
+    if args.osl == 1 and not too_long and p.tpot_ms is not None:
         notes.append("osl = 1: a request ends at its first token, so no engine measures a TPOT here; tpot_ms is "
                      "the decode step the model would run, for reference")
     if too_long:

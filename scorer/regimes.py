@@ -315,6 +315,28 @@ def layout_problem(arch, tp: int, pp: int = 1, ep: int = 1, dp: int = 1) -> str 
     return None
 
 
+def layout_alternatives(arch, tp: int, pp: int, ep: int, dp: int) -> str:
+    """The nearest layouts of a refused one that pass :func:`scorer.regimes.layout_problem`, changing one degree at
+    a time: TP degrees closest to ``tp`` (on a log scale), the deepest PP at most the layers, EP 1 or the EP degrees
+    the TP x DP GPUs and the experts allow. Whether the engine then runs them at a precision is its own check."""
+    import math
+
+    from .quant import DEFAULT_TPS
+    near = lambda xs, x: sorted(xs, key=lambda t: (abs(math.log2(t / x)), t))  # noqa: E731
+    parts = []
+    tps = [t for t in near([t for t in DEFAULT_TPS if t != tp], tp) if not layout_problem(arch, t, pp, 1, dp)][:3]
+    if layout_problem(arch, tp, 1, 1, dp) and tps:
+        parts.append("TP " + ", ".join(map(str, tps)))
+    if pp > arch.num_layers and not layout_problem(arch, tp, arch.num_layers, ep, dp):
+        parts.append(f"PP up to {arch.num_layers}")
+    if ep > 1 and layout_problem(arch, tp, pp, ep, dp) and not layout_problem(arch, tp, pp, 1, dp):
+        eps = [e for e in near([e for e in range(2, tp * dp + 1) if e != ep], ep) if not layout_problem(arch, tp, pp,
+                                                                                                         e, dp)][:3]
+        parts.append("EP 1 (experts split by TP)" + (f", EP {', '.join(map(str, eps))}" if eps else "")
+                     if arch.is_moe else "no --ep (a dense model has no experts to spread)")
+    return ("nearest that pass: " + "; ".join(parts)) if parts else "no nearby layout passes"
+
+
 def replicated_kv(arch, tp: int) -> bool:
     """Whether TP ``tp`` would store the same KV cache on several ranks: an MLA (or compressed) latent is one per
     token on every rank; attention with fewer KV heads than ranks replicates each head."""

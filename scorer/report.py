@@ -522,7 +522,8 @@ def _overhead_caveat(rec: Recommendation, models: list[ModelColumn], w: Workload
         return rec
     texts = []
     if overhead_ms >= 0.5 * w.ttft_ms:
-        texts.append(f"The TTFT target ({w.ttft_ms:g} ms) is within 2x of {framework}'s fixed per-request prefill "
+        where = "below" if overhead_ms >= w.ttft_ms else "within 2x of"
+        texts.append(f"The TTFT target ({w.ttft_ms:g} ms) is {where} {framework}'s fixed per-request prefill "
                      f"overhead ({overhead_ms:.0f} ms, fitted mostly on large models): TTFT misses here may come from "
                      "that constant rather than the model; compare with another --framework or measure.")
     if abs(decode_steps - 0.5) > 1e-9:

@@ -383,7 +383,7 @@ def compute_score(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant:
     kib_per_b = kv_bf16 / 1024 / max(params.active / 1e9, 1e-9)
     full = cfg["attention_kv"]["kv_kib_per_billion_full_credit"]
     kvs = 1.0 if kib_per_b <= full else max(0.0, 1.0 - 0.25 * math.log2(kib_per_b / full))
-    det.append(f"KV {kib_per_b:.1f} KiB/token per billion active params (BF16) → {kvs:.2f}")
+    det.append(f"KV {kib_per_b:.1f} KiB/token per billion active params (16-bit equivalent) → {kvs:.2f}")
     v = 0.4 * head + 0.2 * group + 0.4 * kvs
     comps.append(Component(name="attention_kv", weight=w["attention_kv"], value=round(v, 4),
                            points=round(v * w["attention_kv"], 2), details=det))
@@ -394,8 +394,10 @@ def compute_score(arch: ModelArch, params: ParamCounts, fit: HardwareFit, quant:
     if thr is not None and thr.prediction is not None and thr.prediction.output_tokens_per_s_per_gpu:
         mfu = thr.prediction.output_tokens_per_s_per_gpu * 2 * params.active / peak_flops
         v = min(1.0, mfu / cfg["serving_economics"]["mfu_full_credit"])
-        det = [f"throughput regime: {thr.prediction.output_tokens_per_s_per_gpu:,.0f} tok/s/GPU x 2 x "
-               f"{params.active / 1e9:.2f}B active / peak = MFU {mfu:.3f}"]
+        lay = thr.prediction
+        det = [f"throughput regime ({thr.precision} {lay.layout} on {thr.gpu}: the sheet's options, so --gpu, "
+               f"--precision, --framework and --tp move this term): {thr.prediction.output_tokens_per_s_per_gpu:,.0f} "
+               f"tok/s/GPU x 2 x {params.active / 1e9:.2f}B active / peak = MFU {mfu:.3f}"]
     else:
         v = 0.0
         det = ["no throughput prediction (does not fit, or the engine refuses the format)"]

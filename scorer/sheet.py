@@ -595,8 +595,10 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     quant = readiness(arch, gemms, valid_tp=fit.parallelism.valid_tp)
     unq = unquantized_components(arch, prec.id)
     if opts.tp is not None and not valid_tp(arch, opts.tp):
+        from .regimes import layout_alternatives
         raise BadInputError(f"--tp {opts.tp} is not valid for this model: {arch.first_attention().num_heads} heads"
-                            f" / {getattr(arch.first_attention(), 'num_kv_heads', '?')} KV heads (rules T1, T2)")
+                            f" / {getattr(arch.first_attention(), 'num_kv_heads', '?')} KV heads (rules T1, T2); "
+                            + layout_alternatives(arch, opts.tp, 1, 1, 1))
 
     from .costmodel import speculative_setting
     spec = speculative_setting(opts.speculative, arch, opts.spec_tokens, opts.acceptance_rate)

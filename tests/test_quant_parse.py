@@ -50,3 +50,21 @@ def test_modelopt_sidecar_wins():
 
 def test_no_quantization():
     assert parse_quantization(None, None) is None
+
+
+def test_a_quantization_config_without_its_method_is_bad_input(tmp_path, capsys):
+    """vLLM 0.33.0 config/model.py _verify_quantization reads quant_cfg["quant_method"]: a typo (quant_methd) is a
+    checkpoint no engine loads; one line naming the keys it holds, exit 2, nothing written."""
+    import json as _json
+
+    from scorer.cli import main
+    from scorer.resources import data_dir
+    cfg = _json.loads((data_dir() / "examples" / "llama-3.1-8b" / "config.json").read_text())
+    cfg["quantization_config"] = {"quant_methd": "fp8", "activation_scheme": "dynamic"}
+    d = tmp_path / "m"
+    d.mkdir()
+    (d / "config.json").write_text(_json.dumps(cfg))
+    out = tmp_path / "s.md"
+    assert main(["score", str(d), "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "no quant_method" in err and "quant_methd" in err and not out.exists()

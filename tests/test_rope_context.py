@@ -82,3 +82,23 @@ def test_an_infinite_factor_is_bad_input(tmp_path, capsys):
     assert main(["predict", str(d), "--isl", "10", "--osl", "10", "--concurrency", "1", "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "not finite" in err and not out.exists()
+
+
+def test_an_unknown_rope_type_is_a_guess_not_a_silent_default():
+    """vllm 0.33.0 model_executor/layers/rotary_embedding/__init__.py get_rope: an unknown type raises 'Unknown RoPE
+    scaling type'. A typo (lama3) is flagged, and the factor is not applied to the context limit."""
+    arch = normalize(_llama(4096, {"rope_type": "lama3", "factor": 8.0}))
+    assert any("'lama3'" in g and "get_rope" in g for g in arch.guesses)
+    assert arch.context_limit == 4096
+    assert not any("rope_type" in g for g in normalize(_llama(4096, {"rope_type": "yarn", "factor": 4.0,
+                                                                    "original_max_position_embeddings": 1024})).guesses)
+
+
+def test_a_dtype_naming_nothing_is_a_guess():
+    cfg = _llama(4096, None)
+    cfg.pop("torch_dtype", None)
+    cfg["dtype"] = "bfloat61"
+    arch = normalize(cfg)
+    assert arch.dtype is None and any("'bfloat61'" in g and "names no dtype" in g for g in arch.guesses)
+    cfg["dtype"] = "float16"
+    assert normalize(cfg).dtype == "float16" and not any("dtype" in g for g in normalize(cfg).guesses)

@@ -625,6 +625,22 @@ def _config_dtype(raw: dict[str, Any], text_dtype: Any, vision_cfg: Any) -> str 
     return None
 
 
+def _unnamed_dtype(raw: dict[str, Any], text_dtype: Any, vision_cfg: Any) -> str | None:
+    """The first dtype string the config states that names no dtype (``"bfloat61"``), or None."""
+    vision = vision_cfg if isinstance(vision_cfg, dict) else {}
+    for value in (raw.get("dtype"), raw.get("torch_dtype"), text_dtype, vision.get("dtype"), vision.get("torch_dtype")):
+        if isinstance(value, str) and value.strip() and _dtype_name(value) is None:
+            return value
+    return None
+
+
+#: the rope types vLLM 0.33.0 builds: model_executor/layers/rotary_embedding/__init__.py get_rope's branches, and
+#: the legacy names transformers_utils/config.py patch_rope_parameters maps onto them ("su" -> longrope, "mrope" ->
+#: default)
+ROPE_TYPES = frozenset({"default", "bailing_mrope", "proportional", "llama3", "mllama4", "linear", "ntk", "dynamic",
+                        "yarn", "deepseek_yarn", "deepseek_llama_scaling", "longrope", "openpangu", "su", "mrope"})
+
+
 def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> ModelArch:
     raw = decode_special_floats(raw)
     src = _resolve(raw)
@@ -865,6 +881,10 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         r.mark("n_ctx")  # GPT-2: n_ctx is n_positions under its old name
 
     dtype = _config_dtype(raw, r.get("dtype"), vision_cfg)
+    bad_dtype = _unnamed_dtype(raw, r.get("dtype"), vision_cfg) if dtype is None else None
+    if bad_dtype is not None:
+        guesses.append(f"dtype {_short(bad_dtype)} names no dtype torch has: read as not stated (engines refuse "
+                       "the value; the model is taken to run in bf16)")
     rope = r.get("rope_scaling") or r.get("rope_parameters")
     rope_type = None
     if isinstance(rope, dict):
@@ -872,6 +892,13 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         if rope_type is not None and not isinstance(rope_type, str):
             raise ConfigError(f"{where}: rope_scaling / rope_parameters rope_type must be a string, got "
                               f"{_short(rope_type)}")
+        unknown = sorted({t for rp in ([v for v in rope.values() if isinstance(v, dict)]
+                                       if rope and all(isinstance(v, dict) for v in rope.values()) else [rope])
+                          if isinstance(t := rp.get("rope_type") or rp.get("type"), str) and t not in ROPE_TYPES})
+        if unknown:
+            guesses.append(f"rope_type {', '.join(map(repr, unknown))} is not a RoPE type vLLM 0.33.0 builds "
+                           "(model_executor/layers/rotary_embedding/__init__.py get_rope raises 'Unknown RoPE scaling "
+                           "type'): the context limit reads max_position_embeddings unscaled")
     max_positions = r.int("max_positions", required=False) if kind != "encoder-decoder" \
         and r.get("max_positions") != -1 else None  # -1: no position limit (XLNetConfig's relative positions)
     if kind == "encoder-decoder" and model_type in oddities.ENCODER_READERS:  # T5Gemma2: its own wrapper
@@ -985,8 +1012,8 @@ def rope_context_factor(rope, model_type: str | None, text_model_type: str | Non
     """The factor vLLM 0.33.0 multiplies max_position_embeddings by to derive max_model_len (vllm/config/model.py
     _get_and_verify_max_len): the ``factor`` of each rope parameter set (one per layer type where nested, as
     transformers_utils/config.py iter_rope_parameters reads them) whose rope_type is not one of
-    :data:`ROPE_UNSCALED`, the last one winning; 1 for Gemma 3 (its length is already scaled), for a missing,
-    null or non-positive factor, and without rope scaling. Raises ConfigError for an infinite factor (vLLM's
+    :data:`ROPE_UNSCALED` (nor a type vLLM does not build, :data:`ROPE_TYPES`), the last one winning; 1 for
+    Gemma 3 (its length is already scaled), for a missing, null or non-positive factor, and without rope scaling. Raises ConfigError for an infinite factor (vLLM's
     int(max_position_embeddings x factor) would overflow: no engine serves it)."""
     if not isinstance(rope, dict) or not rope or any("gemma3" in (t or "") for t in (model_type, text_model_type)):
         return 1.0
@@ -995,7 +1022,8 @@ def rope_context_factor(rope, model_type: str | None, text_model_type: str | Non
     for rp in ([v for v in rope.values() if v] if nested else [rope]):
         kind = rp.get("rope_type") or rp.get("type") or "default"
         f = rp.get("factor")
-        if kind not in ROPE_UNSCALED and isinstance(f, (int, float)) and not isinstance(f, bool) and f > 0:
+        if kind not in ROPE_UNSCALED and kind in ROPE_TYPES and isinstance(f, (int, float)) \
+                and not isinstance(f, bool) and f > 0:
             if not math.isfinite(f):
                 raise ConfigError(f"config: rope factor {f} is not finite (rope_type {kind!r})")
             factor = float(f)

@@ -81,6 +81,12 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
         return _modelopt(side, "hf_quant_config.json")
     if not isinstance(qc, dict):
         return None
+    if qc and not any(str(qc.get(k) or "").strip() for k in ("quant_method", "quant_algo")):
+        # vLLM 0.33.0 config/model.py _verify_quantization reads quant_cfg["quant_method"]: without it no engine
+        # loads the checkpoint (a typo such as quant_methd would otherwise size an "unknown" format)
+        held = ", ".join(sorted(str(k) for k in qc)[:6])
+        raise ConfigError(f"quantization_config names no quant_method (it holds: {held[:120]}): engines read the "
+                          "method from it")
     method = str(qc.get("quant_method") or qc.get("quant_algo") or "unknown").strip().lower() or "unknown"
     # the first key that lists modules: an empty modules_to_not_convert (transformers writes []) beside vLLM's
     # ignored_layers does not hide them; an empty list stays the answer when no key lists any
