@@ -861,9 +861,12 @@ def cmd_predict(args) -> int:
         if cap is not None and running >= cap and cap < p.max_concurrency:
             flag = {"vllm": "max-num-seqs", "sglang": "max-running-requests", "trtllm": "max_batch_size"}.get(
                 args.framework, "batch cap")
-            notes.append(f"{args.framework} admits {cap:,} requests at once (its default {flag} on {gpu.id}, "
-                         f"data/engines.json): the other {p.queued:,} wait in the engine's queue (TTFT includes the "
-                         f"wait); the KV cache would hold {p.max_concurrency:,}")
+            why = (f"its own --{flag} of 48 under speculative decoding when the flag is unset, data/engines.json "
+                   "speculative_max_running_requests; set the flag higher for more"
+                   if args.framework == "sglang" and cm.speculative is not None
+                   else f"its default {flag} on {gpu.id}, data/engines.json")
+            notes.append(f"{args.framework} admits {cap:,} requests at once ({why}): the other {p.queued:,} wait in "
+                         f"the engine's queue (TTFT includes the wait); the KV cache would hold {p.max_concurrency:,}")
         else:
             notes.append(f"the KV cache holds {p.max_concurrency:,} sequences: the other {p.queued:,} requests wait "
                          "in the engine's queue (TTFT includes the wait)")

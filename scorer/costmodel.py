@@ -785,7 +785,8 @@ class CostModel:
         from .quant import engine_tp_size  # SGLang's --tp-size spans the attention-DP ranks too
         spec = self.speculative.method if self.speculative is not None else None
         if impl is not None and (why := impl.layout_blocker(engine_tp_size(self.framework, self.layout.tp,
-                                                                           self.layout.dp), self.layout.pp, spec)):
+                                                                           self.layout.dp), self.layout.pp, spec,
+                                                            self.layout.dp)):
             self._blocker = why
             return self._blocker
         from .quant import engine_blocker

@@ -102,12 +102,12 @@ class EngineSupport:
         return (not self.tp_plan and self.plans.get("tp") == "required",
                 not self.pp_plan and self.plans.get("pp") == "required")
 
-    def layout_blocker(self, tp: int, pp: int, speculative: str | None = None) -> str | None:
+    def layout_blocker(self, tp: int, pp: int, speculative: str | None = None, dp: int = 1) -> str | None:
         """Why the engine refuses its tensor-parallel size ``tp`` (SGLang's --tp-size: attention TP x DP,
         scorer.quant.engine_tp_size) / PP ``pp`` for this model: its implementation has no pipeline support
         (:attr:`no_pp`), its Transformers backend lacks the config class's plans (:attr:`missing_plans`), or PP with
         the speculative method ``speculative`` ("mtp" / "eagle3", None: none) it does not run (data/engine_models.json
-        ``pp_speculative``, SGLang 0.5.23) — or None."""
+        ``pp_speculative``, SGLang 0.5.23: under attention DP ``dp`` > 1 not at all) — or None."""
         no_tp, no_pp = self.missing_plans
         name = self.architecture or "the model"
         if pp > 1 and self.no_pp:
@@ -121,6 +121,9 @@ class EngineSupport:
             if self.architecture in rule["multi_layer_eagle"]:
                 return (f"{self.label} refuses PP {pp} with {speculative} speculative decoding for {name}: its model "
                         f"override turns on multi-layer EAGLE, which pipeline parallelism does not run ({rule['src']})")
+            if dp > 1 and rule.get("env_refuses_attention_dp"):
+                return (f"{self.label} refuses PP {pp} with {speculative} speculative decoding under attention DP "
+                        f"{dp}: {rule.get('env')}, which PP speculation needs, refuses attention DP ({rule['src']})")
         if tp > 1 and no_tp:
             return (f"{self.label}'s Transformers backend refuses a tensor-parallel size of {tp} for {name}: its "
                     f"config class defines no base_model_tp_plan ({self.plans.get('src')})")

@@ -369,7 +369,8 @@ def launch_command(cm, p, prov, config: dict | None = None) -> LaunchCommand:
             flags.append(("--kv-cache-dtype", kv))
         # --max-running-requests is the total: SGLang divides it over the attention-DP workers
         # (kv_cache_configurator.resolve_max_num_reqs: max_running_requests // attn_dp_size per worker)
-        running = max(1, p.concurrency - p.queued)
+        # rounded up to a multiple of DP: each worker takes the flag // DP (30 over 4 workers would run 28)
+        running = -(-max(1, p.concurrency - p.queued) // max(1, lay.dp)) * max(1, lay.dp)
         flags += [("--context-length", str(ctx)), ("--max-running-requests", str(running)),
                   ("--mem-fraction-static", f"{cm.mem_fraction():g}")]
         if cm.sglang_attention_free():
@@ -387,18 +388,32 @@ def launch_command(cm, p, prov, config: dict | None = None) -> LaunchCommand:
             # configs/model_config.py _derive_context_length: a --context-length above the derived one (the config's
             # max_sequence_length / seq_length / max_seq_len / model_max_length / max_position_embeddings, else
             # 2048: utils/hf_transformers/common.py get_context_length) raises unless this variable is set
-            env = ["env", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"]
-            argv[:0] = env
+            argv[:0] = ["env", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"]
             notes.append(f"SGLang {table['version']} derives a context length of {derived:,} from the config "
                          f"(utils/hf_transformers/common.py get_context_length) and refuses --context-length {ctx} "
                          "unless "
                          "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 (configs/model_config.py _derive_context_length)")
         if cm.speculative is not None:
             algo = "NEXTN" if cm.speculative.method == "mtp" else "EAGLE3"
+            # --speculative-eagle-topk 1: a chain of k drafts, as predicted. With --speculative-num-steps set SGLang
+            # leaves topk unset (arg_groups/speculative_hook.py _handle_eagle_family picks steps, topk and draft
+            # tokens together only when steps is unset) and then compares None > 1 (a TypeError at startup)
             flags += [("--speculative-algorithm", algo), ("--speculative-num-steps", str(cm.speculative.tokens)),
+                      ("--speculative-eagle-topk", "1"),
                       ("--speculative-num-draft-tokens", str(cm.speculative.tokens + 1))]
             if algo == "EAGLE3":
                 flags.append(("--speculative-draft-model-path", "<EAGLE-3 draft head>"))
+            rule = load_json("engine_models.json").get("sglang", {}).get("pp_speculative") or {}
+            if lay.pp > 1 and rule.get("env"):
+                # check_pipeline_parallel_compat: PP with speculation outside a PD prefill node needs this variable
+                var = f"{rule['env']}=1"
+                if argv[0] == "env":
+                    argv.insert(1, var)
+                else:
+                    argv[:0] = ["env", var]
+                notes.append(f"{rule['env']}=1: SGLang {table['version']} runs PP with speculative decoding outside "
+                             "a disaggregated prefill node only with it (arg_groups/validation_hook.py "
+                             "check_pipeline_parallel_compat)")
         if p.nodes > 1:
             flags += [("--nnodes", str(p.nodes)), ("--node-rank", "0"), ("--dist-init-addr", "<node-0 address>:5000")]
             notes.append(f"the layout spans {p.nodes} nodes: run the same command on every node with --node-rank "

@@ -206,12 +206,17 @@ def parse_json_bytes(data: bytes, name: str, cap: int = MAX_CONFIG_BYTES, what: 
     """Parse a config file's bytes into a dict.
 
     Raises:
-        BadInputError: oversize, not UTF-8, not JSON, or not a JSON object.
+        BadInputError: oversize, a UTF-8 byte-order mark, not UTF-8, not JSON, or not a JSON object.
     """
     if len(data) > cap:
         raise BadInputError(f"{name} is over the {cap:,}-byte cap for {what} files", "invalid_json")
+    if data.startswith(b"\xef\xbb\xbf"):
+        # transformers (configuration_utils.py _dict_from_json_file: open(..., encoding="utf-8"), json.loads) and the
+        # engines that load configs through it stop at "Unexpected UTF-8 BOM": no engine loads this file
+        raise BadInputError(f"{name} starts with a UTF-8 byte-order mark, which transformers' JSON reader refuses: "
+                            "save it without one", "invalid_json")
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadInputError(f"{name} is not UTF-8 text (byte {exc.start})", "invalid_json") from None
     try:

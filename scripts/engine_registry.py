@@ -220,6 +220,14 @@ def sglang_pp_speculative(wheel: str) -> dict:
         check = z.read(SGLANG_PP_CHECK).decode()
         if 'cfg.speculative_algorithm.upper() == "EAGLE"\n            and not cfg.enable_multi_layer_eagle' not in check:
             raise SystemExit(f"{wheel}: {SGLANG_PP_CHECK} no longer limits PP speculation to EAGLE; read it again")
+        # outside a PD prefill node the environment variable is required, and it refuses attention DP
+        env = re.search(r"if envs\.(SGLANG_\w+)\.get\(\):\n(?:.*\n){0,30}?\s+assert not attn_dp_enabled_of\(cfg\)",
+                        check)
+        environ = z.read("sglang/srt/environ.py").decode()
+        if env is None or f"{env.group(1)} = EnvBool(False)" not in environ or \
+                "PP + speculative decoding (MTP) is only supported on prefill nodes" not in check:
+            raise SystemExit(f"{wheel}: {SGLANG_PP_CHECK} no longer gates PP speculation on an environment variable "
+                             "that refuses attention DP; read it again")
         archs: set[str] = set()
         for info in z.infolist():
             if not re.fullmatch(r"sglang/srt/arg_groups/(overrides|model_overrides/[^/]+)\.py", info.filename):
@@ -233,11 +241,13 @@ def sglang_pp_speculative(wheel: str) -> dict:
                         archs |= {c.value for c in ast.walk(d) if isinstance(c, ast.Constant)
                                   and isinstance(c.value, str) and re.fullmatch(r"[A-Z]\w+", c.value)}
     v = _version(wheel)
-    return {"algorithms": ["EAGLE"], "multi_layer_eagle": sorted(archs),
+    return {"algorithms": ["EAGLE"], "multi_layer_eagle": sorted(archs), "env": env.group(1),
+            "env_refuses_attention_dp": True,
             "src": f"{SGLANG_PP_CHECK} check_pipeline_parallel_compat (sglang=={v}): at --pp-size > 1 the speculative "
                    "algorithm must be EAGLE (NEXTN is an alias of it, arg_groups/speculative_hook.py; EAGLE3 is "
                    "refused) without --enable-multi-layer-eagle, which the model overrides of multi_layer_eagle set "
-                   "for EAGLE (read by scripts/engine_registry.py)"}
+                   f"for EAGLE; outside a disaggregated prefill node only with {env.group(1)}=1 (sglang/srt/"
+                   "environ.py, default False), which refuses attention DP (read by scripts/engine_registry.py)"}
 
 
 VLLM_SUFFIXES = "vllm/config/model.py"

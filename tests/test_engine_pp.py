@@ -201,3 +201,51 @@ def test_sglang_reader_follows_getattr_delegation(tmp_path):
     table = json.loads((data_dir() / "engine_models.json").read_text())
     assert {"MiniCPMV", "MiniCPMV4_6ForConditionalGeneration",
             "MiniCPMV4_7ForConditionalGeneration"} <= set(table["sglang"]["no_pp"])
+
+
+def _small_deepseek(tmp_path) -> str:
+    from transformers import DeepseekV3Config
+    cfg = DeepseekV3Config(hidden_size=1024, intermediate_size=2048, moe_intermediate_size=256, num_hidden_layers=8,
+                           num_attention_heads=16, num_key_value_heads=16, n_routed_experts=16, num_experts_per_tok=2,
+                           n_shared_experts=1, first_k_dense_replace=1, q_lora_rank=256, kv_lora_rank=128,
+                           qk_rope_head_dim=32, qk_nope_head_dim=64, v_head_dim=64, vocab_size=32000,
+                           max_position_embeddings=8192).to_dict()
+    cfg.update(architectures=["DeepseekV3ForCausalLM"], torch_dtype="bfloat16", num_nextn_predict_layers=1)
+    d = tmp_path / "ds"
+    d.mkdir(exist_ok=True)
+    (d / "config.json").write_text(json.dumps(cfg))
+    return str(d)
+
+
+def _launch(tmp_path, capsys, args) -> list[str]:
+    out = tmp_path / "p.json"
+    assert main(["predict", *args, "--isl", "1000", "--osl", "200", "--format", "json", "-o", str(out)]) == 0
+    capsys.readouterr()
+    return json.loads(out.read_text())["launch"]["argv"]
+
+
+def test_sglang_speculative_launch_sets_topk_and_pp_env(tmp_path, capsys):
+    """arg_groups/speculative_hook.py _handle_eagle_family chooses steps, topk and draft tokens together only when
+    --speculative-num-steps is unset, then compares speculative_eagle_topk > 1: with steps given and topk not, SGLang
+    stops with a TypeError, so the chain deploysheet predicts needs --speculative-eagle-topk 1. At PP > 1
+    validation_hook.py check_pipeline_parallel_compat asks for SGLANG_ENABLE_PP_SPEC outside a PD prefill node
+    (environ.py: EnvBool(False)) and, with it, refuses attention DP."""
+    ds = _small_deepseek(tmp_path)
+    argv = _launch(tmp_path, capsys, [ds, "--framework", "sglang", "--concurrency", "16", "--speculative", "mtp"])
+    assert argv[argv.index("--speculative-eagle-topk") + 1] == "1" and argv[0] == "python"
+    argv = _launch(tmp_path, capsys, [ds, "--framework", "sglang", "--concurrency", "16", "--speculative", "mtp",
+                                      "--pp", "2"])
+    assert argv[:2] == ["env", "SGLANG_ENABLE_PP_SPEC=1"] and "--pp-size" in argv
+    assert main(["predict", ds, "--framework", "sglang", "--isl", "1000", "--osl", "200", "--concurrency", "16",
+                 "--speculative", "mtp", "--pp", "2", "--tp", "2", "--dp", "2"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "attention DP" in err and "SGLANG_ENABLE_PP_SPEC" in err
+
+
+def test_sglang_running_flag_is_a_multiple_of_dp(tmp_path, capsys):
+    """kv_cache_configurator.py resolve_max_num_reqs gives each attention-DP worker --max-running-requests // DP:
+    30 requests over 4 workers need the flag at 32 (8 each), not 30 (7 each, 28 in all)."""
+    ds = _small_deepseek(tmp_path)
+    argv = _launch(tmp_path, capsys, [ds, "--framework", "sglang", "--concurrency", "30", "--tp", "1", "--dp", "4",
+                                      "--ep", "4"])
+    assert argv[argv.index("--max-running-requests") + 1] == "32"

@@ -116,7 +116,7 @@ def _strict_json(text: str):
 
 #: errors about the file as a whole (they need not name a key)
 _FILE_ERRORS = ("is not UTF-8", "is not valid JSON", "is not usable JSON", "must hold a JSON object",
-                "invalid Unicode", "-byte cap")
+                "invalid Unicode", "-byte cap", "byte-order mark")
 
 
 def _keys(data: bytes) -> set[str]:

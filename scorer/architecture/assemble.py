@@ -999,13 +999,26 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         dtype=dtype,
         ssm_state_fp32=text_raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32")
         or raw.get("mamba_ssm_cache_dtype") in ("float32", "fp32"), rope=rope_type, extra_params=model_extra,
-        context_factor=rope_context_factor(rope, model_type, str(text_raw.get("model_type") or "") or None),
+        context_factor=_checked_factor(rope, model_type, str(text_raw.get("model_type") or "") or None,
+                                       max_positions),
         ssm_dtype_keys={k: v for k in ("mamba_ssm_cache_dtype", "mamba_ssm_dtype")
                         if isinstance(v := text_raw.get(k, raw.get(k)), str)})
 
 
 #: rope types whose factor vLLM does not apply to max_position_embeddings (already scaled, or an original length)
 ROPE_UNSCALED = ("su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling")
+
+
+def _checked_factor(rope, model_type: str | None, text_model_type: str | None, max_positions: int | None) -> float:
+    """:func:`rope_context_factor`, refused (ConfigError) where the context it derives exceeds the reader's limit
+    on max_position_embeddings (a finite factor of 1e300 would overflow vLLM's int(max_model_len) as infinity
+    does)."""
+    from .reader import LIMITS
+    factor = rope_context_factor(rope, model_type, text_model_type)
+    if max_positions and max_positions * factor > LIMITS["max_positions"]:
+        raise ConfigError(f"config: max_position_embeddings {max_positions:,} x RoPE factor {factor:g} is an absurd "
+                          f"context (at most {LIMITS['max_positions']:,} tokens)")
+    return factor
 
 
 def rope_context_factor(rope, model_type: str | None, text_model_type: str | None = None) -> float:
