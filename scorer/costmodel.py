@@ -820,19 +820,43 @@ class CostModel:
     def draft_weight_bytes(self) -> float:
         """Per-GPU bytes of the speculative draft, 0 without one. MTP: the checkpoint's MTP layers (``params.mtp``
         less the embedding / lm_head copies engines share with the main model) at the serving precision; EAGLE-3:
-        a draft head of ``draft_layers`` average decoder layers plus an lm_head in bf16 (assumption: the head's own
-        vocabulary is not known from the target's config). Split over TP like the main model's layers."""
+        a draft head of ``draft_layers`` dense decoder layers (the target's attention and its dense MLP, or for a
+        model without one the MLP of its active experts: EAGLE-3 heads are dense, e.g. LlamaForCausalLMEagle3) plus an
+        lm_head in bf16 (assumption: the head's own vocabulary is not known from the target's config). The MTP
+        layers are sharded as the main model's decoder layers are (experts over EP, the rest over attention TP:
+        :meth:`_layer_shard_share`); the head over attention TP."""
         sp = self.speculative
         if sp is None:
             return 0.0
         tp = self.layout.tp
         if sp.method == "mtp":
             mtp = (self.params.mtp or 0) - (self.params.mtp_copies or 0)
-            return mtp * self.precision.weight_bytes / tp
+            return mtp * self.precision.weight_bytes * self._layer_shard_share()
         emb = self.params.by_component.get("embedding", 0)
         head = self.params.by_component.get("lm_head", 0) or emb
-        layer = max(0, self.params.total - emb - self.params.by_component.get("lm_head", 0)) / max(1, self.arch.num_layers)
-        return (sp.draft_layers * layer + head) * 2.0 / tp
+        return (sp.draft_layers * self._dense_layer_params() + head) * 2.0 / tp
+
+    def _layer_shard_share(self) -> float:
+        """The share of the decoder layers' GEMM parameters one GPU holds under this layout (experts over EP, the
+        rest as sharded over attention TP); 1 / TP where the model has no layer GEMM."""
+        held = full = 0.0
+        for g, s in self._shards:
+            if g.component == "lm_head":
+                continue
+            cnt = expert_share(g.count, g.count // max(1, len(g.layers)), self.layout.ep) if g.expert else g.count
+            held += s.k * s.n * cnt
+            full += g.k * g.n * g.count
+        return held / full if full else 1.0 / self.layout.tp
+
+    def _dense_layer_params(self) -> float:
+        """Parameters of one dense decoder layer of the target's shapes: attention per attention layer plus the
+        dense MLP per dense layer, or (no dense MLP) the active routed and shared experts per MoE layer."""
+        def per_layer(comps, attr="count") -> float:
+            groups = [g for g in self.gemms if g.component in comps]
+            layers = {i for g in groups for i in g.layers}
+            return sum(g.k * g.n * getattr(g, attr) for g in groups) / max(1, len(layers)) if groups else 0.0
+        ffn = per_layer(("mlp",)) or per_layer(("routed_experts", "shared_experts"), "active")
+        return per_layer(("attention",)) + ffn
 
     def _weights_per_gpu(self) -> float:
         """Modelled per-GPU bytes; with ``stored_weight_bytes`` the checkpoint's total wins and is split over the
@@ -892,12 +916,17 @@ class CostModel:
 
     def kv_bytes_per_sequence(self, context: int, policy: str | None = None) -> float:
         """Per-GPU bytes of KV cache + recurrent state for one sequence held by a GPU's DP rank
-        (PP splits the layers; each sequence lives on one DP rank)."""
+        (PP splits the layers; each sequence lives on one DP rank), plus a speculative draft's layers
+        (:func:`scorer.kvcache.draft_layer_bytes`)."""
         policy = resolve_policy(policy, self.framework) if policy else self.kv_policy
         key = (context, policy)
         if key not in self._kv_cache:
             self._kv_cache[key] = per_sequence_bytes(self.arch, context, self.kv_dtype, policy, self.layout.tp,
                                                      self.state_dtype, self.engine_kv) / self.layout.pp
+            if self.speculative is not None:  # the draft's own layers cache KV too, all on the last stage
+                from .kvcache import draft_layer_bytes
+                self._kv_cache[key] += self.speculative.draft_layers * draft_layer_bytes(
+                    self.arch, context, self.kv_dtype, self.layout.tp)
         return self._kv_cache[key]
 
     def kv_budget_bytes(self) -> float:

@@ -274,6 +274,19 @@ def per_sequence_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", po
     return _PER_SEQ.put_for(arch, key, out)
 
 
+def draft_layer_bytes(arch: ModelArch, context: int, kv_dtype: str = "bf16", tp: int = 1) -> float:
+    """Bytes one speculative draft layer's KV holds for a sequence of ``context`` tokens on one GPU: a layer of the
+    target's first full-attention mixer (an MTP layer is one of the target's layers; an EAGLE-3 head's attention is
+    assumed to have the target's KV heads). The engines cache it beside the target's: SGLang 0.5.23
+    model_executor/pool_configurator.py adds cell_size x draft layers / layers to the per-token cell, vLLM 0.33.0
+    allocates KV for the drafter's attention layers (v1/spec_decode/llm_base_proposer.py). 0 without attention."""
+    layers = arch.attention_layers()
+    if not layers:
+        return 0.0
+    m = next((la.mixer for la in layers if getattr(la.mixer, "span", "full") == "full"), layers[0].mixer)
+    return _sequence_bytes_one(m, context, DTYPE_BYTES[kv_dtype], (0.0, 0.0), "vllm", tp)
+
+
 #: (id(arch), context, kv dtype, policy, tp, state dtype, engine knobs) -> (weak reference to the arch, bytes): cost
 #: models of one GPU that differ in weight precision (and a sheet's regimes and sweep) ask the same sizes; the weak
 #: reference checks the id still names that arch (a stale entry is a miss and ages out); ~600 bytes an entry

@@ -46,3 +46,61 @@ def test_a_finite_rope_factor_that_overflows_is_refused(tmp_path, capsys):
     (d / "config.json").write_text(json.dumps(cfg))
     assert main(["score", str(d), "-o", str(tmp_path / "ok.md")]) == 0
     capsys.readouterr()
+
+
+# ------------------------------------------------------------------------------------------- the speculative draft
+def _cm(cfg: dict, method: str, **layout):
+    from scorer.architecture import normalize
+    from scorer.costmodel import CostModel, Layout, speculative_setting
+    from scorer.gemms import inventory
+    from scorer.hardware import get_gpu, get_precision
+    from scorer.params import count_params
+    arch = normalize(cfg)
+    spec = speculative_setting(method, arch) if method != "none" else None
+    return CostModel(arch, count_params(arch), get_gpu("H200-SXM"), get_precision("bf16"), Layout(**layout),
+                     framework="vllm", gemms=inventory(arch), speculative=spec)
+
+
+def _small_deepseek() -> dict:
+    from transformers import DeepseekV3Config
+    cfg = DeepseekV3Config(hidden_size=1024, intermediate_size=2048, moe_intermediate_size=256, num_hidden_layers=8,
+                           num_attention_heads=16, num_key_value_heads=16, n_routed_experts=16, num_experts_per_tok=2,
+                           n_shared_experts=1, first_k_dense_replace=1, q_lora_rank=256, kv_lora_rank=128,
+                           qk_rope_head_dim=32, qk_nope_head_dim=64, v_head_dim=64, vocab_size=32000,
+                           max_position_embeddings=8192).to_dict()
+    cfg.update(architectures=["DeepseekV3ForCausalLM"], torch_dtype="bfloat16", num_nextn_predict_layers=1)
+    return cfg
+
+
+def test_mtp_layer_is_sharded_like_the_target_under_ep():
+    """vLLM's DeepSeek MTP layer (deepseek_mtp.py: eh_proj 2h x h and a DeepseekV2DecoderLayer with FusedMoE) at
+    TP1 x DP8 with --enable-expert-parallel: its 16 experts over 8 GPUs, the rest whole on each. Per GPU, by hand:
+    eh_proj 2,097,152 + attention 2,129,920 (q_a 1024x256, q_b 256x1536, kv_a 1024x160, kv_b 128x2048, o 1024x1024) +
+    shared expert 786,432 + router 16,384 + experts 16 x 3 x 1024 x 256 / 8 = 1,572,864 -> 6,602,752 parameters.
+    deploysheet shards the layer as the target's layers are (within 15%); split over TP alone (TP = 1) it would
+    count all 17.6 M on every GPU."""
+    engine = 2_097_152 + 2_129_920 + 786_432 + 16_384 + 16 * 3 * 1024 * 256 // 8
+    cm = _cm(_small_deepseek(), "mtp", tp=1, dp=8, ep=8)
+    got = cm.draft_weight_bytes() / 2  # bf16
+    assert abs(got - engine) / engine < 0.15, (got, engine)
+    whole = _cm(_small_deepseek(), "mtp", tp=1).draft_weight_bytes() / 2
+    assert whole > 2.5 * engine  # one GPU holds the whole layer
+
+
+def test_eagle3_head_of_a_moe_target_is_one_dense_layer():
+    """EAGLE-3 heads are dense (LlamaForCausalLMEagle3): for Mixtral-8x7B one layer of its attention (4096 x 6144
+    QKV + 4096 x 4096 O) and the MLP of its two active experts (2 x 3 x 4096 x 14336), plus an lm_head of 32,000 x
+    4096, in bf16 at TP1 — not an average Mixtral layer with all eight experts (~1.4 B)."""
+    cfg = json.loads((data_dir() / "examples" / "mixtral-8x7b" / "config.json").read_text())
+    layer = 4096 * 6144 + 4096 * 4096 + 2 * 3 * 4096 * 14336
+    head = 32000 * 4096
+    assert _cm(cfg, "eagle3", tp=1).draft_weight_bytes() == (layer + head) * 2
+
+
+def test_the_draft_layer_caches_kv_too():
+    """SGLang 0.5.23 pool_configurator.py adds cell_size x draft layers / layers per token; vLLM allocates KV for
+    the drafter's attention layers. Llama-3.1-8B (32 layers, 8 KV heads x 128, bf16): an EAGLE-3 head adds one
+    layer, 2 x 8 x 128 x 2 B = 4,096 B a token at TP1, to the 131,072 of the target."""
+    cfg = json.loads((data_dir() / "examples" / "llama-3.1-8b" / "config.json").read_text())
+    base, spec = _cm(cfg, "none", tp=1), _cm(cfg, "eagle3", tp=1)
+    assert spec.kv_bytes_per_sequence(1000, "window") - base.kv_bytes_per_sequence(1000, "window") == 4096 * 1000

@@ -294,8 +294,9 @@ def test_sglang_sets_48_running_requests_under_speculative_decoding():
 
 def test_capacity_under_speculation_is_what_the_launched_engine_holds():
     """With --max-running-requests r (what deploysheet's launch sets: the running batch), SGLang reserves
-    intermediate states for min(r, K // 5) requests; the KV pool left holds int(kv / (4,096 x 1,024 B)) sequences of
-    4,096 tokens. The capacity is the largest r the engine so launched holds (found here by walking every r), more
+    intermediate states for min(r, K // 5) requests; the KV pool left holds int(kv / (4,096 x 1,536 B)) sequences of
+    4,096 tokens (1,024 B a token for the two attention layers, 512 for the EAGLE-3 head's one: pool_configurator.py
+    adds cell_size x draft layers / full-attention layers). The capacity is the largest r the engine so launched holds (found here by walking every r), more
     than the pools reserved for K // 5 would hold."""
     arch = normalize(_nemotron_h())
     cm = _spec_cm(arch, engine_args={"max_num_seqs": 100_000})
@@ -304,7 +305,7 @@ def test_capacity_under_speculation_is_what_the_launched_engine_holds():
 
     def held(r: int) -> int:
         kv = budget - (k + 1) * slot - slot * (min(max(1, r), k // 5) + 1) * d
-        return min(int(kv // (4096 * 1024)), k // 5)
+        return min(int(kv // (4096 * 1536)), k // 5)
     best = max(r for r in range(1, k // 5 + 1) if held(r) >= r)
     assert held(k // 5) < best < k // 5  # KV-bound: the reserve the launch leaves out is worth sequences
     assert cm.max_concurrency(4096) == best
