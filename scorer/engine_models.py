@@ -72,6 +72,9 @@ class EngineSupport:
     plans: dict | None = None
     #: the engine's own implementation refuses PP > 1 (data/engine_models.json ``no_pp``; its source in ``no_pp_src``)
     no_pp: str | None = None
+    #: the engine's own implementation cannot be an EAGLE-3 target (data/engine_models.json ``no_eagle3``; its source
+    #: in ``no_eagle3_src``)
+    no_eagle3: str | None = None
 
     @property
     def label(self) -> str:
@@ -110,6 +113,10 @@ class EngineSupport:
         ``pp_speculative``, SGLang 0.5.23: under attention DP ``dp`` > 1 not at all) — or None."""
         no_tp, no_pp = self.missing_plans
         name = self.architecture or "the model"
+        if speculative == "eagle3" and self.no_eagle3:
+            return (f"{self.label} cannot run EAGLE-3 speculative decoding on {name}: its implementation does not "
+                    f"expose the hidden states an EAGLE-3 head reads ({self.no_eagle3}); try --speculative mtp where "
+                    "the checkpoint has MTP layers, or none")
         if pp > 1 and self.no_pp:
             return f"{self.label} refuses PP {pp} for {name}: its implementation has no pipeline support ({self.no_pp})"
         rule = _table().get(self.engine, {}).get("pp_speculative") if pp > 1 and speculative else None
@@ -267,14 +274,17 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
     native = _native(engine)
     hit = next((a for a in names if a in native), None)
     no_pp = set(table.get("no_pp", ()))
+    no_e3 = set(table.get("no_eagle3", ()))
     if hit is not None:
         return EngineSupport(engine, version, hit, "native", f"{name} {version} implements {hit} ({table['source']})",
-                             no_pp=table.get("no_pp_src") if hit in no_pp else None)
+                             no_pp=table.get("no_pp_src") if hit in no_pp else None,
+                             no_eagle3=table.get("no_eagle3_src") if hit in no_e3 else None)
     conv = _converted(names, native, table.get("suffix_conversions"))
     converted = None if conv is None else EngineSupport(
         engine, version, conv[0], "native", f"{name} {version} runs {conv[0]} as its own {conv[1]}, converted to a "
                                             f"{conv[2]} model ({conv[3]}; {table['suffix_conversions']['src']})",
-        no_pp=table.get("no_pp_src") if conv[1] in no_pp else None)
+        no_pp=table.get("no_pp_src") if conv[1] in no_pp else None,
+        no_eagle3=table.get("no_eagle3_src") if conv[1] in no_e3 else None)
     if converted is not None and conv[3] != "none":
         # a pooling / classify conversion: inspect_model_cls tries it before the Transformers backend
         return converted

@@ -225,13 +225,18 @@ class Sheet(BaseModel):
                      and min(c.max_sequences.items())[1] >= 1), None)
 
 
-def _engine_refusal(arch: ModelArch, framework: str) -> str | None:
-    """The one-line S6 refusal of ``framework`` for ``arch`` (scorer.engine_models), or None when it loads it."""
+def _engine_refusal(arch: ModelArch, framework: str, speculative: str | None = None) -> str | None:
+    """The one-line S6 refusal of ``framework`` for ``arch`` (scorer.engine_models), or None when it loads it; with
+    ``speculative`` "eagle3", also an implementation that cannot be an EAGLE-3 target (no layout changes that)."""
     from .engine_models import REFUSED, engine_support
     impl = engine_support(arch, framework)
-    if impl is None or impl.status not in REFUSED:
+    if impl is None:
         return None
-    return f"{impl.label} cannot load {impl.architecture or 'the model'} (rule S6)"
+    if impl.status in REFUSED:
+        return f"{impl.label} cannot load {impl.architecture or 'the model'} (rule S6)"
+    if speculative == "eagle3" and impl.no_eagle3:
+        return f"{impl.label} cannot run EAGLE-3 speculative decoding on {impl.architecture or 'the model'} (rule S6)"
+    return None
 
 
 def _engine_limit(arch: ModelArch, framework: str) -> str | None:
@@ -684,7 +689,7 @@ def build_sheet(raw: RawModel, opts: Options | None = None) -> Sheet:
     score = compute_score(arch, params, fit, quant, kv, prim, gpus[0].peak_flops(compute_dtype(prec, gpus[0])))
 
     recs: list[Recommendation] = []
-    refusal = _engine_refusal(arch, opts.framework)  # rule S6: no change of shape makes the engine load it
+    refusal = _engine_refusal(arch, opts.framework, opts.speculative)  # rule S6: no change of shape runs it
     if opts.recommendations and arch.kind == "decoder" and refusal is None:
         thr = next((r for r in prim if r.id == "throughput" and r.prediction), None)
         lat = next((r for r in prim if r.id == "latency" and r.prediction), None)

@@ -250,6 +250,56 @@ def sglang_pp_speculative(wheel: str) -> dict:
                    "environ.py, default False), which refuses attention DP (read by scripts/engine_registry.py)"}
 
 
+def _assigns(cls: ast.ClassDef, name: str) -> bool:
+    return any(isinstance(n, (ast.Assign, ast.AnnAssign)) and any(
+        isinstance(t, ast.Name) and t.id == name for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
+        for n in cls.body)
+
+
+def vllm_no_eagle3(wheel: str, models: dict[str, object]) -> list[str]:
+    """vLLM's own architectures that cannot be EAGLE-3 targets: v1/worker/gpu_model_runner.py
+    _setup_eagle3_aux_hidden_state_outputs raises "Model does not support EAGLE3 interface" unless
+    interfaces.py supports_eagle3 (isinstance of the runtime-checkable SupportsEagle3): SupportsEagle3 in the MRO
+    or a class of it setting ``supports_eagle3``. Left out where a base does not resolve."""
+    cl = _Classes(wheel, r"vllm/(model_executor/)?models/.+\.py")
+    out = []
+    for arch, (module, cls) in models.items():
+        if module == "transformers":
+            continue
+        path = (module.replace(".", "/") + ".py") if "." in module else f"vllm/model_executor/models/{module}.py"
+        found, unknown = False, False
+        for n, c in cl.walk(cls, path):
+            if n == "SupportsEagle3" or (c is not None and _assigns(c, "supports_eagle3")):
+                found = True
+                break
+            if c is None and not _interface(n):
+                unknown = True
+        if not found and not unknown:
+            out.append(arch)
+    return sorted(out)
+
+
+def sglang_no_eagle3(wheel: str, names: set[str], where: dict[str, str]) -> list[str]:
+    """SGLang's own architectures that cannot be EAGLE-3 targets: model_executor/model_runner_components/
+    attention_backend_setup.py configure_aux_hidden_state_capture raises unless the model has
+    ``set_eagle3_layers_to_capture``. Left out where a base does not resolve or attributes are delegated
+    (``__getattr__``)."""
+    cl = _Classes(wheel, r"sglang/srt/models/.+\.py")
+    out = []
+    for name in names:
+        found, unknown = False, False
+        for _n, c in cl.walk(name, where[name]):
+            if c is None or _defines(c, "__getattr__"):
+                unknown = True
+                continue
+            if _defines(c, "set_eagle3_layers_to_capture"):
+                found = True
+                break
+        if not found and not unknown:
+            out.append(name)
+    return sorted(out)
+
+
 VLLM_SUFFIXES = "vllm/config/model.py"
 
 
@@ -279,10 +329,18 @@ def vllm(wheel: str) -> dict:
     native = sorted(a for a, (module, _cls) in models.items() if module != "transformers")
     with zipfile.ZipFile(wheel) as z:
         check = z.read("vllm/config/model.py").decode()
+    with zipfile.ZipFile(wheel) as z:
+        runner = z.read("vllm/v1/worker/gpu_model_runner.py").decode()
+    if "if not supports_eagle3(self.get_model()):" not in runner:
+        raise SystemExit(f"{wheel}: gpu_model_runner.py no longer checks supports_eagle3; read it again")
     if "is_pp_supported_model" not in check or "Pipeline parallelism is not supported for this model" not in check:
         raise SystemExit(f"{wheel}: vllm/config/model.py no longer refuses PP for models without SupportsPP; read it")
     return {"version": _version(wheel), "source": f"{VLLM_REGISTRY} (vllm=={_version(wheel)})",
-            "native": native, "no_pp": vllm_no_pp(wheel, models),
+            "native": native, "no_pp": vllm_no_pp(wheel, models), "no_eagle3": vllm_no_eagle3(wheel, models),
+            "no_eagle3_src": f"v1/worker/gpu_model_runner.py _setup_eagle3_aux_hidden_state_outputs raises \"Model "
+                             "does not support EAGLE3 interface\" unless model_executor/models/interfaces.py "
+                             f"supports_eagle3 (SupportsEagle3 in the MRO) (vllm=={_version(wheel)}; read with ast by "
+                             "scripts/engine_registry.py)",
             "no_pp_src": f"vllm/config/model.py verify_with_parallel_config raises NotImplementedError at PP > 1 "
                          f"where model_executor/models/interfaces.py supports_pp fails: SupportsPP not in the "
                          f"class's MRO or no intermediate_tensors in its forward (vllm=={_version(wheel)}; read "
@@ -310,6 +368,9 @@ def sglang(wheel: str) -> dict:
     where: dict[str, str] = {}
     with zipfile.ZipFile(wheel) as z:
         runner = z.read("sglang/srt/model_executor/model_runner.py").decode()
+        setup = z.read("sglang/srt/model_executor/model_runner_components/attention_backend_setup.py").decode()
+        if 'if not hasattr(model, "set_eagle3_layers_to_capture"):' not in setup:
+            raise SystemExit(f"{wheel}: attention_backend_setup.py no longer checks set_eagle3_layers_to_capture")
         if '"pp_proxy_tensors" in inspect.signature(self.model.forward).parameters' not in runner or \
                 "Pipeline Parallel is not compatible with this model." not in runner:
             raise SystemExit(f"{wheel}: model_runner.py no longer tests forward for pp_proxy_tensors; read it again")
@@ -333,6 +394,10 @@ def sglang(wheel: str) -> dict:
                                     "sglang/srt/models/registry.py import_model_classes)",
             "native": sorted(names), "no_pp": sglang_no_pp(wheel, names, where),
             "pp_speculative": sglang_pp_speculative(wheel),
+            "no_eagle3": sglang_no_eagle3(wheel, names, where),
+            "no_eagle3_src": f"sglang/srt/model_executor/model_runner_components/attention_backend_setup.py "
+                             f"(sglang=={v}) configure_aux_hidden_state_capture raises unless the model has "
+                             "set_eagle3_layers_to_capture (read with ast by scripts/engine_registry.py)",
             "no_pp_src": f"sglang/srt/model_executor/model_runner.py (sglang=={v}) asserts \"Pipeline Parallel is not "
                          "compatible with this model.\" at --pp-size > 1 where the model's forward has no "
                          "pp_proxy_tensors parameter (read with ast by scripts/engine_registry.py)",

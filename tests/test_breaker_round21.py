@@ -104,3 +104,34 @@ def test_the_draft_layer_caches_kv_too():
     cfg = json.loads((data_dir() / "examples" / "llama-3.1-8b" / "config.json").read_text())
     base, spec = _cm(cfg, "none", tp=1), _cm(cfg, "eagle3", tp=1)
     assert spec.kv_bytes_per_sequence(1000, "window") - base.kv_bytes_per_sequence(1000, "window") == 4096 * 1000
+
+
+def test_qwen3_next_has_the_mtp_layer_the_engines_build(tmp_path, capsys):
+    """vLLM 0.33.0 config/speculative.py maps qwen3_next to qwen3_next_mtp, whose Qwen3NextMTP builds
+    getattr(config, "num_nextn_predict_layers", 1) layers; SGLang 0.5.23 models/qwen3_next_mtp.py builds one. The
+    config states no count: one layer (fc 2h x h, two pre-fc norms, a final norm and a decoder layer like the last),
+    said so in the assumptions; --speculative mtp runs."""
+    from transformers import Qwen3NextConfig
+
+    from scorer.architecture import normalize
+    from scorer.params import count_params
+    cfg = Qwen3NextConfig(hidden_size=256, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2,
+                          head_dim=64, linear_num_key_heads=4, linear_num_value_heads=8, linear_key_head_dim=32,
+                          linear_value_head_dim=32, linear_conv_kernel_dim=4, intermediate_size=512,
+                          moe_intermediate_size=128, shared_expert_intermediate_size=128, num_experts=4,
+                          num_experts_per_tok=2, vocab_size=1000, max_position_embeddings=8192).to_dict()
+    cfg.update(architectures=["Qwen3NextForCausalLM"], torch_dtype="bfloat16")
+    cfg.pop("num_nextn_predict_layers", None)
+    arch = normalize(cfg)
+    assert arch.mtp is not None and arch.mtp.num_layers == 1 and "states no MTP depth" in arch.mtp_note
+    # by hand, the last layer (full attention): q 256 x (4 x 64 x 2, gated) 131,072, k and v 256 x 128 each 32,768,
+    # o 256 x 256 65,536, q/k norms 128; MoE: 4 experts x 3 x 256 x 128 393,216, shared 98,304, its gate 256,
+    # router 1,024; two norms 512 -> 755,584; plus fc 2 x 256 x 256 131,072 and three norms 768
+    layer = 131_072 + 2 * 32_768 + 65_536 + 128 + 393_216 + 98_304 + 256 + 1_024 + 512
+    assert count_params(arch).mtp == layer + 131_072 + 768 == 887_424
+    d = tmp_path / "q3n"
+    d.mkdir()
+    (d / "config.json").write_text(json.dumps(cfg))
+    assert main(["predict", str(d), "--isl", "500", "--osl", "100", "--concurrency", "4", "--speculative", "mtp",
+                 "--format", "json", "-o", str(tmp_path / "p.json")]) == 0
+    capsys.readouterr()

@@ -249,3 +249,38 @@ def test_sglang_running_flag_is_a_multiple_of_dp(tmp_path, capsys):
     argv = _launch(tmp_path, capsys, [ds, "--framework", "sglang", "--concurrency", "30", "--tp", "1", "--dp", "4",
                                       "--ep", "4"])
     assert argv[argv.index("--max-running-requests") + 1] == "32"
+
+
+# ------------------------------------------------------------------------------------------- EAGLE-3 targets
+def test_eagle3_readers_on_hand_written_modules(tmp_path):
+    """vLLM 0.33.0: gpu_model_runner.py _setup_eagle3_aux_hidden_state_outputs raises unless supports_eagle3 (an
+    isinstance of the runtime-checkable SupportsEagle3: in the MRO, or its flag set). SGLang 0.5.23:
+    attention_backend_setup.py configure_aux_hidden_state_capture raises unless hasattr(model,
+    "set_eagle3_layers_to_capture")."""
+    vsrc = ("class A(nn.Module, SupportsPP, SupportsEagle3):\n    pass\n"
+            "class B(nn.Module, SupportsPP):\n    pass\n"
+            "class C(B):\n    supports_eagle3 = True\n")
+    wheel = _wheel(tmp_path, {"vllm/model_executor/models/toy.py": vsrc})
+    reg = _registry()
+    assert reg.vllm_no_eagle3(wheel, {"A": ("toy", "A"), "B": ("toy", "B"), "C": ("toy", "C")}) == ["B"]
+    ssrc = ("class Base(nn.Module):\n    def set_eagle3_layers_to_capture(self, ids):\n        pass\n"
+            "class Sub(Base):\n    pass\nclass Plain(nn.Module):\n    pass\n")
+    wheel = _wheel(tmp_path, {"sglang/srt/models/toy.py": ssrc})
+    where = {n: "sglang/srt/models/toy.py" for n in ("Sub", "Plain")}
+    assert reg.sglang_no_eagle3(wheel, set(where), where) == ["Plain"]
+
+
+def test_no_eagle3_for_mixtral_and_gemma(capsys):
+    """Read by eye: vLLM mixtral.py ``class MixtralForCausalLM(nn.Module, SupportsLoRA, SupportsPP, MixtureOfExperts)``
+    and gemma.py's GemmaForCausalLM lack SupportsEagle3 (llama.py's LlamaForCausalLM has it); SGLang mixtral.py and
+    gemma.py define no set_eagle3_layers_to_capture (llama.py does)."""
+    table = json.loads((data_dir() / "engine_models.json").read_text())
+    for engine in ("vllm", "sglang"):
+        refused = set(table[engine]["no_eagle3"])
+        assert {"MixtralForCausalLM", "GemmaForCausalLM"} <= refused and "LlamaForCausalLM" not in refused
+    args = ["predict", "example:mixtral-8x7b", "--isl", "1000", "--osl", "200", "--concurrency", "16", "--tp", "2"]
+    assert main(args + ["--speculative", "eagle3"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "cannot run EAGLE-3" in err
+    assert main(args + ["--speculative", "none", "--format", "json"]) == 0
+    capsys.readouterr()

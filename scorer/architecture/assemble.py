@@ -839,6 +839,11 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
 
     lm_head_bias = r.flag(flags["lm_head_bias"])  # a constant or a config key (phimoe: lm_head_bias)
     mtp = mtp_module(r, layers, hidden, d["vocab"], flags)
+    if mtp is not None and flags.get("mtp_default_layers") and r.get_any("mtp_layers") is None and not mtp_note:
+        mtp_note = (f"the config states no MTP depth: {mtp.num_layers} MTP layer(s) like the last decoder layer "
+                    "assumed, as the engines build them (vLLM 0.33.0 model_executor/models/qwen3_next_mtp.py: "
+                    "getattr(config, 'num_nextn_predict_layers', 1); SGLang 0.5.23 models/qwen3_next_mtp.py); the "
+                    "checkpoint's mtp.* tensors are assumed present")
 
     vision = None
     vision_note = None

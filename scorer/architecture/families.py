@@ -106,6 +106,10 @@ DEFAULT_FAMILY: dict[str, Any] = {
     "head_dim_rule": None,         # "floor": no head_dim -> hidden // heads even when it does not divide (glm4_moe)
     "mtp_layout": "deepseek_v3",   # what a checkpoint's MTP layer stores (kinds/mtp.py)
     "mtp_copies": False,           # MTP layers store their own embed_tokens / shared_head.head copies
+    # MTP layers the engines build when the config states no count (qwen3_next: vLLM 0.33.0 config/speculative.py
+    # maps it to qwen3_next_mtp, whose model builds getattr(config, "num_nextn_predict_layers", 1) layers; SGLang
+    # 0.5.23 models/qwen3_next_mtp.py builds one); ModelArch.mtp_note says the count is assumed
+    "mtp_default_layers": 0,
     "shared_expert_bias": False,   # the shared experts' MLP has biases (a key or a constant; DeepSeek-V2 mlp_bias)
     "shared_expert_rule": None,    # "one_expert": one shared MLP of the expert width whatever n_shared_experts says
     "layer_kind_aliases": None,    # {layer type: registered kind} where a family gives a shared name its own meaning
@@ -270,7 +274,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "qwen3": {"qk_norm": "head"},
     "qwen3_moe": {"qk_norm": "head"},
     "qwen3_next": {"qk_norm": "head", "attn_output_gate": True, "shared_expert_gate": True,
-                   "linear_attention": "gated_deltanet", "agreeing_keys": _QWEN3_NEXT_AGREEING},
+                   "linear_attention": "gated_deltanet", "agreeing_keys": _QWEN3_NEXT_AGREEING,
+                   "mtp_default_layers": 1},
     "gemma": {},
     "gemma2": {"norms_per_layer": 4, "agreeing_keys": {"sliding_window_size": "sliding_window"}},  # legacy name
     "gemma3_text": {"norms_per_layer": 4, "qk_norm": "head"},

@@ -31,6 +31,8 @@ def mtp_module(r: Reader, layers: list[LayerSpec], hidden: int, vocab: int,
     """The next-n layers a config declares (``num_nextn_predict_layers`` and aliases), else None."""
     flags = flags or {}
     n_mtp = r.get_any("mtp_layers")  # the checkpoint's MTP modules, which transformers does not build
+    if n_mtp is None and flags.get("mtp_default_layers"):  # the engines build them without a count (qwen3_next)
+        n_mtp = int(flags["mtp_default_layers"])
     if n_mtp is not None and n_mtp is not False:  # a count of modules: 0 (or false) means none
         n_mtp = check_int(n_mtp, r.key_name("mtp_layers"), r.where, minimum=0, limit=LIMITS["mtp_layers"])
     if not (n_mtp and layers):
