@@ -279,6 +279,41 @@ def vllm_no_eagle3(wheel: str, models: dict[str, object]) -> list[str]:
     return sorted(out)
 
 
+VLLM_CONFIG_HOOKS = "vllm/model_executor/models/config.py"
+
+
+def vllm_hook_no_eagle3(wheel: str) -> list[str]:
+    """Architectures whose vLLM config hook (model_executor/models/config.py MODELS_CONFIG_MAP: a
+    VerifyAndUpdateConfig class; its bases' hooks count where it inherits or calls them) raises for a speculative
+    method outside a set without eagle3 (``spec_config.method not in {...}``: Qwen4Exp takes mtp and n-gram only)."""
+    with zipfile.ZipFile(wheel) as z:
+        src = z.read(VLLM_CONFIG_HOOKS).decode()
+    tree = ast.parse(src)
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    mapping: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Dict):
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if isinstance(target, ast.Name) and target.id == "MODELS_CONFIG_MAP":
+                for k, v in zip(node.value.keys, node.value.values):
+                    if isinstance(k, ast.Constant) and isinstance(v, ast.Name):
+                        mapping[k.value] = v.id
+    if not mapping:
+        raise SystemExit(f"{wheel}: {VLLM_CONFIG_HOOKS} has no MODELS_CONFIG_MAP; read it again")
+
+    def refuses(name: str, depth: int = 0) -> bool:
+        cls = classes.get(name)
+        if cls is None or depth > 8:
+            return False
+        for fn in cls.body:
+            if isinstance(fn, ast.FunctionDef) and fn.name == "verify_and_update_config":
+                m = re.search(r"spec_config\.method not in \{([^}]*)\}", ast.get_source_segment(src, fn) or "")
+                if m and "eagle3" not in m.group(1):
+                    return True
+        return any(refuses(b.id, depth + 1) for b in cls.bases if isinstance(b, ast.Name))
+    return sorted(a for a, c in mapping.items() if refuses(c))
+
+
 def sglang_no_eagle3(wheel: str, names: set[str], where: dict[str, str]) -> list[str]:
     """SGLang's own architectures that cannot be EAGLE-3 targets: model_executor/model_runner_components/
     attention_backend_setup.py configure_aux_hidden_state_capture raises unless the model has
@@ -336,11 +371,13 @@ def vllm(wheel: str) -> dict:
     if "is_pp_supported_model" not in check or "Pipeline parallelism is not supported for this model" not in check:
         raise SystemExit(f"{wheel}: vllm/config/model.py no longer refuses PP for models without SupportsPP; read it")
     return {"version": _version(wheel), "source": f"{VLLM_REGISTRY} (vllm=={_version(wheel)})",
-            "native": native, "no_pp": vllm_no_pp(wheel, models), "no_eagle3": vllm_no_eagle3(wheel, models),
+            "native": native, "no_pp": vllm_no_pp(wheel, models),
+            "no_eagle3": sorted(set(vllm_no_eagle3(wheel, models)) | set(vllm_hook_no_eagle3(wheel))),
             "no_eagle3_src": f"v1/worker/gpu_model_runner.py _setup_eagle3_aux_hidden_state_outputs raises \"Model "
                              "does not support EAGLE3 interface\" unless model_executor/models/interfaces.py "
-                             f"supports_eagle3 (SupportsEagle3 in the MRO) (vllm=={_version(wheel)}; read with ast by "
-                             "scripts/engine_registry.py)",
+                             "supports_eagle3 (SupportsEagle3 in the MRO), or the architecture's config hook "
+                             "(model_executor/models/config.py MODELS_CONFIG_MAP) refuses eagle3 "
+                             f"(vllm=={_version(wheel)}; read with ast by scripts/engine_registry.py)",
             "no_pp_src": f"vllm/config/model.py verify_with_parallel_config raises NotImplementedError at PP > 1 "
                          f"where model_executor/models/interfaces.py supports_pp fails: SupportsPP not in the "
                          f"class's MRO or no intermediate_tensors in its forward (vllm=={_version(wheel)}; read "

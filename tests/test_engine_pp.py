@@ -284,3 +284,19 @@ def test_no_eagle3_for_mixtral_and_gemma(capsys):
     assert len(err.strip().splitlines()) == 1 and "cannot run EAGLE-3" in err
     assert main(args + ["--speculative", "none", "--format", "json"]) == 0
     capsys.readouterr()
+
+
+def test_vllm_config_hooks_that_refuse_eagle3(tmp_path):
+    """vllm 0.33.0 model_executor/models/config.py:1050-1058: Qwen4ExpForConditionalGenerationConfig raises unless
+    the speculative method is in {"mtp", "ngram", "ngram_gpu"}; its subclasses inherit the hook."""
+    src = ("class Base:\n    @staticmethod\n    def verify_and_update_config(vllm_config):\n"
+           "        spec_config = vllm_config.speculative_config\n"
+           "        if spec_config is not None and spec_config.method not in {\"mtp\", \"ngram\"}:\n"
+           "            raise NotImplementedError('x')\n"
+           "class Sub(Base):\n    pass\n"
+           "class Other:\n    @staticmethod\n    def verify_and_update_config(vllm_config):\n        pass\n"
+           "MODELS_CONFIG_MAP = {\"A\": Base, \"B\": Sub, \"C\": Other}\n")
+    wheel = _wheel(tmp_path, {"vllm/model_executor/models/config.py": src})
+    assert _registry().vllm_hook_no_eagle3(wheel) == ["A", "B"]
+    table = json.loads((data_dir() / "engine_models.json").read_text())
+    assert "Qwen4ExpForConditionalGeneration" in table["vllm"]["no_eagle3"]
