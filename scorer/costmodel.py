@@ -925,8 +925,12 @@ class CostModel:
                                                      self.state_dtype, self.engine_kv) / self.layout.pp
             if self.speculative is not None:  # the draft's own layers cache KV too, all on the last stage
                 from .kvcache import draft_layer_bytes
-                self._kv_cache[key] += self.speculative.draft_layers * draft_layer_bytes(
-                    self.arch, context, self.kv_dtype, self.layout.tp)
+                sp = self.speculative
+                # MTP: every layer of the checkpoint's (SGLang 0.5.23 spec_aux_hidden_state.py eagle_draft_num_layers
+                # = num_nextn_predict_layers; vLLM deepseek_mtp.py builds them all), whichever one drafts a token
+                layers = self.arch.mtp.num_layers if sp.method == "mtp" and self.arch.mtp is not None \
+                    else sp.draft_layers
+                self._kv_cache[key] += layers * draft_layer_bytes(self.arch, context, self.kv_dtype, self.layout.tp)
         return self._kv_cache[key]
 
     def kv_budget_bytes(self) -> float:

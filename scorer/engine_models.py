@@ -333,17 +333,24 @@ def engine_support(arch: ModelArch, engine: str) -> EngineSupport | None:
         return EngineSupport(engine, version, first, "transformers_fallback",
                              f"{name} {version} has no implementation of {first}; with --trust-remote-code it tries "
                              "its Transformers backend on the repository's auto_map AutoModel, whose compatibility "
-                             f"deploysheet does not read ({src})")
+                             f"deploysheet does not read ({src})", no_eagle3=_backend_no_eagle3(table))
     return EngineSupport(engine, version, first, "unsupported",
                          f"{name} {version} has no implementation of {first}, and neither transformers nor an "
                          f"auto_map defines the class for its Transformers backend ({table['source']})")
+
+
+def _backend_no_eagle3(table: dict) -> str | None:
+    """The engine's Transformers backend cannot be an EAGLE-3 target (its TransformersForCausalLM is in
+    ``no_eagle3``: SGLang 0.5.23 models/transformers.py defines no set_eagle3_layers_to_capture; vLLM 0.33.0's
+    backend Base has SupportsEagle3), as its source says, else None."""
+    return table.get("no_eagle3_src") if "TransformersForCausalLM" in table.get("no_eagle3", ()) else None
 
 
 def _with_plans(s: EngineSupport, arch: ModelArch, table: dict) -> EngineSupport:
     """``s`` on the Transformers backend with the config class's parallelism plans and the engine's rule for them."""
     from dataclasses import replace
     tp, pp = _config_plans(arch.model_type or "", arch.text_model_type)
-    s = replace(s, tp_plan=tp, pp_plan=pp, plans=table.get("backend_plans"))
+    s = replace(s, tp_plan=tp, pp_plan=pp, plans=table.get("backend_plans"), no_eagle3=_backend_no_eagle3(table))
     note = s.plan_note()
     return replace(s, detail=s.detail + "; " + note) if note else s
 

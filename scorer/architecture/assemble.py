@@ -638,7 +638,11 @@ def _unnamed_dtype(raw: dict[str, Any], text_dtype: Any, vision_cfg: Any) -> str
 #: the legacy names transformers_utils/config.py patch_rope_parameters maps onto them ("su" -> longrope, "mrope" ->
 #: default)
 ROPE_TYPES = frozenset({"default", "bailing_mrope", "proportional", "llama3", "mllama4", "linear", "ntk", "dynamic",
-                        "yarn", "deepseek_yarn", "deepseek_llama_scaling", "longrope", "openpangu", "su", "mrope"})
+                        "yarn", "deepseek_yarn", "deepseek_llama_scaling", "longrope", "openpangu", "su", "mrope",
+                        "telechat3-yarn"})
+#: vLLM 0.33.0 transformers_utils/config.py patch_rope_parameters / patch_legacy_rope_type: legacy names it rewrites
+#: before get_rope reads them
+ROPE_LEGACY = {"su": "longrope", "mrope": "default", "telechat3-yarn": "yarn"}
 
 
 def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> ModelArch:
@@ -888,8 +892,8 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
     dtype = _config_dtype(raw, r.get("dtype"), vision_cfg)
     bad_dtype = _unnamed_dtype(raw, r.get("dtype"), vision_cfg) if dtype is None else None
     if bad_dtype is not None:
-        guesses.append(f"dtype {_short(bad_dtype)} names no dtype torch has: read as not stated (engines refuse "
-                       "the value; the model is taken to run in bf16)")
+        guesses.append(f"dtype {_short(bad_dtype)} names no dtype torch has: read as not stated (the model is "
+                       "taken to run in bf16, vLLM's preferred dtype)")
     rope = r.get("rope_scaling") or r.get("rope_parameters")
     rope_type = None
     if isinstance(rope, dict):
@@ -998,7 +1002,10 @@ def _normalize(raw: dict[str, Any], quant_sidecar: dict[str, Any] | None) -> Mod
         input_embedding=model_extra.pop("input_embedding", None),  # a hook's own token table (BLT)
         lm_head_bias=lm_head_bias, lm_head_rows=head_rows, layers=layers, encoder_layers=encoder_layers,
         task_head=task_head, mtp=mtp, vision=vision, vision_note=vision_note, mtp_note=mtp_note,
-        quantization=parse_quantization(raw.get("quantization_config"), quant_sidecar),
+        # compressed-tensors' older key where quantization_config is absent (vLLM 0.33.0 transformers_utils/
+        # model_arch_config_convertor.py _normalize_quantization_config; SGLang 0.5.23 configs/model_config.py)
+        quantization=parse_quantization(raw.get("quantization_config") if raw.get("quantization_config") is not None
+                                        else raw.get("compression_config"), quant_sidecar),
         custom_code=isinstance(raw.get("auto_map"), dict),
         auto_map=raw.get("auto_map") if isinstance(raw.get("auto_map"), dict) else {},
         dtype=dtype,
@@ -1039,6 +1046,7 @@ def rope_context_factor(rope, model_type: str | None, text_model_type: str | Non
     factor = 1.0
     for rp in ([v for v in rope.values() if v] if nested else [rope]):
         kind = rp.get("rope_type") or rp.get("type") or "default"
+        kind = ROPE_LEGACY.get(kind, kind) if isinstance(kind, str) else kind
         f = rp.get("factor")
         if kind not in ROPE_UNSCALED and kind in ROPE_TYPES and isinstance(f, (int, float)) \
                 and not isinstance(f, bool) and f > 0:
@@ -1050,7 +1058,7 @@ def rope_context_factor(rope, model_type: str | None, text_model_type: str | Non
 
 #: keys whose value transformers and the engines read as an object (or null): another JSON type is bad input, not
 #: something to pass over (a quantization_config list would be sized as an unquantized checkpoint)
-OBJECT_KEYS = ("quantization_config", "auto_map", "text_config", "vision_config", "audio_config", "rope_scaling",
+OBJECT_KEYS = ("quantization_config", "compression_config", "auto_map", "text_config", "vision_config", "audio_config", "rope_scaling",
                "rope_parameters", "id2label", "label2id")
 
 
@@ -1085,7 +1093,8 @@ def _check_labels(raw: dict[str, Any], where: str = "config", depth: int = 0) ->
         if isinstance(v, dict) and len(v) > MAX_LABELS:
             raise ConfigError(f"{where}: {key} has {len(v):,} labels (at most {MAX_LABELS:,})")
     for k, v in raw.items():
-        if isinstance(v, dict) and k not in ("id2label", "label2id", "quantization_config", "auto_map"):
+        if isinstance(v, dict) and k not in ("id2label", "label2id", "quantization_config", "compression_config",
+                                             "auto_map"):
             _check_labels(v, f"{where}.{k}", depth + 1)
 
 

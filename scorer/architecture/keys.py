@@ -17,7 +17,7 @@ from typing import Any
 #: keys the normalizer reads outside the alias reader (structure, provenance, sub-configs)
 STRUCTURAL = frozenset({
     "model_type", "architectures", "auto_map", "text_config", "llm_config", "language_config",
-    "language_model_config", "quantization_config",
+    "language_model_config", "quantization_config", "compression_config",
     "block_configs", "is_encoder_decoder", "id2label", "label2id", "num_labels", "mamba_ssm_cache_dtype",
     "torch_dtype", "dtype", "tie_word_embeddings",
 })

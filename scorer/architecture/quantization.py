@@ -81,6 +81,14 @@ def _parse_quantization(qc: dict[str, Any] | None, sidecar: dict[str, Any] | Non
         return _modelopt(side, "hf_quant_config.json")
     if not isinstance(qc, dict):
         return None
+    inner = qc.get("quantization")
+    producer = qc.get("producer")
+    if isinstance(inner, dict) and not str(qc.get("quant_method") or "").strip() and (
+            (isinstance(producer, dict) and producer.get("name") == "modelopt") or "modelopt_quant_config" in inner):
+        # ModelOpt's own layout embedded in config.json: vLLM 0.33.0 transformers_utils/model_arch_config_convertor.py
+        # _normalize_quantization_config sets quant_method from quantization.quant_algo (SGLang 0.5.23
+        # model_loader/weight_utils.py reads the producer likewise)
+        return _modelopt(inner, "config.json")
     if qc and not any(str(qc.get(k) or "").strip() for k in ("quant_method", "quant_algo")):
         # vLLM 0.33.0 config/model.py _verify_quantization reads quant_cfg["quant_method"]: without it no engine
         # loads the checkpoint (a typo such as quant_methd would otherwise size an "unknown" format)
