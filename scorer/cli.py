@@ -685,7 +685,8 @@ def _runs_instead(cm, framework: str, context: int = 1) -> str:
         flat = [t for t in dict.fromkeys((lay.tp * lay.pp, lay.tp)) if t in DEFAULT_TPS and runs(cm.precision, t,
                                                                                                     pp=1)]
         if flat:
-            parts.append(f"{cm.precision.id} runs without PP at {', '.join(f'TP{t}' for t in flat)}")
+            parts.append(f"{cm.precision.id} runs without PP at {', '.join(f'TP{t}' for t in flat)}"
+                         + (f" (with --dp {lay.dp})" if lay.dp > 1 else ""))
     if not parts:  # nothing of one stage holds it: the same TP (experts whole where split is refused) in PP stages
         eps = [None] + ([whole] if arch.is_moe and lay.ep == 1 and whole > 1 else [])
         staged = next(((pp, ep) for pp in load_json("regimes.json")["pp_degrees_multinode"]
