@@ -154,17 +154,26 @@ def _interface(name: str) -> bool:
     return re.fullmatch(r"(Supports|Has|Is)[A-Z]\w*", name) is not None
 
 
-def vllm_no_pp(wheel: str, models: dict[str, object]) -> list[str]:
+VLLM_MODELS = r"vllm/(model_executor/)?models/.+\.py"
+SGLANG_MODELS = r"sglang/srt/models/.+\.py"
+
+
+def _vllm_own(models: dict[str, object]):
+    """(architecture, class name, module path) of each vLLM registry entry it implements itself."""
+    for arch, (module, cls) in models.items():
+        if module != "transformers":
+            yield arch, cls, (module.replace(".", "/") + ".py") if "." in module \
+                else f"vllm/model_executor/models/{module}.py"
+
+
+def vllm_no_pp(wheel: str, models: dict[str, object], cl: _Classes | None = None) -> list[str]:
     """vLLM's own architectures that refuse PP > 1: vllm/config/model.py verify_with_parallel_config raises
     NotImplementedError where registry.is_pp_supported_model is False, i.e. where interfaces.py supports_pp fails:
     SupportsPP is not in the class's MRO, or its forward takes no ``intermediate_tensors``. An architecture whose
     bases do not all resolve in the model modules is left out (not known)."""
-    cl = _Classes(wheel, r"vllm/(model_executor/)?models/.+\.py")
+    cl = cl or _Classes(wheel, VLLM_MODELS)
     out = []
-    for arch, (module, cls) in models.items():
-        if module == "transformers":
-            continue
-        path = (module.replace(".", "/") + ".py") if "." in module else f"vllm/model_executor/models/{module}.py"
+    for arch, cls, path in _vllm_own(models):
         iface, fwd, unknown = False, None, False
         for n, c in cl.walk(cls, path):
             if n == "SupportsPP":
@@ -181,14 +190,14 @@ def vllm_no_pp(wheel: str, models: dict[str, object]) -> list[str]:
     return sorted(out)
 
 
-def sglang_no_pp(wheel: str, names: set[str], where: dict[str, str]) -> list[str]:
+def sglang_no_pp(wheel: str, names: set[str], where: dict[str, str], cl: _Classes | None = None) -> list[str]:
     """SGLang's own architectures that refuse PP > 1: model_executor/model_runner.py asserts "Pipeline Parallel is
     not compatible with this model" where ``pp_proxy_tensors`` is not a parameter of the model's forward (a
     ``**kwargs`` one does not count, as inspect.signature reads it). A class with no forward that hands attribute
     look-ups to an inner model (``__getattr__``, as minicpmv.py's MiniCPMV does) is judged by the model forwards of
     its module (those taking ``forward_batch``): refused where none takes ``pp_proxy_tensors``. Left out where no
     forward resolves."""
-    cl = _Classes(wheel, r"sglang/srt/models/.+\.py")
+    cl = cl or _Classes(wheel, SGLANG_MODELS)
     out = []
     for name in names:
         fwd, delegates = None, False
@@ -256,17 +265,14 @@ def _assigns(cls: ast.ClassDef, name: str) -> bool:
         for n in cls.body)
 
 
-def vllm_no_eagle3(wheel: str, models: dict[str, object]) -> list[str]:
+def vllm_no_eagle3(wheel: str, models: dict[str, object], cl: _Classes | None = None) -> list[str]:
     """vLLM's own architectures that cannot be EAGLE-3 targets: v1/worker/gpu_model_runner.py
     _setup_eagle3_aux_hidden_state_outputs raises "Model does not support EAGLE3 interface" unless
     interfaces.py supports_eagle3 (isinstance of the runtime-checkable SupportsEagle3): SupportsEagle3 in the MRO
     or a class of it setting ``supports_eagle3``. Left out where a base does not resolve."""
-    cl = _Classes(wheel, r"vllm/(model_executor/)?models/.+\.py")
+    cl = cl or _Classes(wheel, VLLM_MODELS)
     out = []
-    for arch, (module, cls) in models.items():
-        if module == "transformers":
-            continue
-        path = (module.replace(".", "/") + ".py") if "." in module else f"vllm/model_executor/models/{module}.py"
+    for arch, cls, path in _vllm_own(models):
         found, unknown = False, False
         for n, c in cl.walk(cls, path):
             if n == "SupportsEagle3" or (c is not None and _assigns(c, "supports_eagle3")):
@@ -314,12 +320,13 @@ def vllm_hook_no_eagle3(wheel: str) -> list[str]:
     return sorted(a for a, c in mapping.items() if refuses(c))
 
 
-def sglang_no_eagle3(wheel: str, names: set[str], where: dict[str, str]) -> list[str]:
+def sglang_no_eagle3(wheel: str, names: set[str], where: dict[str, str],
+                     cl: _Classes | None = None) -> list[str]:
     """SGLang's own architectures that cannot be EAGLE-3 targets: model_executor/model_runner_components/
     attention_backend_setup.py configure_aux_hidden_state_capture raises unless the model has
     ``set_eagle3_layers_to_capture``. Left out where a base does not resolve or attributes are delegated
     (``__getattr__``)."""
-    cl = _Classes(wheel, r"sglang/srt/models/.+\.py")
+    cl = cl or _Classes(wheel, SGLANG_MODELS)
     out = []
     for name in names:
         found, unknown = False, False
@@ -362,6 +369,7 @@ def vllm(wheel: str) -> dict:
     via_tf = _entries(dicts["_TRANSFORMERS_SUPPORTED_MODELS"], dicts)
     backend = _entries(dicts["_TRANSFORMERS_BACKEND_MODELS"], dicts)
     native = sorted(a for a, (module, _cls) in models.items() if module != "transformers")
+    classes = _Classes(wheel, VLLM_MODELS)  # the model modules, parsed once for the PP and EAGLE-3 readers
     with zipfile.ZipFile(wheel) as z:
         check = z.read("vllm/config/model.py").decode()
     with zipfile.ZipFile(wheel) as z:
@@ -371,8 +379,8 @@ def vllm(wheel: str) -> dict:
     if "is_pp_supported_model" not in check or "Pipeline parallelism is not supported for this model" not in check:
         raise SystemExit(f"{wheel}: vllm/config/model.py no longer refuses PP for models without SupportsPP; read it")
     return {"version": _version(wheel), "source": f"{VLLM_REGISTRY} (vllm=={_version(wheel)})",
-            "native": native, "no_pp": vllm_no_pp(wheel, models),
-            "no_eagle3": sorted(set(vllm_no_eagle3(wheel, models)) | set(vllm_hook_no_eagle3(wheel))),
+            "native": native, "no_pp": vllm_no_pp(wheel, models, classes),
+            "no_eagle3": sorted(set(vllm_no_eagle3(wheel, models, classes)) | set(vllm_hook_no_eagle3(wheel))),
             "no_eagle3_src": f"v1/worker/gpu_model_runner.py _setup_eagle3_aux_hidden_state_outputs raises \"Model "
                              "does not support EAGLE3 interface\" unless model_executor/models/interfaces.py "
                              "supports_eagle3 (SupportsEagle3 in the MRO), or the architecture's config hook "
@@ -424,14 +432,15 @@ def sglang(wheel: str) -> dict:
                             names.add(v.id)
                             where.setdefault(v.id, info.filename)
     v = _version(wheel)
+    classes = _Classes(wheel, SGLANG_MODELS)  # parsed once for the PP and EAGLE-3 readers
     tf = "sglang/srt/models/transformers.py"
     plans = _plans(wheel, tf, {"tp": "does not support tensor parallel yet", "pp": "does not support pipeline parallel yet"},
                    {})
     return {"version": v, "source": f"sglang/srt/models/*.py EntryClass (sglang=={v}; registered by class name in "
                                     "sglang/srt/models/registry.py import_model_classes)",
-            "native": sorted(names), "no_pp": sglang_no_pp(wheel, names, where),
+            "native": sorted(names), "no_pp": sglang_no_pp(wheel, names, where, classes),
             "pp_speculative": sglang_pp_speculative(wheel),
-            "no_eagle3": sglang_no_eagle3(wheel, names, where),
+            "no_eagle3": sglang_no_eagle3(wheel, names, where, classes),
             "no_eagle3_src": f"sglang/srt/model_executor/model_runner_components/attention_backend_setup.py "
                              f"(sglang=={v}) configure_aux_hidden_state_capture raises unless the model has "
                              "set_eagle3_layers_to_capture (read with ast by scripts/engine_registry.py)",

@@ -6,6 +6,7 @@ import json
 
 from scorer.cli import main
 from scorer.resources import data_dir
+from small_configs import small_deepseek_v3
 
 
 def _llama() -> dict:
@@ -62,14 +63,7 @@ def _cm(cfg: dict, method: str, **layout):
 
 
 def _small_deepseek() -> dict:
-    from transformers import DeepseekV3Config
-    cfg = DeepseekV3Config(hidden_size=1024, intermediate_size=2048, moe_intermediate_size=256, num_hidden_layers=8,
-                           num_attention_heads=16, num_key_value_heads=16, n_routed_experts=16, num_experts_per_tok=2,
-                           n_shared_experts=1, first_k_dense_replace=1, q_lora_rank=256, kv_lora_rank=128,
-                           qk_rope_head_dim=32, qk_nope_head_dim=64, v_head_dim=64, vocab_size=32000,
-                           max_position_embeddings=8192).to_dict()
-    cfg.update(architectures=["DeepseekV3ForCausalLM"], torch_dtype="bfloat16", num_nextn_predict_layers=1)
-    return cfg
+    return small_deepseek_v3(num_nextn_predict_layers=1)
 
 
 def test_mtp_layer_is_sharded_like_the_target_under_ep():
@@ -135,3 +129,34 @@ def test_qwen3_next_has_the_mtp_layer_the_engines_build(tmp_path, capsys):
     assert main(["predict", str(d), "--isl", "500", "--osl", "100", "--concurrency", "4", "--speculative", "mtp",
                  "--format", "json", "-o", str(tmp_path / "p.json")]) == 0
     capsys.readouterr()
+
+
+#: meta-device numbers of scripts/mtp_oracle.py (transformers 5.25.0, torch 2.13.0 on the meta device;
+#: `python scripts/mtp_oracle.py`): Qwen3NextForCausalLM's parameters and its last decoder layer's, per variant
+MTP_ORACLE = {"small": (3_552_784, 755_584, 256), "wide": (75_712_064, 8_922_880, 512),
+              "dense_tail": (10_088_232, 1_475_456, 384)}
+
+
+def test_qwen3_next_mtp_oracle():
+    """Resized Qwen3-Next variants (scripts/mtp_oracle.py VARIANTS, one ending on a dense layer): the main count is
+    transformers' on the meta device, and the assumed MTP layer is its last decoder layer plus fc 2h x h and three
+    norms of h (vLLM 0.33.0 qwen3_next_mtp.py)."""
+    import importlib.util
+    from pathlib import Path
+
+    from transformers import Qwen3NextConfig
+
+    from scorer.architecture import normalize
+    from scorer.params import count_params
+    spec = importlib.util.spec_from_file_location("mtp_oracle", Path(__file__).parents[1] / "scripts" /
+                                                  "mtp_oracle.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert set(mod.VARIANTS) == set(MTP_ORACLE)
+    for name, kw in mod.VARIANTS.items():
+        total, last, h = MTP_ORACLE[name]
+        cfg = Qwen3NextConfig(**kw).to_dict()
+        cfg.update(architectures=["Qwen3NextForCausalLM"], torch_dtype="bfloat16")
+        cfg.pop("num_nextn_predict_layers", None)
+        p = count_params(normalize(cfg))
+        assert (p.total, p.mtp) == (total, last + 2 * h * h + 3 * h), name

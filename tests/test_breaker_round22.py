@@ -69,17 +69,11 @@ def test_every_mtp_layer_caches_kv():
     """SGLang 0.5.23 spec_aux_hidden_state.py sets eagle_draft_num_layers = num_nextn_predict_layers and
     pool_configurator.py adds a layer's cell per draft layer; vLLM deepseek_mtp.py builds every MTP layer. Three
     MTP layers of an MLA model: three latents (kv_lora 128 + rope 32 = 160 values, 2 B) a token."""
-    from transformers import DeepseekV3Config
-
     from scorer.costmodel import CostModel, Layout, speculative_setting
     from scorer.hardware import get_gpu, get_precision
     from scorer.params import count_params
-    base = DeepseekV3Config(hidden_size=1024, intermediate_size=2048, moe_intermediate_size=256, num_hidden_layers=8,
-                            num_attention_heads=16, num_key_value_heads=16, n_routed_experts=16,
-                            num_experts_per_tok=2, n_shared_experts=1, first_k_dense_replace=1, q_lora_rank=256,
-                            kv_lora_rank=128, qk_rope_head_dim=32, qk_nope_head_dim=64, v_head_dim=64,
-                            vocab_size=32000, max_position_embeddings=8192).to_dict()
-    base.update(architectures=["DeepseekV3ForCausalLM"], torch_dtype="bfloat16")
+    from small_configs import small_deepseek_v3
+    base = small_deepseek_v3()
     got = {}
     for n in (1, 3):
         arch = normalize(dict(base, num_nextn_predict_layers=n))

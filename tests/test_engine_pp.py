@@ -24,6 +24,7 @@ from scorer.architecture import normalize
 from scorer.cli import main
 from scorer.engine_models import engine_support
 from scorer.resources import data_dir
+from small_configs import small_deepseek_v3
 
 
 def _mamba() -> dict:
@@ -204,16 +205,9 @@ def test_sglang_reader_follows_getattr_delegation(tmp_path):
 
 
 def _small_deepseek(tmp_path) -> str:
-    from transformers import DeepseekV3Config
-    cfg = DeepseekV3Config(hidden_size=1024, intermediate_size=2048, moe_intermediate_size=256, num_hidden_layers=8,
-                           num_attention_heads=16, num_key_value_heads=16, n_routed_experts=16, num_experts_per_tok=2,
-                           n_shared_experts=1, first_k_dense_replace=1, q_lora_rank=256, kv_lora_rank=128,
-                           qk_rope_head_dim=32, qk_nope_head_dim=64, v_head_dim=64, vocab_size=32000,
-                           max_position_embeddings=8192).to_dict()
-    cfg.update(architectures=["DeepseekV3ForCausalLM"], torch_dtype="bfloat16", num_nextn_predict_layers=1)
     d = tmp_path / "ds"
     d.mkdir(exist_ok=True)
-    (d / "config.json").write_text(json.dumps(cfg))
+    (d / "config.json").write_text(json.dumps(small_deepseek_v3(num_nextn_predict_layers=1)))
     return str(d)
 
 
